@@ -1,0 +1,1 @@
+"""`evalset` console entry point: one module per command group."""

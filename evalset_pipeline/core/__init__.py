@@ -1,0 +1,1 @@
+"""The domain: plain Python, no dagster import, unit-testable."""

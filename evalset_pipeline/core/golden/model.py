@@ -1,0 +1,55 @@
+"""Records crossing module lines for golden sets: what a build hands in, what readers get back."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+
+
+@dataclass(frozen=True)
+class CorpusManifest:
+    fingerprint: str  # sha256 over sorted (relative path, document sha256)
+    built_at: datetime  # when the corpus was scanned (UTC)
+    documents: int
+    pages: int
+
+
+@dataclass
+class GoldenSetDraft:
+    """A complete golden set before it has a version id.
+
+    Tables follow `schema.py` minus the `version_id` column, which publishing adds.
+    """
+
+    items: pa.Table
+    judgments: pa.Table
+    units: pa.Table
+    corpus: CorpusManifest
+    config_fingerprint: str  # knobs + backend/model ids + prompt hashes
+    funnel: dict[str, Any] = field(default_factory=dict)
+    provenance: dict[str, Any] = field(default_factory=dict)  # not part of the identity (call counts differ on a cached rebuild)
+
+
+@dataclass(frozen=True)
+class PublishResult:
+    version_id: str
+    seq: int
+    created: bool  # False when an identical version already existed
+    snapshot_dir: Path
+    parent_version: str | None = None  # the latest version when this one was first published
+    is_latest: bool = True  # False when an identical *older* version was re-published (LATEST stays on the newest seq)
+
+
+@dataclass(frozen=True)
+class GoldenSet:
+    """One complete, checksum-verified golden-set version as readers see it."""
+
+    version_id: str
+    info: dict[str, Any]  # its golden_sets row (funnel_json / provenance_json decoded into funnel / provenance)
+    items: pa.Table
+    judgments: pa.Table
+    units: pa.Table
+    snapshot_dir: Path

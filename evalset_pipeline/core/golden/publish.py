@@ -1,0 +1,210 @@
+"""Publish a golden-set draft as an immutable, content-addressed version.
+
+Order of operations (under an exclusive publish lock):
+
+1. Reconcile: remove stray temp files left by a killed publisher.
+2. Write the snapshot into `golden/.tmp-<uuid>/`, fsync every file and the directory.
+3. Open the DuckDB warehouse (bounded retry while another process holds it). Doing this *before*
+   step 4 means a locked warehouse fails the publish while the version is still invisible.
+4. `os.rename` the temp directory onto `versions/<version_id>`: the single commit point.
+5. Insert the version's rows into the warehouse in one transaction (plus any snapshot a crash
+   left without rows), then rebuild and swap the SQL reader copy, then swap `LATEST`.
+
+A SIGKILL anywhere leaves either no trace of the new version (before 4) or a complete snapshot
+whose derived indexes lag; the next publish repairs them. Readers never see a partial version
+because nothing they read is ever written in place.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import logging
+import os
+import shutil
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import pyarrow as pa
+
+from evalset_pipeline.core.golden import warehouse
+from evalset_pipeline.core.golden.errors import GoldenSetCorrupt, GoldenSetLocked
+from evalset_pipeline.core.golden.fingerprint import IDENTITY_FORMAT, compute_version_id
+from evalset_pipeline.core.golden.layout import TMP_PREFIX, GoldenLayout, atomic_write_bytes, fsync_dir
+from evalset_pipeline.core.golden.model import GoldenSetDraft, PublishResult
+from evalset_pipeline.core.golden.snapshot import load_snapshot, read_manifest, with_version_id, write_snapshot
+from evalset_pipeline.core.golden.validate import normalise_draft
+from evalset_pipeline.core.hashing import canonical_json
+from evalset_pipeline.core.paths import DataPaths
+
+log = logging.getLogger(__name__)
+
+# Test seam: crash tests set this in a child process to SIGKILL it at a named phase
+# ("snapshot_written", "renamed", "committed", "reader_db_swapped", "latest_swapped").
+_PHASE_HOOK: Callable[[str], None] | None = None
+
+DEFAULT_LOCK_TIMEOUT_S = 120.0
+
+
+def _phase(name: str) -> None:
+    if _PHASE_HOOK is not None:
+        _PHASE_HOOK(name)
+
+
+@contextmanager
+def publish_lock(layout: GoldenLayout, timeout_s: float) -> Iterator[None]:
+    """Serialise publishers. flock is dropped by the kernel when its holder dies, so a SIGKILLed
+    publisher never leaves a stale lock behind."""
+    layout.root.mkdir(parents=True, exist_ok=True)
+    fd = os.open(layout.publish_lock, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        deadline = time.monotonic() + timeout_s
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    raise GoldenSetLocked(
+                        f"another process kept {layout.publish_lock} for {timeout_s:.0f}s; is a build still running?"
+                    ) from None
+                time.sleep(0.05)
+        yield
+    finally:
+        os.close(fd)  # closing the descriptor releases the flock
+
+
+def _remove_stray_tmp(layout: GoldenLayout) -> None:
+    """Temp files can only belong to a dead publisher: we hold the publish lock."""
+    for path in layout.root.glob(f"{TMP_PREFIX}*"):
+        log.info("removing leftover %s from an interrupted publish", path)
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            path.unlink(missing_ok=True)
+
+
+def scan_rows(layout: GoldenLayout) -> dict[str, dict[str, Any]]:
+    """golden_sets rows (JSON form) of every complete snapshot, by version id."""
+    rows: dict[str, dict[str, Any]] = {}
+    for version_id in layout.version_ids():
+        try:
+            rows[version_id] = read_manifest(layout.snapshot(version_id))["golden_set"]
+        except GoldenSetCorrupt as exc:
+            log.warning("skipping unreadable snapshot: %s", exc)
+    return rows
+
+
+def _utc(value: datetime) -> datetime:
+    return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value.astimezone(timezone.utc)
+
+
+def _new_row(version_id: str, draft: GoldenSetDraft, items: pa.Table, seq: int, parent: str | None) -> dict[str, Any]:
+    slices = items.column("slice").to_pylist()
+    return {
+        "version_id": version_id,
+        "seq": seq,
+        "created_at": datetime.now(timezone.utc),
+        "parent_version": parent,
+        "corpus_fingerprint": draft.corpus.fingerprint,
+        "config_fingerprint": draft.config_fingerprint,
+        "corpus_built_at": _utc(draft.corpus.built_at),
+        "corpus_documents": int(draft.corpus.documents),
+        "corpus_pages": int(draft.corpus.pages),
+        "n_items": items.num_rows,
+        "n_main": slices.count("main"),
+        "n_underspecified": slices.count("underspecified"),
+        "n_regression": slices.count("regression"),
+        "funnel_json": canonical_json(draft.funnel),
+        "provenance_json": canonical_json(draft.provenance),
+    }
+
+
+def _reconcile_warehouse(con: Any, layout: GoldenLayout, rows: dict[str, dict[str, Any]]) -> None:
+    """Insert snapshots that a crash left between rename and commit (verified before use)."""
+    missing = sorted(set(rows) - warehouse.known_versions(con), key=lambda v: rows[v]["seq"])
+    for version_id in missing:
+        golden = load_snapshot(layout.snapshot(version_id))
+        tables = {"golden_items": golden.items, "golden_judgments": golden.judgments, "golden_units": golden.units}
+        warehouse.insert_version(con, rows[version_id], tables)
+        log.info("reconciled %s into %s", version_id, layout.paths.warehouse)
+
+
+def _sync_readers(layout: GoldenLayout, rows: dict[str, dict[str, Any]]) -> None:
+    """Bring the SQL reader copy and then LATEST up to the newest complete version."""
+    newest = max(rows.values(), key=lambda r: r["seq"])
+    if warehouse.reader_db_state(layout.reader_db) != (len(rows), newest["seq"]):
+        warehouse.build_reader_db(layout, rows.values())
+    _phase("reader_db_swapped")
+    pointer = {"version_id": newest["version_id"], "seq": newest["seq"]}
+    try:
+        current = layout.read_latest()
+    except ValueError:
+        current = None
+    if current != pointer:
+        atomic_write_bytes(layout.latest, canonical_json(pointer).encode("utf-8"))
+    _phase("latest_swapped")
+
+
+def publish_golden_set(
+    paths: DataPaths, draft: GoldenSetDraft, *, lock_timeout_s: float = DEFAULT_LOCK_TIMEOUT_S
+) -> PublishResult:
+    """Publish `draft` as a new version, or return the identical existing one (created=False)."""
+    layout = GoldenLayout(paths)
+    tables = normalise_draft(draft)
+    version_id = compute_version_id(draft.corpus.fingerprint, draft.config_fingerprint, tables)
+    with publish_lock(layout, lock_timeout_s):
+        _remove_stray_tmp(layout)
+        rows = scan_rows(layout)
+        created = version_id not in rows
+        if created and layout.snapshot(version_id).exists():
+            raise GoldenSetCorrupt(
+                f"{layout.snapshot(version_id)} exists but its manifest is unreadable; move it aside and publish again"
+            )
+        tmp_dir: Path | None = None
+        try:
+            if created:
+                previous = max(rows.values(), key=lambda r: r["seq"], default=None)
+                row = _new_row(
+                    version_id,
+                    draft,
+                    tables["golden_items"],
+                    seq=(previous["seq"] + 1) if previous else 1,
+                    parent=previous["version_id"] if previous else None,
+                )
+                versioned = {name: with_version_id(name, t, version_id) for name, t in tables.items()}
+                tmp_dir = layout.tmp_path()
+                manifest = write_snapshot(tmp_dir, row, versioned, extra={"identity": IDENTITY_FORMAT})
+                _phase("snapshot_written")
+            con = warehouse.connect_writer(paths.warehouse, lock_timeout_s)
+            try:
+                _reconcile_warehouse(con, layout, rows)
+                if created:
+                    assert tmp_dir is not None
+                    layout.versions.mkdir(parents=True, exist_ok=True)
+                    os.rename(tmp_dir, layout.snapshot(version_id))
+                    tmp_dir = None
+                    fsync_dir(layout.versions)
+                    rows[version_id] = manifest["golden_set"]
+                    _phase("renamed")
+                    warehouse.insert_version(con, rows[version_id], versioned)
+                    _phase("committed")
+            finally:
+                con.close()
+        finally:
+            if tmp_dir is not None:
+                shutil.rmtree(tmp_dir, ignore_errors=True)
+        _sync_readers(layout, rows)
+        row = rows[version_id]
+        newest = max(rows.values(), key=lambda r: r["seq"])
+    return PublishResult(
+        version_id=version_id,
+        seq=row["seq"],
+        created=created,
+        snapshot_dir=layout.snapshot(version_id),
+        parent_version=row["parent_version"],
+        is_latest=newest["version_id"] == version_id,
+    )

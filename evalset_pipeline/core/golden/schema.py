@@ -1,0 +1,87 @@
+"""The golden-set contract downstream readers rely on. Keep these names stable.
+
+Tables (DuckDB `data/evalsets.duckdb` and per-version Parquet snapshots):
+  golden_sets       one row per version
+  golden_items      one row per question
+  golden_judgments  one row per (question, candidate unit) with its three-way label
+  golden_units      one row per page referenced by the version
+Views: latest_golden_items, latest_golden_judgments (newest version by seq).
+"""
+from __future__ import annotations
+
+import pyarrow as pa
+
+SLICES = ("main", "underspecified", "regression")
+ROLES = ("gold", "distractor", "pooled")
+
+GOLDEN_SETS = pa.schema(
+    [
+        ("version_id", pa.string()),
+        ("seq", pa.int64()),
+        ("created_at", pa.timestamp("us", tz="UTC")),
+        ("parent_version", pa.string()),
+        ("corpus_fingerprint", pa.string()),
+        ("config_fingerprint", pa.string()),
+        ("corpus_built_at", pa.timestamp("us", tz="UTC")),
+        ("corpus_documents", pa.int64()),
+        ("corpus_pages", pa.int64()),
+        ("n_items", pa.int64()),
+        ("n_main", pa.int64()),
+        ("n_underspecified", pa.int64()),
+        ("n_regression", pa.int64()),
+        ("funnel_json", pa.string()),  # decision counts with reasons
+        ("provenance_json", pa.string()),  # backend, model, prompt hashes, calls, tokens, cost, code version
+    ]
+)
+
+GOLDEN_ITEMS = pa.schema(
+    [
+        ("version_id", pa.string()),
+        ("item_id", pa.string()),
+        ("slice", pa.string()),
+        ("question", pa.string()),
+        ("answer", pa.string()),
+        ("gold_unit_id", pa.string()),
+        ("original_question", pa.string()),  # as the writer wrote it, before qualifiers
+        ("language", pa.string()),
+        ("qualified_axes", pa.string()),  # comma-separated axes whose qualifiers were added, "" if none
+    ]
+)
+
+GOLDEN_JUDGMENTS = pa.schema(
+    [
+        ("version_id", pa.string()),
+        ("item_id", pa.string()),
+        ("unit_id", pa.string()),
+        ("role", pa.string()),
+        ("axis", pa.string()),  # axis on which a distractor differs from the gold; "" for the gold
+        ("label", pa.string()),
+        ("rationale", pa.string()),
+        ("label_source", pa.string()),  # model | human | adjudicated
+    ]
+)
+
+GOLDEN_UNITS = pa.schema(
+    [
+        ("version_id", pa.string()),
+        ("unit_id", pa.string()),
+        ("document_path", pa.string()),
+        ("document_sha256", pa.string()),
+        ("page_number", pa.int64()),
+        ("render_path", pa.string()),  # relative to the data directory
+        ("text_path", pa.string()),  # relative to the data directory (JSON text layer)
+        ("render_hash", pa.string()),
+        ("template_id", pa.string()),
+        ("entity", pa.string()),
+        ("metric", pa.string()),
+        ("period", pa.string()),
+        ("revision", pa.string()),
+        ("language", pa.string()),
+    ]
+)
+
+TABLES: dict[str, pa.Schema] = {
+    "golden_items": GOLDEN_ITEMS,
+    "golden_judgments": GOLDEN_JUDGMENTS,
+    "golden_units": GOLDEN_UNITS,
+}

@@ -1,0 +1,70 @@
+"""Where everything lives under the data directory (one place, so nothing guesses a path)."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_DATA_DIR = Path("data")
+DEFAULT_CORPUS_DIR = DEFAULT_DATA_DIR / "sample_corpus"
+
+
+def default_data_dir() -> Path:
+    return Path(os.environ.get("EVALSET_DATA_DIR", DEFAULT_DATA_DIR))
+
+
+def default_corpus_dir() -> Path:
+    return Path(os.environ.get("EVALSET_CORPUS_DIR", DEFAULT_CORPUS_DIR))
+
+
+@dataclass(frozen=True)
+class DataPaths:
+    """Layout of the data directory.
+
+    artifacts/  content-addressed renders, text layers, embeddings and working tables (Parquet)
+    cache/      the model-call cache and ledger (its own DuckDB file, so long model steps never
+                hold the golden-set database's write lock)
+    golden/     immutable per-version Parquet snapshots plus the atomically swapped LATEST pointer
+    evalsets.duckdb   golden-set tables and views for SQL readers
+    """
+
+    root: Path
+
+    @classmethod
+    def at(cls, root: str | Path | None = None) -> "DataPaths":
+        return cls(Path(root) if root is not None else default_data_dir())
+
+    @property
+    def artifacts(self) -> Path:
+        return self.root / "artifacts"
+
+    @property
+    def renders(self) -> Path:
+        return self.artifacts / "renders"
+
+    @property
+    def embeddings(self) -> Path:
+        return self.artifacts / "embeddings"
+
+    @property
+    def tables(self) -> Path:
+        return self.artifacts / "tables"
+
+    def table(self, name: str) -> Path:
+        return self.tables / f"{name}.parquet"
+
+    @property
+    def cache_db(self) -> Path:
+        return self.root / "cache" / "model_calls.duckdb"
+
+    @property
+    def golden(self) -> Path:
+        return self.root / "golden"
+
+    @property
+    def warehouse(self) -> Path:
+        return self.root / "evalsets.duckdb"
+
+    @property
+    def regressions(self) -> Path:
+        return self.root / "regressions"

@@ -1,0 +1,1 @@
+"""One module per asset: the work each Dagster asset delegates to, callable without Dagster."""

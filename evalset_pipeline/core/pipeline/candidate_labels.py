@@ -1,0 +1,42 @@
+"""`candidate_labels`: sufficient / supporting / irrelevant for the gold and every distractor of a kept question."""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import asdict
+
+import pyarrow as pa
+
+from evalset_pipeline.core.pipeline.context import StageContext
+from evalset_pipeline.core.pipeline.hard_negatives import load_hard_negatives
+from evalset_pipeline.core.pipeline.model_calls import stage_backend
+from evalset_pipeline.core.pipeline.page_renders import load_page_renders
+from evalset_pipeline.core.pipeline.pages import page_view
+from evalset_pipeline.core.pipeline.validated_questions import load_validated_questions
+from evalset_pipeline.core.questions.labels import CandidateLabel, CandidateUnit, label_candidates
+from evalset_pipeline.core.tables import read_rows, write_rows
+
+SCHEMA = pa.schema([("item_id", pa.string()), ("unit_id", pa.string()), ("role", pa.string()), ("axis", pa.string()),
+                    ("label", pa.string()), ("rationale", pa.string())])
+
+
+def build_candidate_labels(ctx: StageContext) -> dict:
+    renders = {p.unit_id: p for p in load_page_renders(ctx)}
+    negatives = load_hard_negatives(ctx)
+    root = ctx.paths.root
+    questions, candidates = {}, []
+    for v in load_validated_questions(ctx):
+        questions[v.item_id] = (v.question, v.answer)
+        candidates.append(CandidateUnit(v.item_id, page_view(renders[v.gold_unit_id], root), "gold", ""))
+        candidates += [CandidateUnit(v.item_id, page_view(renders[n.negative_unit_id], root), "distractor", n.axis)
+                       for n in negatives.get(v.gold_unit_id, [])]
+    with stage_backend(ctx, "candidate_labels") as backend:
+        labels = label_candidates(questions, candidates, backend)
+        stats = backend.stats
+    write_rows(ctx.paths.table("candidate_labels"), (asdict(lab) for lab in labels), SCHEMA)
+    by_role = Counter(f"{lab.role}:{lab.label}" for lab in labels)
+    return {"labels": len(labels), "by_role_and_label": dict(sorted(by_role.items())),
+            "model_calls": sum(stats.calls.values()), "cache_hits": sum(stats.cache_hits.values())}
+
+
+def load_candidate_labels(ctx: StageContext) -> list[CandidateLabel]:
+    return [CandidateLabel(**r) for r in read_rows(ctx.paths.table("candidate_labels"), producer="candidate_labels")]

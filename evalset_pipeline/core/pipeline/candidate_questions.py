@@ -1,0 +1,40 @@
+"""`candidate_questions`: the model writes one question (and its answer) per sampled gold page."""
+from __future__ import annotations
+
+import pyarrow as pa
+
+from evalset_pipeline.core.pipeline.context import StageContext
+from evalset_pipeline.core.pipeline.gold_sample import load_gold_sample
+from evalset_pipeline.core.pipeline.model_calls import stage_backend
+from evalset_pipeline.core.pipeline.page_renders import load_page_renders
+from evalset_pipeline.core.pipeline.pages import page_view
+from evalset_pipeline.core.tables import read_rows, write_rows
+
+SCHEMA = pa.schema([("item_id", pa.string()), ("gold_unit_id", pa.string()), ("question", pa.string()),
+                    ("answer", pa.string()), ("language", pa.string()), ("written", pa.bool_())])
+
+
+def item_id_for(gold_unit_id: str) -> str:
+    return f"q-{gold_unit_id}"
+
+
+def build_candidate_questions(ctx: StageContext) -> dict:
+    renders = {p.unit_id: p for p in load_page_renders(ctx)}
+    sample = load_gold_sample(ctx)
+    pages = [page_view(renders[u], ctx.paths.root) for u in sample]
+    with stage_backend(ctx, "candidate_questions") as backend:
+        written = backend.write_questions(pages)
+        stats = backend.stats
+    rows = [
+        {"item_id": item_id_for(p.unit_id), "gold_unit_id": p.unit_id, "question": w.question if w else "",
+         "answer": w.answer if w else "", "language": w.language if w else "", "written": w is not None}
+        for p, w in zip(pages, written)
+    ]
+    write_rows(ctx.paths.table("candidate_questions"), rows, SCHEMA)
+    return {"sampled": len(rows), "written": sum(r["written"] for r in rows),
+            "model_calls": sum(stats.calls.values()), "cache_hits": sum(stats.cache_hits.values()),
+            "preview": [r["question"] for r in rows if r["written"]][:5]}
+
+
+def load_candidate_questions(ctx: StageContext) -> list[dict]:
+    return read_rows(ctx.paths.table("candidate_questions"), producer="candidate_questions")

@@ -1,0 +1,57 @@
+"""`documents`: scan the corpus root, hash every PDF, keep the rejected ones with their reason."""
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from datetime import datetime
+
+import pyarrow as pa
+
+from evalset_pipeline.core.atomic import write_text_atomic
+from evalset_pipeline.core.corpus.documents import DocumentRecord, RejectedDocument, scan_corpus
+from evalset_pipeline.core.golden.model import CorpusManifest
+from evalset_pipeline.core.pipeline.context import StageContext
+from evalset_pipeline.core.tables import read_rows, write_rows
+
+DOCUMENTS = pa.schema([
+    ("document_sha256", pa.string()), ("path", pa.string()), ("paths", pa.list_(pa.string())),
+    ("page_count", pa.int64()), ("bytes", pa.int64()), ("title", pa.string()), ("author", pa.string()),
+])
+REJECTED = pa.schema([("path", pa.string()), ("sha256", pa.string()), ("reason", pa.string()), ("stage", pa.string())])
+MANIFEST = "corpus_manifest.json"
+
+
+def build_documents(ctx: StageContext) -> dict:
+    scan = scan_corpus(ctx.corpus_dir)
+    write_rows(ctx.paths.table("documents"), (asdict(d) for d in scan.documents), DOCUMENTS)
+    write_rows(ctx.paths.table("rejected_documents"), (asdict(r) for r in scan.rejected), REJECTED)
+    m = scan.manifest()
+    write_text_atomic(ctx.paths.tables / MANIFEST, json.dumps({
+        "fingerprint": m.fingerprint, "built_at": m.built_at.isoformat(), "documents": m.documents,
+        "pages": m.pages, "corpus_dir": str(ctx.corpus_dir),
+    }))
+    for r in scan.rejected:
+        ctx.log.warning("rejected %s: %s", r.path, r.reason)
+    return {
+        "documents": len(scan.documents),
+        "pages": scan.pages,
+        "rejected": len(scan.rejected),
+        "corpus_fingerprint": scan.fingerprint,
+        "rejected_documents": [asdict(r) for r in scan.rejected],
+    }
+
+
+def load_documents(ctx: StageContext) -> list[DocumentRecord]:
+    return [DocumentRecord(**{**r, "paths": tuple(r["paths"])}) for r in read_rows(ctx.paths.table("documents"), producer="documents")]
+
+
+def load_rejected(ctx: StageContext) -> list[RejectedDocument]:
+    return [RejectedDocument(**r) for r in read_rows(ctx.paths.table("rejected_documents"), producer="documents")]
+
+
+def load_manifest(ctx: StageContext) -> CorpusManifest:
+    path = ctx.paths.tables / MANIFEST
+    if not path.exists():
+        raise FileNotFoundError(f"{path} does not exist: materialize the `documents` asset first")
+    d = json.loads(path.read_text())
+    return CorpusManifest(d["fingerprint"], datetime.fromisoformat(d["built_at"]), d["documents"], d["pages"])

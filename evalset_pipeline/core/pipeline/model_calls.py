@@ -1,0 +1,33 @@
+"""Open the model backend for a stage and keep what the stage spent beside its table."""
+from __future__ import annotations
+
+import json
+from contextlib import contextmanager
+from typing import Iterator
+
+from evalset_pipeline.core.atomic import write_text_atomic
+from evalset_pipeline.core.pipeline.context import StageContext
+from evalset_pipeline.core.vlm.cache import CachedBackend, CallStats
+
+MODEL_STAGES = ("candidate_questions", "validated_questions", "candidate_labels")
+
+
+@contextmanager
+def stage_backend(ctx: StageContext, stage: str) -> Iterator[CachedBackend]:
+    if ctx.open_backend is None:
+        raise RuntimeError(f"{stage} needs a model backend, and none was configured")
+    backend: CachedBackend = ctx.open_backend()
+    try:
+        yield backend
+    finally:
+        backend.cache.close()
+    write_text_atomic(ctx.paths.tables / f"{stage}.calls.json", json.dumps(backend.stats.as_dict()))
+
+
+def load_call_stats(ctx: StageContext) -> CallStats:
+    total = CallStats()
+    for stage in MODEL_STAGES:
+        path = ctx.paths.tables / f"{stage}.calls.json"
+        if path.exists():
+            total = total.merge(CallStats.from_dict(json.loads(path.read_text())))
+    return total

@@ -1,0 +1,66 @@
+"""`validated_questions`: keep what only its gold answers; qualify, move to `underspecified`, or drop the rest."""
+from __future__ import annotations
+
+from dataclasses import asdict
+
+import pyarrow as pa
+
+from evalset_pipeline.core.pipeline.candidate_questions import load_candidate_questions
+from evalset_pipeline.core.pipeline.context import StageContext
+from evalset_pipeline.core.pipeline.hard_negatives import load_hard_negatives
+from evalset_pipeline.core.pipeline.model_calls import stage_backend
+from evalset_pipeline.core.pipeline.page_metadata import load_page_metadata
+from evalset_pipeline.core.pipeline.page_renders import load_page_renders
+from evalset_pipeline.core.pipeline.pages import page_view
+from evalset_pipeline.core.questions import funnel as funnel_mod
+from evalset_pipeline.core.questions.funnel import FINAL, WRITE, FunnelRow
+from evalset_pipeline.core.questions.validation import Candidate, Distractor, Validated, validate
+from evalset_pipeline.core.tables import read_rows, write_rows
+
+SCHEMA = pa.schema([("item_id", pa.string()), ("gold_unit_id", pa.string()), ("slice", pa.string()),
+                    ("question", pa.string()), ("original_question", pa.string()), ("answer", pa.string()),
+                    ("language", pa.string()), ("qualified_axes", pa.list_(pa.string())),
+                    ("acceptable", pa.list_(pa.string()))])
+
+
+def build_validated_questions(ctx: StageContext) -> dict:
+    renders = {p.unit_id: p for p in load_page_renders(ctx)}
+    meta = load_page_metadata(ctx)
+    negatives = load_hard_negatives(ctx)
+    axes = list(ctx.config.axes)
+    root = ctx.paths.root
+
+    def values(unit: str) -> dict[str, str]:
+        m = meta.get(unit)
+        return {a: m.get(a) for a in axes} if m else {}
+
+    funnel: list[FunnelRow] = []
+    candidates = []
+    for row in load_candidate_questions(ctx):
+        if not row["written"]:
+            funnel.append(FunnelRow(row["item_id"], row["gold_unit_id"], WRITE, "skipped", "page offers no question"))
+            funnel.append(FunnelRow(row["item_id"], row["gold_unit_id"], FINAL, "skipped", "no question written"))
+            continue
+        funnel.append(FunnelRow(row["item_id"], row["gold_unit_id"], WRITE, "pass", "", row["question"]))
+        unit = row["gold_unit_id"]
+        distractors = [Distractor(page_view(renders[n.negative_unit_id], root), n.axis, values(n.negative_unit_id))
+                       for n in negatives.get(unit, [])]
+        candidates.append(Candidate(row["item_id"], page_view(renders[unit], root), values(unit), row["question"],
+                                    row["answer"], row["language"], distractors))
+    with stage_backend(ctx, "validated_questions") as backend:
+        kept, decisions = validate(candidates, backend, axes, ctx.config.max_rewrites, ctx.config.underspecified)
+        stats = backend.stats
+    funnel += decisions
+    write_rows(ctx.paths.table("validated_questions"), (asdict(v) for v in kept), SCHEMA)
+    write_rows(ctx.paths.table("funnel"), (asdict(f) for f in funnel), funnel_mod.SCHEMA)
+    summary = funnel_mod.summarize(funnel)
+    return {**summary, "model_calls": sum(stats.calls.values()), "cache_hits": sum(stats.cache_hits.values()),
+            "funnel_rows": [asdict(f) for f in funnel if f.stage == FINAL]}
+
+
+def load_validated_questions(ctx: StageContext) -> list[Validated]:
+    return [Validated(**r) for r in read_rows(ctx.paths.table("validated_questions"), producer="validated_questions")]
+
+
+def load_funnel(ctx: StageContext) -> list[FunnelRow]:
+    return [FunnelRow(**r) for r in read_rows(ctx.paths.table("funnel"), producer="validated_questions")]

@@ -1,0 +1,336 @@
+"""Reading retrieval runs (TREC, JSONL, Parquet) and the corpus metadata they carry.
+
+A run is (query id, unit id, score) rows. Query ids are golden item_ids and unit ids are
+unit_ids. The run's own rank column, if any, is ignored: order comes from the score and the
+declared tie-break (conventions.py), so two files with the same scores always score the same.
+
+Corpus metadata (which corpus the run was retrieved from) can travel:
+  * TREC:    comment lines `# corpus_fingerprint: …`, `# corpus_pages: 12345`
+  * JSONL:   a first line `{"_meta": {...}}`, or constant per-row columns
+  * Parquet: schema metadata keys (or one JSON object under `evalset_run_meta`), or constant columns
+  * any:     a sidecar `RUN.meta.json` next to the run file (the file's own metadata wins)
+"""
+from __future__ import annotations
+
+import io
+import json
+import math
+import re
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.json as pa_json
+import pyarrow.parquet as pq
+
+QUERY_COLUMNS = ("qid", "query_id")
+UNIT_COLUMNS = ("docid", "unit_id", "corpus_id")
+SCORE_COLUMNS = ("score",)
+META_KEYS = ("corpus_fingerprint", "corpus_pages", "corpus_documents", "run_name")
+PARQUET_META_KEY = "evalset_run_meta"
+_TREC_META_RE = re.compile(r"^#\s*([A-Za-z_][A-Za-z0-9_]*)\s*[:=]\s*(.*?)\s*$")
+
+
+class RunFormatError(ValueError):
+    """The run file cannot be read as a run; the message says what is wrong and where."""
+
+
+@dataclass(frozen=True)
+class RunMeta:
+    """What the run says about the corpus it was retrieved from (all optional)."""
+
+    corpus_fingerprint: str | None = None
+    corpus_pages: int | None = None
+    corpus_documents: int | None = None
+    run_name: str | None = None
+
+    def merged_over(self, other: "RunMeta") -> "RunMeta":
+        """This metadata, with gaps filled from `other` (lower precedence)."""
+        return RunMeta(
+            corpus_fingerprint=self.corpus_fingerprint or other.corpus_fingerprint,
+            corpus_pages=self.corpus_pages if self.corpus_pages is not None else other.corpus_pages,
+            corpus_documents=(
+                self.corpus_documents if self.corpus_documents is not None else other.corpus_documents
+            ),
+            run_name=self.run_name or other.run_name,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in META_KEYS}
+
+
+@dataclass(frozen=True)
+class Run:
+    """Run rows as parallel columns. Duplicates are allowed here; the scorer resolves them."""
+
+    query_ids: pa.Array  # string
+    unit_ids: pa.Array  # string
+    scores: np.ndarray  # float64, finite or +-inf, never NaN
+    meta: RunMeta = field(default_factory=RunMeta)
+    source: str = ""
+
+    def __len__(self) -> int:
+        return len(self.scores)
+
+    @property
+    def name(self) -> str:
+        return self.meta.run_name or (Path(self.source).name if self.source else "run")
+
+    def with_meta(self, meta: RunMeta) -> "Run":
+        return replace(self, meta=meta)
+
+
+def _as_string_array(values: Any, what: str) -> pa.Array:
+    if isinstance(values, pa.ChunkedArray):
+        values = values.combine_chunks()
+    arr = values if isinstance(values, pa.Array) else pa.array(values)
+    if not pa.types.is_string(arr.type):
+        # Integer query ids (common in JSONL) and dictionary/large strings become plain strings.
+        try:
+            arr = pc.cast(arr, pa.string())
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
+            raise RunFormatError(f"{what} column of type {arr.type} cannot be read as text") from exc
+    if arr.null_count:
+        raise RunFormatError(f"{arr.null_count} row(s) with an empty {what}")
+    return arr
+
+
+def run_from_columns(
+    query_ids: Any,
+    unit_ids: Any,
+    scores: Any,
+    meta: RunMeta | None = None,
+    source: str = "",
+) -> Run:
+    """A run from in-memory columns (lists, numpy or pyarrow arrays)."""
+    q = _as_string_array(query_ids, "query id")
+    u = _as_string_array(unit_ids, "unit id")
+    if isinstance(scores, (pa.Array, pa.ChunkedArray)):
+        if scores.null_count:
+            raise RunFormatError(f"{scores.null_count} row(s) without a score")
+        s = np.asarray(scores.to_numpy(zero_copy_only=False), dtype=np.float64)
+    else:
+        s = np.asarray(scores, dtype=np.float64)
+    if not (len(q) == len(u) == len(s)):
+        raise RunFormatError(f"column lengths differ: {len(q)} query ids, {len(u)} unit ids, {len(s)} scores")
+    if np.isnan(s).any():
+        # NaN has no place in an order; silently sorting it somewhere would change every metric.
+        raise RunFormatError(f"{int(np.isnan(s).sum())} row(s) have a NaN score")
+    return Run(query_ids=q, unit_ids=u, scores=s, meta=meta or RunMeta(), source=source)
+
+
+# --- metadata helpers --------------------------------------------------------------------------
+
+
+def _int_or_none(value: Any, key: str) -> int | None:
+    if value is None or value == "":
+        return None
+    try:
+        f = float(value)
+    except (TypeError, ValueError) as exc:
+        raise RunFormatError(f"run metadata {key}={value!r} is not a number") from exc
+    if not math.isfinite(f) or f != int(f) or f < 0:
+        raise RunFormatError(f"run metadata {key}={value!r} is not a page/document count")
+    return int(f)
+
+
+def meta_from_mapping(data: Mapping[str, Any]) -> RunMeta:
+    """RunMeta from a dict; unknown keys are ignored so runs may carry more than we read."""
+    fp = data.get("corpus_fingerprint")
+    name = data.get("run_name") or data.get("tag") or data.get("name")
+    return RunMeta(
+        corpus_fingerprint=str(fp) if fp not in (None, "") else None,
+        corpus_pages=_int_or_none(data.get("corpus_pages"), "corpus_pages"),
+        corpus_documents=_int_or_none(data.get("corpus_documents"), "corpus_documents"),
+        run_name=str(name) if name not in (None, "") else None,
+    )
+
+
+def sidecar_path(path: Path) -> Path:
+    return path.with_name(path.name + ".meta.json")
+
+
+def read_sidecar(path: Path) -> RunMeta:
+    side = sidecar_path(path)
+    if not side.is_file():
+        return RunMeta()
+    try:
+        data = json.loads(side.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise RunFormatError(f"{side}: not valid JSON ({exc})") from exc
+    if not isinstance(data, dict):
+        raise RunFormatError(f"{side}: expected a JSON object")
+    return meta_from_mapping(data)
+
+
+def _constant_columns(table: pa.Table, where: str) -> dict[str, Any]:
+    """Metadata carried as per-row columns: accepted only when constant across the run."""
+    out: dict[str, Any] = {}
+    for key in META_KEYS:
+        if key not in table.column_names:
+            continue
+        distinct = pc.unique(table.column(key).combine_chunks().drop_null()).to_pylist()
+        if len(distinct) > 1:
+            raise RunFormatError(f"{where}: column {key} takes {len(distinct)} values; one run, one corpus")
+        if distinct:
+            out[key] = distinct[0]
+    return out
+
+
+def _pick(table: pa.Table, names: Sequence[str], what: str, where: str) -> pa.ChunkedArray:
+    found = [n for n in names if n in table.column_names]
+    if not found:
+        raise RunFormatError(f"{where}: no {what} column (expected one of {', '.join(names)}); has {table.column_names}")
+    if len(found) > 1:
+        raise RunFormatError(f"{where}: ambiguous {what} columns {found}; keep one")
+    return table.column(found[0])
+
+
+def _run_from_table(table: pa.Table, meta: RunMeta, source: str) -> Run:
+    q = _pick(table, QUERY_COLUMNS, "query id", source)
+    u = _pick(table, UNIT_COLUMNS, "unit id", source)
+    if "score" in table.column_names:
+        s = table.column("score")
+        if not (pa.types.is_integer(s.type) or pa.types.is_floating(s.type)):
+            raise RunFormatError(f"{source}: score column has type {s.type}, expected numbers")
+    elif "rank" in table.column_names:
+        # No scores, only ranks: rank 1 is best, so score = -rank keeps the run's order.
+        s = pc.negate(pc.cast(table.column("rank"), pa.float64()))
+    else:
+        raise RunFormatError(f"{source}: no score column (nor a rank column to derive one from)")
+    try:
+        return run_from_columns(q, u, s.combine_chunks(), meta=meta, source=source)
+    except RunFormatError as exc:
+        raise RunFormatError(f"{source}: {exc}") from exc
+
+
+# --- readers -----------------------------------------------------------------------------------
+
+
+def read_trec_run(path: str | Path) -> Run:
+    """`qid Q0 docid rank score tag`, whitespace separated; `#` lines are comments or metadata."""
+    path = Path(path)
+    text = path.read_text(encoding="utf-8")
+    meta: dict[str, Any] = {}
+    if "#" in text:
+        # Comments are rare and short; strip them before the fast whole-file split below.
+        kept = []
+        for line in text.splitlines():
+            stripped = line.lstrip()
+            if stripped.startswith("#"):
+                m = _TREC_META_RE.match(stripped)
+                if m and m.group(1) in META_KEYS:
+                    meta[m.group(1)] = m.group(2)
+                continue
+            kept.append(line)
+        text = "\n".join(kept)
+    # One split of the whole file is several times faster than splitting line by line; a line
+    # with the wrong field count shows up as a token count that is not a multiple of six.
+    tokens = text.split()
+    if len(tokens) % 6:
+        for n, line in enumerate(text.splitlines(), 1):
+            if line.strip() and len(line.split()) != 6:
+                raise RunFormatError(f"{path}:{n}: expected 6 fields (qid Q0 docid rank score tag), got {line!r}")
+        raise RunFormatError(f"{path}: expected 6 fields per line")
+    try:
+        scores = np.array(tokens[4::6], dtype=np.float64)
+    except ValueError as exc:
+        raise RunFormatError(f"{path}: non-numeric score ({exc})") from exc
+    if "run_name" not in meta and tokens:
+        meta["run_name"] = tokens[5]  # the tag column names the run
+    file_meta = meta_from_mapping(meta)
+    try:
+        return run_from_columns(
+            pa.array(tokens[0::6], pa.string()),
+            pa.array(tokens[2::6], pa.string()),
+            scores,
+            meta=file_meta.merged_over(read_sidecar(path)),
+            source=str(path),
+        )
+    except RunFormatError as exc:
+        raise RunFormatError(f"{path}: {exc}") from exc
+
+
+def read_jsonl_run(path: str | Path) -> Run:
+    path = Path(path)
+    raw = path.read_bytes()
+    meta: dict[str, Any] = {}
+    first_end = raw.find(b"\n")
+    first = raw[: first_end if first_end >= 0 else len(raw)].strip()
+    if first.startswith(b"{") and b'"_meta"' in first:
+        head = json.loads(first)
+        if isinstance(head, dict) and set(head) == {"_meta"} and isinstance(head["_meta"], dict):
+            meta.update(head["_meta"])
+            raw = raw[first_end + 1 :] if first_end >= 0 else b""
+    if not raw.strip():
+        table = pa.table({"qid": pa.array([], pa.string()), "docid": pa.array([], pa.string()), "score": pa.array([], pa.float64())})
+    else:
+        try:
+            table = pa_json.read_json(io.BytesIO(raw))
+        except pa.ArrowInvalid as exc:
+            raise RunFormatError(f"{path}: not JSON lines ({exc})") from exc
+    meta.update({k: v for k, v in _constant_columns(table, str(path)).items() if k not in meta})
+    return _run_from_table(table, meta_from_mapping(meta).merged_over(read_sidecar(path)), str(path))
+
+
+def read_parquet_run(path: str | Path) -> Run:
+    path = Path(path)
+    table = pq.read_table(path)
+    meta: dict[str, Any] = {}
+    schema_meta = {k.decode(): v.decode() for k, v in (table.schema.metadata or {}).items()}
+    if PARQUET_META_KEY in schema_meta:
+        try:
+            meta.update(json.loads(schema_meta[PARQUET_META_KEY]))
+        except json.JSONDecodeError as exc:
+            raise RunFormatError(f"{path}: schema metadata {PARQUET_META_KEY} is not JSON") from exc
+    meta.update({k: v for k, v in schema_meta.items() if k in META_KEYS and k not in meta})
+    meta.update({k: v for k, v in _constant_columns(table, str(path)).items() if k not in meta})
+    return _run_from_table(table, meta_from_mapping(meta).merged_over(read_sidecar(path)), str(path))
+
+
+def detect_format(path: Path) -> str:
+    suffixes = [s.lower() for s in path.suffixes]
+    if suffixes and suffixes[-1] in (".parquet", ".pq"):
+        return "parquet"
+    if suffixes and suffixes[-1] in (".jsonl", ".ndjson", ".json"):
+        return "jsonl"
+    # No telling suffix: Parquet files start with a magic number, JSON lines with a brace.
+    with path.open("rb") as fh:
+        head = fh.read(4)
+    if head == b"PAR1":
+        return "parquet"
+    if head.lstrip().startswith(b"{"):
+        return "jsonl"
+    return "trec"
+
+
+def read_run(path: str | Path, fmt: str | None = None) -> Run:
+    """Read a run file in any supported format (detected from the suffix or the content)."""
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"run file not found: {path}")
+    fmt = fmt or detect_format(path)
+    readers = {"trec": read_trec_run, "jsonl": read_jsonl_run, "parquet": read_parquet_run}
+    if fmt not in readers:
+        raise RunFormatError(f"unknown run format {fmt!r}; expected one of {sorted(readers)}")
+    return readers[fmt](path)
+
+
+def write_trec_run(run: Run, path: str | Path, tag: str = "run") -> None:
+    """Write a run as TREC lines (ranks follow the declared order); metadata as comment lines."""
+    from evalset_pipeline.core.scoring.metrics import declared_order  # local: metrics imports runs
+
+    order = declared_order(run.query_ids, run.unit_ids, run.scores)
+    q = run.query_ids.take(pa.array(order)).to_pylist()
+    u = run.unit_ids.take(pa.array(order)).to_pylist()
+    s = run.scores[order].tolist()
+    lines = [f"# {k}: {v}" for k, v in run.meta.to_dict().items() if v is not None and k != "run_name"]
+    rank, prev = 0, None
+    for qi, ui, si in zip(q, u, s):
+        rank = rank + 1 if qi == prev else 1
+        prev = qi
+        lines.append(f"{qi} Q0 {ui} {rank} {si!r} {tag}")
+    Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")

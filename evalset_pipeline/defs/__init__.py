@@ -1,0 +1,1 @@
+"""Dagster: thin assets, checks, resources, schedules and sensors that call `core`."""

@@ -1,0 +1,1 @@
+"""One module per Dagster group: corpus, index, negatives, questions, golden."""

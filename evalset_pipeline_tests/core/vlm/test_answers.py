@@ -1,0 +1,56 @@
+"""Answer agreement: normalise, then numbers as numbers and text by ANLS >= 0.5."""
+from __future__ import annotations
+
+import pytest
+
+from evalset_pipeline.core.vlm.answers import anls, answers_agree, normalize_answer, parse_quantity
+
+
+@pytest.mark.parametrize(
+    "a, b",
+    [
+        ("1.234,56", "1,234.56"),
+        ("1234.56", "1,234.56"),
+        ("1,234.5 USD m", "1234.5"),  # a missing unit agrees with any unit
+        ("1,234.5 USD m", "1,234.5 million USD"),
+        ("$1,234.5m", "1,234.5 USD m"),
+        ("+4.2%", "4.2%"),
+        ("12,345억원", "12345 억원"),
+        ("3,210명", "3,210 employees"),
+        ("Cloud", " cloud. "),
+        ("the Cloud segment", "Cloud"),
+        ("반도체 부문", "반도체"),
+        ("Ｃｌｏｕｄ", "Cloud"),  # NFKC full-width
+        ("Warehousing", "Warehouse"),  # ANLS 0.73
+    ],
+)
+def test_agree(a: str, b: str) -> None:
+    assert answers_agree(a, b)
+    assert answers_agree(b, a)
+
+
+@pytest.mark.parametrize(
+    "a, b",
+    [
+        ("1,234.5 USD m", "1,284.5 USD m"),  # close as strings, different facts
+        ("-4.2%", "4.2%"),
+        ("1,234.5 USD m", "1,234.5 employees"),
+        ("Cloud", "Devices"),
+        ("반도체", "가전"),
+        ("Cloud", "1,234"),
+        ("Cloud", None),
+        ("", "Cloud"),
+    ],
+)
+def test_disagree(a, b) -> None:
+    assert not answers_agree(a, b)
+    assert not answers_agree(b, a)
+
+
+def test_parts() -> None:
+    assert normalize_answer("  The  CLOUD segment. ") == "the cloud segment"
+    q = parse_quantity("1,234.5 USD m")
+    assert q is not None and q.value == 1234.5 and q.unit == "usd m"
+    assert parse_quantity("Cloud") is None
+    assert parse_quantity("1.234.567") is not None and parse_quantity("1.234.567").value == 1234567
+    assert anls("abc", "abc") == 1.0 and anls("abc", "xyz") == 0.0
