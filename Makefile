@@ -31,14 +31,29 @@ run: install
 	$(VENV)/bin/evalset build
 
 test: install-test
+	@# The browser test needs Chromium; install it when absent (Debian/Ubuntu, as root), else it skips.
+	@{ command -v chromium || command -v chromium-browser; } >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1 || \
+		(apt-get update -qq && apt-get install -y -qq chromium chromium-driver) >/dev/null 2>&1 || true
 	$(PY) -m pytest -q -p no:cacheprovider $(PYTEST_ARGS)
 
-ui: install
-	mkdir -p data/dagster_home
-	DAGSTER_HOME=$(CURDIR)/data/dagster_home $(VENV)/bin/dagster dev -w workspace.yaml -h 127.0.0.1
+# Runs, schedules, sensor cursors and history persist in data/dagster_home (git-ignored); its
+# dagster.yaml comes from deploy/dagster.yaml (queued runs, vlm_endpoint pool, run monitoring).
+DAGSTER_HOME_DIR := $(CURDIR)/data/dagster_home
+
+$(DAGSTER_HOME_DIR)/dagster.yaml: deploy/dagster.yaml
+	mkdir -p $(DAGSTER_HOME_DIR)
+	cp deploy/dagster.yaml $@
+
+ui: install $(DAGSTER_HOME_DIR)/dagster.yaml
+	DAGSTER_HOME=$(DAGSTER_HOME_DIR) $(VENV)/bin/dagster dev -w workspace.yaml -h 127.0.0.1
 
 bench: install-test
 	$(PY) -m benchmarks $(BENCH)
+
+# Fuzz PDF ingest + render with mutated PDFs for FUZZ_SECONDS (default 300); failing inputs land
+# in data/artifacts/fuzz-crashes/. FUZZ_ARGS=--atheris drives it with atheris/libFuzzer (pip install atheris).
+fuzz: install-test
+	$(PY) -m evalset_pipeline_tests.fuzz.fuzz_ingest --seconds $(or $(FUZZ_SECONDS),300) $(FUZZ_ARGS)
 
 clean:
 	rm -rf data/artifacts data/golden data/cache data/*.duckdb

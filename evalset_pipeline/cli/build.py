@@ -19,6 +19,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--base-url", default=None, help="OpenAI-compatible endpoint (default: OPENAI_BASE_URL or OpenAI)")
     p.add_argument("--api-key-env", default="OPENAI_API_KEY", help="Environment variable that holds the API key")
     p.add_argument("--max-in-flight", type=int, default=16)
+    p.add_argument("--input-usd-per-mtok", type=float, default=0.0, help="Price of prompt tokens, for the cost ledger")
+    p.add_argument("--output-usd-per-mtok", type=float, default=0.0, help="Price of completion tokens, for the cost ledger")
     p.add_argument("--embedder", default="appearance", help="'appearance' or a sentence-transformers name/path")
     p.add_argument("--sample-size", type=int, default=80)
     p.add_argument("--seed", type=int, default=13)
@@ -51,7 +53,8 @@ def run(args: argparse.Namespace) -> int:
             workers=args.workers, progress_bar=sys.stderr.isatty() and not args.json,
         ),
         "vlm": VLMResource(backend=args.vlm, model=args.model, base_url=args.base_url, api_key_env=args.api_key_env,
-                           max_in_flight=args.max_in_flight),
+                           max_in_flight=args.max_in_flight, input_usd_per_mtok=args.input_usd_per_mtok,
+                           output_usd_per_mtok=args.output_usd_per_mtok),
         "embedder": EmbedderResource(model=args.embedder),
     }
     result = dg.materialize(all_assets, resources=resources, raise_on_error=False)
@@ -59,6 +62,8 @@ def run(args: argparse.Namespace) -> int:
         for event in result.all_events:
             if event.is_step_failure:
                 err = event.step_failure_data.error
+                while err is not None and err.cause is not None:  # [bad-input] the cause, not Dagster's wrapper
+                    err = err.cause
                 print(f"error in {event.step_key}: {err.message.strip() if err else 'failed'}", file=sys.stderr)
         return 1
     golden_meta = result.asset_materializations_for_node("golden_set")[-1].metadata
@@ -75,6 +80,7 @@ def run(args: argparse.Namespace) -> int:
         "corpus": {"documents": gs.info.get("corpus_documents"), "pages": gs.info.get("corpus_pages"),
                    "fingerprint": gs.info.get("corpus_fingerprint")},
         "rejected_documents": _rejected(data_dir),
+        "sidecar_issues": _sidecar_issues(result),  # [bad-input]
     }
     if args.json:
         print(json.dumps(summary, indent=2, default=str))
@@ -98,9 +104,16 @@ def _rejected(data_dir: Path) -> list[dict]:
     return read_rows(path) if path.exists() else []
 
 
+def _sidecar_issues(result) -> list[str]:  # [bad-input] metadata.csv problems, as page_metadata reported them
+    mats = result.asset_materializations_for_node("page_metadata")
+    entry = mats[-1].metadata.get("sidecar_issues") if mats else None
+    return list(entry.value) if entry is not None else []
+
+
 def _print_summary(s: dict) -> None:
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text  # [bad-input] cells as Text: a file named "[/b].pdf" is not markup
 
     console = Console()
     state = "new version" if s["new_version"] else "unchanged: same inputs, same version, no new row"
@@ -120,9 +133,11 @@ def _print_summary(s: dict) -> None:
     console.print(t)
     if s["rejected_documents"]:
         r = Table(title="rejected documents")
-        for col in ("path", "reason", "stage"):
-            r.add_column(col)
+        for col in ("path", "sha256", "reason", "stage"):
+            r.add_column(col, overflow="fold")
         for row in s["rejected_documents"]:
-            r.add_row(row["path"], row["reason"], row["stage"])
+            r.add_row(Text(row["path"]), Text(row["sha256"][:12] or "-"), Text(row["reason"]), Text(row["stage"]))
         console.print(r)
+    for issue in s.get("sidecar_issues") or []:  # [bad-input]
+        console.print(Text(f"sidecar: {issue}"), style="yellow")
     console.print(f"stored in {s['stored_at']['duckdb']} and {s['stored_at']['snapshot']}")

@@ -42,13 +42,14 @@ def cmd_list(args: argparse.Namespace) -> int:
         console.print("no golden sets published yet")
         return 0
     table = Table(
-        title=f"golden sets ({len(rows)}, newest first; * = latest)",
+        title=f"golden sets ({len(rows)}, newest first; * = latest; m/u/r = main/underspecified/regression)",
         box=box.SIMPLE_HEAD,
         pad_edge=False,
         collapse_padding=True,
         padding=(0, 1),
     )
-    for col in ("seq", "version", "created (UTC)", "items", "m/u/r", "corpus", "config", "parent"):
+    # No parent column: the parent is always the previous seq (`show` names it).
+    for col in ("seq", "version", "created (UTC)", "items", "m/u/r", "corpus", "config"):
         table.add_column(
             col,
             no_wrap=True,
@@ -64,7 +65,6 @@ def cmd_list(args: argparse.Namespace) -> int:
             f"{r['n_main']}/{r['n_underspecified']}/{r['n_regression']}",
             _short(r["corpus_fingerprint"], 8),
             _short(r["config_fingerprint"], 8),
-            _short(r["parent_version"], 11),
         )
     console.print(table)
     return 0
@@ -221,8 +221,8 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=_guarded(cmd_show))
 
     p = sub.add_parser("diff", parents=[common], help="items added / removed / changed from A to B", epilog=EPILOG)
-    p.add_argument("a")
-    p.add_argument("b")
+    p.add_argument("a", metavar="A", help="the version to compare from (e.g. the one a baseline was scored on)")
+    p.add_argument("b", metavar="B", help="the version to compare to (e.g. latest)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--limit", type=int, default=50, help="rows shown per section (default 50)")
     p.set_defaults(func=_guarded(cmd_diff))

@@ -10,6 +10,13 @@ COMMAND_MODULES = [
     "evalset_pipeline.cli.build",
     "evalset_pipeline.cli.sample_corpus",
     "evalset_pipeline.cli.golden",
+    "evalset_pipeline.cli.documents",  # the corpus as taken in: documents, or --rejected ones
+    "evalset_pipeline.cli.score",
+    "evalset_pipeline.cli.baseline",  # scoring: built-in baseline runs
+    "evalset_pipeline.cli.report",  # scoring: the headline report
+    "evalset_pipeline.cli.pool",  # scoring: pooling runs into new judgments
+    "evalset_pipeline.cli.review",  # people in the loop: review packets, human labels, agreement
+    "evalset_pipeline.cli.regression",  # people in the loop: the regression slice's records
 ]
 
 

@@ -80,7 +80,7 @@ def register(subparsers: Any) -> None:
     c = subparsers.add_parser(
         "compare",
         help="paired comparison of two runs on the same golden version",
-        description="Per query differences B − A with 95%% BCa bootstrap intervals, exact McNemar on "
+        description="Per-query differences B − A with 95% BCa bootstrap intervals, exact McNemar on "
         "0/1 metrics, and a verdict per metric (better / worse / indistinguishable).",
     )
     c.add_argument("run_a", type=Path, help="baseline run")

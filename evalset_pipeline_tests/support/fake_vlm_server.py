@@ -149,7 +149,10 @@ class FakeVLMServer:
         class Handler(_Handler):
             fake = server
 
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        class Server(ThreadingHTTPServer):
+            request_queue_size = 128  # a listen backlog of 5 drops SYNs when 16 clients connect at once
+
+        self._httpd = Server(("127.0.0.1", 0), Handler)
         self._httpd.daemon_threads = True
         self._httpd.block_on_close = False
         self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05},
@@ -295,11 +298,22 @@ class _Handler(BaseHTTPRequestHandler):
     fake: FakeVLMServer
     protocol_version = "HTTP/1.1"  # keep-alive, as real servers do
 
+    def setup(self) -> None:
+        super().setup()
+        # As real servers do: without it, Nagle's algorithm and the client's delayed ACK add ~40 ms
+        # to every reply.
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
     def log_message(self, *args: Any) -> None:  # quiet
         pass
 
     def do_GET(self) -> None:  # noqa: N802
-        if self.path.rstrip("/").endswith("/models"):
+        if self.path.rstrip("/") == "/fake/stats":  # for a server running in another process
+            with self.fake._lock:
+                stats = {"requests": len(self.fake.requests), "max_in_flight": self.fake.max_in_flight,
+                         "by_task": dict(Counter(r.task for r in self.fake.requests))}
+            self._send(200, stats)
+        elif self.path.rstrip("/").endswith("/models"):
             self._send(200, {"object": "list", "data": [{"id": self.fake.model, "object": "model", "owned_by": "fake"}]})
         else:
             self._send(404, _error("not found"))
@@ -344,8 +358,9 @@ class _Handler(BaseHTTPRequestHandler):
             self.send_header("content-length", str(len(data)))
             for k, v in (headers or {}).items():
                 self.send_header(k, v)
-            self.end_headers()
-            self.wfile.write(data)
+            self._headers_buffer.append(b"\r\n")  # headers and body in one write
+            self.wfile.write(b"".join(self._headers_buffer) + data)
+            self._headers_buffer = []
         except (BrokenPipeError, ConnectionResetError):  # the client gave up (timeout) first
             self.close_connection = True
 
@@ -408,3 +423,27 @@ def _image_tokens(url: str) -> int:
     scale = min(1.0, 768 / min(w, h))
     w, h = w * scale, h * scale
     return 85 + 170 * math.ceil(w / 512) * math.ceil(h / 512)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Serve in its own process (as a real model server is): prints the base URL, then serves until
+    stdin closes. `--page PNG` registers a page (text layer beside it); `--data-dir` indexes renders."""
+    import argparse
+    import sys
+
+    parser = argparse.ArgumentParser(prog="fake_vlm_server")
+    parser.add_argument("--latency", type=float, default=0.0, help="seconds per reply")
+    parser.add_argument("--page", action="append", default=[], help="a page PNG (its .json text layer beside it)")
+    parser.add_argument("--data-dir", default=None, help="a data directory whose renders to answer from")
+    args = parser.parse_args(argv)
+    index = PageIndex(args.data_dir)
+    for png in args.page:
+        index.add(png)
+    with FakeVLMServer(index, latency_s=args.latency) as server:
+        print(server.url, flush=True)
+        sys.stdin.read()  # until the parent closes our stdin (or exits)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -2,10 +2,19 @@
 
 One broken file never stops the corpus: it becomes a `RejectedDocument` with a reason, and the
 scan goes on. Identical files under two names are one document with both paths recorded.
+
+Reasons, by stage. `scan` (not read): symlink points outside the corpus root; cannot read file
+(a dangling link or a loop); not a regular file (a FIFO named .pdf); file name is not valid
+UTF-8; cannot list folder. `open` (read and hashed, so with a sha256): empty file (0 bytes); not
+a readable PDF (no %PDF- header, or MuPDF cannot open it); truncated PDF (MuPDF had to repair
+it and the file does not end in %%EOF: a cut-off file would silently lose its tail); password-
+protected PDF; PDF has no pages. Pages that fail later are rejected by the renderer (`render`).
+Hashing streams the file, so a document's size never sets the memory a scan needs.
 """
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -53,23 +62,76 @@ class CorpusScan:
 
 
 def _walk_pdfs(root: Path, rejected: list[RejectedDocument]) -> Iterator[Path]:
-    """PDF files under root; symlinks that leave the root are reported, never followed."""
+    """PDF files under root, in sorted order; what cannot be taken is reported, never followed.
+
+    Reported: symlinks that leave the root (or loop), names that are not valid UTF-8 (they could
+    not be stored or shown faithfully), things named `.pdf` that are not regular files (a FIFO
+    would block the hash forever), and folders that cannot be listed.
+    """
     real_root = root.resolve()
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+
+    def unlistable(exc: OSError) -> None:
+        where = Path(exc.filename) if exc.filename else root
+        rejected.append(RejectedDocument(_rel(where, root), "", f"cannot list folder ({exc.strerror})", "scan"))
+
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False, onerror=unlistable):
         here = Path(dirpath)
+        keep = []
         for name in sorted(dirnames):
             link = here / name
-            if link.is_symlink() and not _inside(link.resolve(), real_root):
-                rejected.append(RejectedDocument(_rel(link, root), "", "symlink points outside the corpus root", "scan"))
-        dirnames[:] = sorted(d for d in dirnames if not (here / d).is_symlink() and not d.startswith("."))
+            if name.startswith("."):
+                continue
+            if link.is_symlink():
+                # Folder links are never walked (that is how loops and escapes are avoided);
+                # one that points outside is worth telling the user about.
+                if _outside(link, real_root):
+                    rejected.append(RejectedDocument(_rel(link, root), "", OUTSIDE_ROOT, "scan"))
+                continue
+            if not _utf8(name):
+                rejected.append(RejectedDocument(_rel(link, root), "", BAD_NAME + " (folder skipped)", "scan"))
+                continue
+            keep.append(name)
+        dirnames[:] = keep
         for name in sorted(filenames):
             if not name.lower().endswith(".pdf"):
                 continue
             path = here / name
-            if path.is_symlink() and not _inside(path.resolve(), real_root):
-                rejected.append(RejectedDocument(_rel(path, root), "", "symlink points outside the corpus root", "scan"))
+            if path.is_symlink() and _outside(path, real_root):
+                rejected.append(RejectedDocument(_rel(path, root), "", OUTSIDE_ROOT, "scan"))
+                continue
+            if not _utf8(name):
+                rejected.append(RejectedDocument(_rel(path, root), "", BAD_NAME, "scan"))
+                continue
+            try:
+                mode = path.stat().st_mode  # follows an inside link to its target
+            except OSError as exc:
+                rejected.append(RejectedDocument(_rel(path, root), "", f"cannot read file ({exc.strerror})", "scan"))
+                continue
+            if not stat.S_ISREG(mode):
+                rejected.append(RejectedDocument(_rel(path, root), "", "not a regular file", "scan"))
                 continue
             yield path
+
+
+OUTSIDE_ROOT = "symlink points outside the corpus root"
+BAD_NAME = "file name is not valid UTF-8"
+
+
+def _outside(link: Path, real_root: Path) -> bool:
+    """True for a link that leaves the root or cannot be resolved (a loop): it is not followed."""
+    try:
+        target = Path(os.path.realpath(link, strict=False))
+    except (OSError, RuntimeError):
+        return True
+    return not _inside(target, real_root)
+
+
+def _utf8(name: str) -> bool:
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:  # os.walk hands back undecodable bytes as surrogates
+        return False
+    return True
 
 
 def _inside(path: Path, root: Path) -> bool:
@@ -77,23 +139,50 @@ def _inside(path: Path, root: Path) -> bool:
 
 
 def _rel(path: Path, root: Path) -> str:
-    return path.relative_to(root).as_posix()
+    rel = path.relative_to(root).as_posix()
+    # Shown and stored as text: undecodable bytes become \xNN escapes, never lone surrogates.
+    return os.fsencode(rel).decode("utf-8", "backslashreplace")
 
 
-def _open_error(path: Path) -> tuple[int, str, str, str | None]:
+def _tail_has_eof(path: Path) -> bool:
+    with open(path, "rb") as f:
+        f.seek(max(0, path.stat().st_size - 1024))
+        return b"%%EOF" in f.read()
+
+
+def _has_pdf_header(path: Path) -> bool:
+    with open(path, "rb") as f:
+        return b"%PDF-" in f.read(1024)
+
+
+def _open_error(path: Path, rel: str) -> tuple[int, str, str, str | None]:
     """(page_count, title, author, reason-if-unreadable)."""
     if path.stat().st_size == 0:
         return 0, "", "", "empty file (0 bytes)"
+    if not _has_pdf_header(path):
+        return 0, "", "", "not a readable PDF (no %PDF- header in the first 1024 bytes)"
     try:
         with pymupdf.open(path, filetype="pdf") as doc:
             if doc.needs_pass:
                 return 0, "", "", "password-protected PDF"
+            if doc.is_repaired and not _tail_has_eof(path):
+                # MuPDF rebuilds what it can of a cut-off file; the result would silently lack
+                # whatever was cut, so the file is reported instead of half-used.
+                return 0, "", "", "truncated PDF (no %%EOF at the end; the file was cut off)"
             if doc.page_count == 0:
                 return 0, "", "", "PDF has no pages"
             meta = doc.metadata or {}
             return doc.page_count, meta.get("title") or "", meta.get("author") or "", None
     except Exception as exc:  # PyMuPDF raises several types for damaged files
-        return 0, "", "", f"not a readable PDF ({type(exc).__name__}: {exc})"
+        message = str(exc).replace(str(path), rel)  # no absolute paths in reasons
+        if not _tail_has_eof(path):
+            return 0, "", "", f"truncated or damaged PDF (no %%EOF at the end; {type(exc).__name__}: {message})"
+        return 0, "", "", f"not a readable PDF ({type(exc).__name__}: {message})"
+
+
+def _text(value: str) -> str:
+    """Document metadata as storable text: no lone surrogates, no NULs."""
+    return value.encode("utf-8", "replace").decode("utf-8").replace("\x00", "")
 
 
 def scan_corpus(root: str | Path) -> CorpusScan:
@@ -114,12 +203,16 @@ def scan_corpus(root: str | Path) -> CorpusScan:
     for sha, entries in sorted(by_sha.items(), key=lambda kv: sorted(kv[1])[0][0]):
         entries.sort()
         rel, path = entries[0]
-        pages, title, author, reason = _open_error(path)
+        try:
+            pages, title, author, reason = _open_error(path, rel)
+            size = path.stat().st_size
+        except OSError as exc:  # removed or made unreadable since it was hashed
+            pages, title, author, reason, size = 0, "", "", f"cannot read file ({exc.strerror})", 0
         if reason:
             scan.rejected.extend(RejectedDocument(r, sha, reason, "open") for r, _ in entries)
             continue
         scan.documents.append(
-            DocumentRecord(sha, rel, tuple(r for r, _ in entries), pages, path.stat().st_size, title, author)
+            DocumentRecord(sha, rel, tuple(r for r, _ in entries), pages, size, _text(title), _text(author))
         )
     scan.fingerprint = corpus_fingerprint(
         [(p, d.document_sha256) for d in scan.documents for p in d.paths] + [(r.path, r.sha256) for r in scan.rejected]

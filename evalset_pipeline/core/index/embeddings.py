@@ -132,15 +132,32 @@ def page_text(text_path: Path) -> str:
         return json.load(f)["text"]
 
 
-def _embed_with_model(spec: EmbedderSpec, inputs: Sequence[EmbedInput]) -> np.ndarray:
-    model = load_sentence_transformer(spec.model)
-    if spec.resolved_modality == "text":
-        payload = [page_text(i.text_path) for i in inputs]
-    else:
-        from PIL import Image
+_ENCODE_CHUNK = 512  # pages decoded at a time: 400,000 renders are never all in memory
 
-        payload = [Image.open(i.image_path).convert("RGB") for i in inputs]
-    return model.encode(payload, batch_size=spec.batch_size, normalize_embeddings=True, convert_to_numpy=True)
+
+def _embed_with_model(spec: EmbedderSpec, inputs: Sequence[EmbedInput]) -> np.ndarray:
+    """Encode with a sentence-transformers model; torch runs its matmuls on every core."""
+    model = load_sentence_transformer(spec.model)
+    modality = spec.resolved_modality
+    supports = getattr(model, "supports", None)
+    if modality == "image" and callable(supports) and not supports("image"):
+        raise ValueError(f"embedder {spec.model!r} does not read images; configure modality='text' "
+                         "or an image model such as CLIP/SigLIP")
+    out = []
+    for start in range(0, len(inputs), _ENCODE_CHUNK):
+        chunk = inputs[start : start + _ENCODE_CHUNK]
+        if modality == "text":
+            payload = [page_text(i.text_path) for i in chunk]
+        else:
+            from PIL import Image
+
+            payload = []
+            for i in chunk:
+                with Image.open(i.image_path) as im:
+                    payload.append(im.convert("RGB"))
+        out.append(model.encode(payload, batch_size=spec.batch_size, normalize_embeddings=True, convert_to_numpy=True,
+                                show_progress_bar=False))
+    return np.vstack(out).astype(np.float32)
 
 
 def embed_pages(

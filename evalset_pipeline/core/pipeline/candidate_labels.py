@@ -9,10 +9,13 @@ import pyarrow as pa
 from evalset_pipeline.core.pipeline.context import StageContext
 from evalset_pipeline.core.pipeline.hard_negatives import load_hard_negatives
 from evalset_pipeline.core.pipeline.model_calls import stage_backend
+from evalset_pipeline.core.pipeline.page_metadata import load_page_metadata
 from evalset_pipeline.core.pipeline.page_renders import load_page_renders
 from evalset_pipeline.core.pipeline.pages import page_view
+from evalset_pipeline.core.pipeline.template_groups import load_template_groups
 from evalset_pipeline.core.pipeline.validated_questions import load_validated_questions
 from evalset_pipeline.core.questions.labels import CandidateLabel, CandidateUnit, label_candidates
+from evalset_pipeline.core.questions.siblings import evidence_siblings
 from evalset_pipeline.core.tables import read_rows, write_rows
 
 SCHEMA = pa.schema([("item_id", pa.string()), ("unit_id", pa.string()), ("role", pa.string()), ("axis", pa.string()),
@@ -23,12 +26,21 @@ def build_candidate_labels(ctx: StageContext) -> dict:
     renders = {p.unit_id: p for p in load_page_renders(ctx)}
     negatives = load_hard_negatives(ctx)
     root = ctx.paths.root
+    validated = load_validated_questions(ctx)
+    meta = load_page_metadata(ctx)
+    templates = {u: t for u, (t, _) in load_template_groups(ctx).items()}
+    axes = list(ctx.config.axes)
+    siblings = evidence_siblings([v.gold_unit_id for v in validated],
+                                 {u: {a: m.get(a) for a in axes} for u, m in meta.items()}, templates, axes)
     questions, candidates = {}, []
-    for v in load_validated_questions(ctx):
+    for v in validated:
         questions[v.item_id] = (v.question, v.answer)
         candidates.append(CandidateUnit(v.item_id, page_view(renders[v.gold_unit_id], root), "gold", ""))
+        distractors = [n.negative_unit_id for n in negatives.get(v.gold_unit_id, [])]
         candidates += [CandidateUnit(v.item_id, page_view(renders[n.negative_unit_id], root), "distractor", n.axis)
                        for n in negatives.get(v.gold_unit_id, [])]
+        candidates += [CandidateUnit(v.item_id, page_view(renders[u], root), "pooled", "")
+                       for u in siblings[v.gold_unit_id] if u not in distractors]
     with stage_backend(ctx, "candidate_labels") as backend:
         labels = label_candidates(questions, candidates, backend)
         stats = backend.stats

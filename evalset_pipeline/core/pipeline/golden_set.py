@@ -12,9 +12,9 @@ from evalset_pipeline.core.pipeline.documents import load_manifest
 from evalset_pipeline.core.pipeline.model_calls import load_call_stats
 from evalset_pipeline.core.pipeline.page_metadata import load_page_metadata
 from evalset_pipeline.core.pipeline.page_renders import load_page_renders
+from evalset_pipeline.core.pipeline.template_groups import load_template_groups
 from evalset_pipeline.core.pipeline.validated_questions import load_funnel, load_validated_questions
 from evalset_pipeline.core.questions.funnel import summarize
-from evalset_pipeline.core.vlm.base import TASKS
 
 
 def _without_version(s: pa.Schema) -> pa.Schema:
@@ -26,11 +26,23 @@ def assemble_draft(ctx: StageContext, backend_identity: dict) -> GoldenSetDraft:
     labels = load_candidate_labels(ctx)
     renders = {p.unit_id: p for p in load_page_renders(ctx)}
     meta = load_page_metadata(ctx)
+    # The template the negatives were mined with: metadata where given, else the cluster.
+    templates = {u: t for u, (t, _) in load_template_groups(ctx).items()}
     items = [{"item_id": v.item_id, "slice": v.slice, "question": v.question, "answer": v.answer,
               "gold_unit_id": v.gold_unit_id, "original_question": v.original_question, "language": v.language,
               "qualified_axes": ",".join(v.qualified_axes)} for v in validated]
     judgments = [{"item_id": lab.item_id, "unit_id": lab.unit_id, "role": lab.role, "axis": lab.axis,
                   "label": lab.label, "rationale": lab.rationale, "label_source": "model"} for lab in labels]
+    # --- people in the loop (core/review/apply.py): human / adjudicated labels over model labels,
+    # regression golds, and the measured model-human agreement for provenance. ---
+    from evalset_pipeline.core.review.apply import apply_reviews
+    from evalset_pipeline.core.review.regression import funnel_summary, load_regression_rows
+
+    regression_rows = load_regression_rows(ctx.paths)
+    review = apply_reviews(ctx.paths, items, judgments, backend_identity,
+                           {r["item_id"]: r["note"] for r in regression_rows if r["status"] == "added"})
+    judgments = review.judgments
+    # --- end people in the loop ---
     unit_ids = sorted({j["unit_id"] for j in judgments} | {i["gold_unit_id"] for i in items})
     units = []
     for u in unit_ids:
@@ -38,7 +50,7 @@ def assemble_draft(ctx: StageContext, backend_identity: dict) -> GoldenSetDraft:
         get = (lambda f: m.get(f)) if m else (lambda f: "")
         units.append({"unit_id": u, "document_path": r.document_path, "document_sha256": r.document_sha256,
                       "page_number": r.page_number, "render_path": r.render_path, "text_path": r.text_path,
-                      "render_hash": r.render_hash, "template_id": get("template_id"), "entity": get("entity"),
+                      "render_hash": r.render_hash, "template_id": templates.get(u) or get("template_id"), "entity": get("entity"),
                       "metric": get("metric"), "period": get("period"), "revision": get("revision"),
                       "language": get("language")})
     stats = load_call_stats(ctx)
@@ -50,7 +62,8 @@ def assemble_draft(ctx: StageContext, backend_identity: dict) -> GoldenSetDraft:
         "tokens": {"prompt": stats.total_prompt_tokens, "completion": stats.total_completion_tokens},
         "cost_usd": round(stats.total_cost_usd, 6),
         "cost_per_kept_item_usd": round(stats.total_cost_usd / kept, 6) if kept else None,
-        "labels_by_source": {"model": len(judgments), "human": 0, "adjudicated": 0},
+        "labels_by_source": review.labels_by_source,  # people in the loop
+        "model_human_agreement": review.agreement,  # people in the loop
     }
     return GoldenSetDraft(
         items=pa.Table.from_pylist(items, schema=_without_version(schema.GOLDEN_ITEMS)),
@@ -58,7 +71,7 @@ def assemble_draft(ctx: StageContext, backend_identity: dict) -> GoldenSetDraft:
         units=pa.Table.from_pylist(units, schema=_without_version(schema.GOLDEN_UNITS)),
         corpus=load_manifest(ctx),
         config_fingerprint=ctx.config_fingerprint(backend_identity),
-        funnel=summarize(load_funnel(ctx)),
+        funnel={**summarize(load_funnel(ctx)), "regression": funnel_summary(regression_rows)},  # people in the loop
         provenance=provenance,
     )
 

@@ -2,29 +2,28 @@
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from dataclasses import asdict
 
 import numpy as np
-import pyarrow as pa
 
-from evalset_pipeline.core.negatives.mining import MiningInput, Negative, mine_hard_negatives
+from evalset_pipeline.core.negatives.mining import FALLBACK_AXIS, SCHEMA, MiningInput, Negative, mine_hard_negatives
 from evalset_pipeline.core.pipeline.context import StageContext
 from evalset_pipeline.core.pipeline.page_embeddings import load_page_embeddings
 from evalset_pipeline.core.pipeline.page_metadata import load_page_metadata
 from evalset_pipeline.core.pipeline.page_renders import load_page_renders
 from evalset_pipeline.core.pipeline.template_groups import load_template_groups
-from evalset_pipeline.core.tables import read_rows, write_rows
+from evalset_pipeline.core.tables import read_rows, write_table
 
-SCHEMA = pa.schema([("unit_id", pa.string()), ("negative_unit_id", pa.string()), ("axis", pa.string()),
-                    ("rank", pa.int64()), ("similarity", pa.float64())])
+__all__ = ["SCHEMA", "build_hard_negatives", "load_hard_negatives"]
+MAX_LISTED = 20  # page ids listed in asset metadata; counts are always complete
 
 
-def _distribution(sizes: list[int]) -> dict:
-    if not sizes:
-        return {"pages": 0}
+def _distribution(sizes) -> dict:
     a = np.asarray(sizes)
-    return {"pages": int(a.size), "empty": int((a == 0).sum()), "min": int(a.min()), "median": float(np.median(a)),
-            "max": int(a.max())}
+    if not a.size:
+        return {"pages": 0}
+    return {"pages": int(a.size), "empty": int((a == 0).sum()), "min": int(a.min()), "p25": float(np.percentile(a, 25)),
+            "median": float(np.median(a)), "p75": float(np.percentile(a, 75)), "max": int(a.max()),
+            "mean": round(float(a.mean()), 2)}
 
 
 def build_hard_negatives(ctx: StageContext) -> dict:
@@ -42,15 +41,33 @@ def build_hard_negatives(ctx: StageContext) -> dict:
         text_hashes=[renders[u].text_hash for u in ids],
     )
     result = mine_hard_negatives(data, axes, ctx.config.negatives_per_axis)
-    write_rows(ctx.paths.table("hard_negatives"), (asdict(n) for n in result.negatives), SCHEMA)
-    golds = {n.unit_id for n in result.negatives}
+    write_table(ctx.paths.table("hard_negatives"), result.to_table())
+    golds = np.unique(result.gold)
+    with_template = [u for u in ids if templates.get(u, ("", ""))[0]]
+    fallback_rows = np.unique(result.gold[result.axis == result.axis_names.index(FALLBACK_AXIS)])
+    fallback = sorted(ids[g] for g in fallback_rows[: MAX_LISTED * 5].tolist())
     return {
-        "negatives": len(result.negatives),
-        "pages_with_negatives": len(golds),
-        "by_axis": dict(Counter(n.axis for n in result.negatives)),
+        "negatives": len(result),
+        "pages": len(ids),
+        "pages_with_template": len(with_template),
+        "pages_with_negatives": int(golds.size),
+        "by_axis": result.counts_by_axis(),
         "pool_sizes": {a: _distribution(s) for a, s in result.pool_sizes.items()},
+        "empty_pools": result.empty_pools,
+        # Pages whose every axis pool was empty and who got within-template nearest neighbours instead.
         "fallback_pages": result.fallback_pages,
+        "fallback_examples": fallback[:MAX_LISTED],
+        # No distractor is possible: the page's template has one page (reported, never hidden).
         "single_page_templates": len(result.lonely_pages),
+        "single_page_template_pages": result.lonely_pages[:MAX_LISTED],
+        # Template siblings exist but every one duplicates the page (same render, or same text + look).
+        "pages_without_negatives": len(result.pages_without_negatives),
+        "pages_without_negatives_examples": result.pages_without_negatives[:MAX_LISTED],
+        "template_sources": dict(sorted(Counter(templates.get(u, ("", ""))[1] or "missing" for u in ids).items())),
+        "axis_sources": {a: dict(sorted(Counter((meta[u].sources.get(a) if u in meta else None) or "missing"
+                                                for u in ids).items())) for a in axes},
+        "k_per_axis": ctx.config.negatives_per_axis,
+        "axes": axes,
     }
 
 

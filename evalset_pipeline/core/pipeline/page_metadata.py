@@ -14,8 +14,9 @@ from evalset_pipeline.core.tables import read_rows, write_rows
 
 def build_page_metadata_table(ctx: StageContext) -> dict:
     pages = load_page_renders(ctx)
-    known = {p: d.page_count for d in load_documents(ctx) for p in d.paths}
-    sidecar = read_sidecar(ctx.corpus_dir, known)
+    docs = load_documents(ctx)
+    known = {p: d.page_count for d in docs for p in d.paths}
+    sidecar = read_sidecar(ctx.corpus_dir, known, aliases={p: d.path for d in docs for p in d.paths})  # duplicates: any name works
     for issue in sidecar.issues:
         ctx.log.warning("%s", issue)
     meta = build_page_metadata(pages, sidecar, TextLayerExtractor(ctx.paths.root))

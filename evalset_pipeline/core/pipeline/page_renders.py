@@ -1,4 +1,9 @@
-"""`page_renders`: PNG + text layer + thumbnail per page, content-addressed; unchanged pages reused."""
+"""`page_renders`: PNG + text layer + thumbnail per page, content-addressed; unchanged pages reused.
+
+Pages that cannot be rendered join `rejected_documents` (stage "render") with their page number.
+Storage that cannot be written (disk full) fails the step with `RenderWriteError`; the previous
+`page_renders` table is left as it was, and finished renders are reused by the next run.
+"""
 from __future__ import annotations
 
 from dataclasses import asdict, fields
@@ -34,8 +39,13 @@ def build_page_renders(ctx: StageContext) -> dict:
     rejected += [{"path": p.document_path, "sha256": p.document_sha256, "reason": f"page {p.page_number}: {p.reason}",
                   "stage": "render"} for p in out.rejected]
     write_rows(ctx.paths.table("rejected_documents"), rejected, REJECTED)
-    return {"pages": len(out.pages), "rendered": out.rendered, "reused": out.reused,
-            "rejected_pages": len(out.rejected), "dpi": ctx.config.render.dpi}
+    for r in out.rejected:
+        ctx.log.warning("rejected %s page %d: %s", r.document_path, r.page_number, r.reason)
+    return {"pages": len(out.pages), "rendered": out.rendered, "reused": out.reused, "recovered": out.recovered,
+            "rejected_pages": len(out.rejected), "dpi": ctx.config.render.dpi,
+            # Shown in the asset's metadata (first 200); the full list is the rejected_documents table.
+            "rejected_page_list": [{"path": r.document_path, "page": r.page_number, "reason": r.reason}
+                                   for r in out.rejected[:200]]}
 
 
 def load_page_renders(ctx: StageContext) -> list[PageRender]:

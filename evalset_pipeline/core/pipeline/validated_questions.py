@@ -14,6 +14,7 @@ from evalset_pipeline.core.pipeline.page_renders import load_page_renders
 from evalset_pipeline.core.pipeline.pages import page_view
 from evalset_pipeline.core.questions import funnel as funnel_mod
 from evalset_pipeline.core.questions.funnel import FINAL, WRITE, FunnelRow
+from evalset_pipeline.core.questions.injection import injection_rows  # [bad-input]
 from evalset_pipeline.core.questions.validation import Candidate, Distractor, Validated, validate
 from evalset_pipeline.core.tables import read_rows, write_rows
 
@@ -47,14 +48,28 @@ def build_validated_questions(ctx: StageContext) -> dict:
                        for n in negatives.get(unit, [])]
         candidates.append(Candidate(row["item_id"], page_view(renders[unit], root), values(unit), row["question"],
                                     row["answer"], row["language"], distractors))
+    # [bad-input] Flag items whose gold or distractor pages carry prompt-injection text (core/questions/injection.py).
+    flagged = injection_rows(candidates)
+    funnel += flagged
+    # [/bad-input]
     with stage_backend(ctx, "validated_questions") as backend:
         kept, decisions = validate(candidates, backend, axes, ctx.config.max_rewrites, ctx.config.underspecified)
+        # --- regression slice (core/review/regression.py): production failures, added as asked, never
+        # rewritten or validated away; labelled with the gold page's distractors by candidate_labels. ---
+        from evalset_pipeline.core.review.regression import add_regression_items
+
+        reg_items, reg_summary = add_regression_items(ctx.paths, [asdict(r) for r in renders.values()], kept,
+                                                      judge=backend.judge)
+        kept += reg_items
+        # --- end regression slice ---
         stats = backend.stats
     funnel += decisions
     write_rows(ctx.paths.table("validated_questions"), (asdict(v) for v in kept), SCHEMA)
     write_rows(ctx.paths.table("funnel"), (asdict(f) for f in funnel), funnel_mod.SCHEMA)
     summary = funnel_mod.summarize(funnel)
-    return {**summary, "model_calls": sum(stats.calls.values()), "cache_hits": sum(stats.cache_hits.values()),
+    summary["injection_flagged"] = len(flagged)  # [bad-input]
+    return {**summary, "regression": reg_summary,  # regression items are counted apart from the sampled funnel
+            "model_calls": sum(stats.calls.values()), "cache_hits": sum(stats.cache_hits.values()),
             "funnel_rows": [asdict(f) for f in funnel if f.stage == FINAL]}
 
 

@@ -6,8 +6,8 @@ and a verdict that only says "better" or "worse" when the interval excludes zero
 without pairing overstate what a small set can tell apart.
 
 The bootstrap follows `scipy.stats.bootstrap(..., method="BCa")` for the mean exactly (same
-random draws for a given seed and batch, same bias correction, acceleration and quantile rule;
-a test checks agreement), but computes all metrics from one set of resamples: each resample is a
+random draws for a given seed, same bias correction, acceleration and quantile rule; a test
+checks agreement), but computes all metrics from one set of resamples: each resample is a
 vector of counts, and every metric's resampled mean is one matrix product. That keeps a full
 report (a hundred-odd metrics, 10,000 resamples) to about a second, where calling scipy per
 metric gathers a (resamples x queries) array per metric.
@@ -36,7 +36,9 @@ from evalset_pipeline.core.scoring.conventions import (
 from evalset_pipeline.core.scoring.metrics import QueryScores
 from evalset_pipeline.core.scoring.report import exclusion_warnings, run_warnings, summarize
 
-BATCH = 1_000  # resamples drawn per step: bounds memory at batch x n_queries counts
+# Resamples drawn per step: bounds memory at about BATCH_CELLS index/count cells. The random
+# stream does not depend on the chunking, so results equal scipy's for any batch size.
+BATCH_CELLS = 4_000_000
 
 
 @dataclass(frozen=True)
@@ -52,7 +54,7 @@ def bootstrap_mean_intervals(
     n_resamples: int = BOOTSTRAP_RESAMPLES,
     confidence_level: float = CONFIDENCE_LEVEL,
     seed: int = BOOTSTRAP_SEED,
-    batch: int = BATCH,
+    batch: int | None = None,
 ) -> list[Interval]:
     """BCa intervals for the mean of each row of `diffs` (metrics x queries), shared resamples.
 
@@ -74,6 +76,7 @@ def bootstrap_mean_intervals(
     data = diffs[live]
 
     # Resampled means. Draws match scipy's: rng.integers(0, n, (batch, n)) per batch, in order.
+    batch = batch or max(1, min(n_resamples, BATCH_CELLS // n))
     rng = np.random.default_rng(seed)
     theta_b = np.empty((len(live), n_resamples))
     for start in range(0, n_resamples, batch):

@@ -102,7 +102,10 @@ def conventions(relevance: Relevance = DEFAULT_RELEVANCE) -> dict[str, str]:
             "from trec_eval by design (docs/scoring.md)"
         ),
         "depth": f"only the top {max(KS)} results per query are read; deeper results never change a metric",
-        "duplicates": "a unit listed twice for one query keeps its highest score; the count is reported",
+        "duplicates": (
+            "a unit listed twice for one query keeps its highest score; repeats are counted where they "
+            "can change a metric (the scored top of each ranking, and every judged unit)"
+        ),
         "missing_queries": (
             "golden queries absent from the run, or with no results, score 0 on every metric and stay "
             "in the denominator; they are never dropped"

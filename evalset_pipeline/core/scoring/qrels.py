@@ -20,7 +20,7 @@ class Qrels:
     """Judgments of one golden version.
 
     Items are indexed 0..n_items-1 in golden order. Judgments are parallel arrays, one row per
-    distinct (item, unit) pair, sorted by item then grade descending.
+    distinct (item, unit) pair, grouped by item.
     """
 
     version_id: str
@@ -50,14 +50,15 @@ class Qrels:
         """(n_items, depth) best possible gains per rank: all judged grades sorted descending.
 
         The nDCG ideal comes from the judgments, never from the run, so a run cannot raise its own
-        score by leaving good units out.
+        score by leaving good units out. Built from per-item counts of each grade (no sort).
         """
         out = np.zeros((self.n_items, depth), dtype=np.float64)
-        # Judgments are sorted by (item, grade desc), so the rank within an item is positional.
-        starts = np.searchsorted(self.j_item, np.arange(self.n_items))
-        rank = np.arange(len(self.j_item)) - starts[self.j_item]
-        keep = rank < depth
-        out[self.j_item[keep], rank[keep]] = self.j_grade[keep]
+        pos = np.arange(depth)[None, :]
+        filled = np.zeros((self.n_items, 1), dtype=np.int64)
+        for grade in sorted({g for g in GRADES.values() if g > 0}, reverse=True):
+            count = np.bincount(self.j_item[self.j_grade == grade], minlength=self.n_items)[:, None]
+            out[(pos >= filled) & (pos < filled + count)] = grade
+            filled = filled + count
         return out
 
     def to_trec(self) -> dict[str, dict[str, int]]:
@@ -145,27 +146,10 @@ def qrels_from_tables(items: pa.Table, judgments: pa.Table, version_id: str = ""
         j_unit = j_unit.filter(pa.array(usable))
     j_grade = np.asarray(list(GRADES.values()), np.int8)[label_idx]
 
-    # One (item, unit) pair, one label: a unit judged twice for an item keeps its highest label.
+    # Units get integer codes; gold units join the vocabulary too, so the gold view finds a gold
+    # unit even if nobody labelled it.
     enc = pc.dictionary_encode(j_unit)
     u_code = enc.indices.to_numpy(zero_copy_only=False).astype(np.int64)
-    n_units = max(len(enc.dictionary), 1)
-    pair = j_item * n_units + u_code
-    order = np.lexsort((-j_grade.astype(np.int16), pair))
-    dup = np.zeros(len(pair), bool)
-    dup[1:] = pair[order][1:] == pair[order][:-1]
-    if dup.any():
-        warnings.append(f"{int(dup.sum())} duplicate (item, unit) judgment(s); the highest label was kept")
-        keep = np.sort(order[~dup])
-        j_item, j_grade, u_code = j_item[keep], j_grade[keep], u_code[keep]
-        j_unit = j_unit.take(pa.array(keep))
-    # Final order (item, grade desc): ideal_gains() relies on it.
-    order = np.lexsort((-j_grade.astype(np.int16), j_item))
-    j_item, j_grade, u_code = j_item[order], j_grade[order], u_code[order]
-    j_unit = j_unit.take(pa.array(order))
-
-    # Gold units join the vocabulary too, so the gold view finds a gold unit even if nobody
-    # labelled it. It should carry a judgment (it is labelled like every other candidate); if it
-    # does not, relevance-based metrics cannot see it, so say so.
     vocab = enc.dictionary
     gold_valid = pc.is_valid(gold).to_numpy(zero_copy_only=False)
     gold_items = np.flatnonzero(gold_valid)
@@ -177,16 +161,35 @@ def qrels_from_tables(items: pa.Table, judgments: pa.Table, version_id: str = ""
         g_code[missing] = len(vocab) + index_strings(gold_units.filter(pa.array(missing)), extra, grouped=False)
         vocab = pa.concat_arrays([vocab, extra])
     n_vocab = max(len(vocab), 1)
-    j_keys = j_item * n_vocab + u_code
+
+    # One (item, unit) pair, one label: a unit judged twice for an item keeps its highest label.
+    # Sorting by the pair key (item-major) with the best grade first does the de-duplication and
+    # yields the sorted lookup keys in the same pass.
+    pair = j_item * n_vocab + u_code
+    order = np.lexsort((-j_grade.astype(np.int16), pair))
+    pair = pair[order]
+    first = np.ones(len(pair), bool)
+    first[1:] = pair[1:] != pair[:-1]
+    if not first.all():
+        warnings.append(f"{int((~first).sum())} duplicate (item, unit) judgment(s); the highest label was kept")
+    keep = order[first]
+    j_item, j_grade, keys = j_item[keep], j_grade[keep], pair[first]
+    j_unit = j_unit.take(pa.array(keep))
+
+    # The gold unit should carry a judgment (it is labelled like every other candidate); if it
+    # does not, relevance-based metrics cannot see it, so say so.
     g_keys = gold_items * n_vocab + g_code
-    judged_gold = _member(g_keys, np.sort(j_keys))
+    judged_gold = _member(g_keys, keys)
+    is_gold = _member(keys, np.sort(g_keys))
+    grade = j_grade
     if not judged_gold.all():
         warnings.append(f"{int((~judged_gold).sum())} item(s) have a gold unit without a judgment")
-    unjudged_gold = g_keys[~judged_gold]
-    keys = np.concatenate([j_keys, unjudged_gold])
-    grade = np.concatenate([j_grade, np.full(len(unjudged_gold), -1, np.int8)])
-    is_gold = np.concatenate([_member(j_keys, np.sort(g_keys)), np.ones(len(unjudged_gold), bool)])
-    order = np.argsort(keys, kind="stable")
+        unjudged = g_keys[~judged_gold]
+        keys = np.concatenate([keys, unjudged])
+        grade = np.concatenate([grade, np.full(len(unjudged), -1, np.int8)])
+        is_gold = np.concatenate([is_gold, np.ones(len(unjudged), bool)])
+        order = np.argsort(keys, kind="stable")
+        keys, grade, is_gold = keys[order], grade[order], is_gold[order]
 
     return Qrels(
         version_id=version_id,
@@ -197,9 +200,9 @@ def qrels_from_tables(items: pa.Table, judgments: pa.Table, version_id: str = ""
         j_unit=j_unit,
         j_grade=j_grade.astype(np.int8),
         vocab=vocab,
-        lookup_keys=keys[order],
-        lookup_grade=grade[order].astype(np.int8),
-        lookup_gold=is_gold[order],
+        lookup_keys=keys,
+        lookup_grade=grade.astype(np.int8),
+        lookup_gold=is_gold,
         warnings=tuple(warnings),
     )
 

@@ -130,10 +130,7 @@ class CallCache:
         cols = ["key", "backend", "model", "task", "prompt_hash", "image_hash", "question", "response_json",
                 "prompt_tokens", "completion_tokens", "latency_s", "cost_usd", "created_at"]
         with self._lock:
-            self._con.executemany(
-                f"INSERT OR IGNORE INTO model_calls ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})",
-                [[r[c] for c in cols] for r in rows],
-            )
+            self._insert("INSERT OR IGNORE INTO model_calls", cols, rows)
 
     def put_failures(self, rows: Sequence[dict[str, Any]]) -> None:
         if not rows:
@@ -141,10 +138,13 @@ class CallCache:
         cols = ["key", "backend", "model", "task", "prompt_hash", "image_hash", "question", "error", "raw_text",
                 "prompt_tokens", "completion_tokens", "latency_s", "cost_usd", "created_at"]
         with self._lock:
-            self._con.executemany(
-                f"INSERT INTO model_call_failures ({', '.join(cols)}) VALUES ({', '.join('?' * len(cols))})",
-                [[r[c] for c in cols] for r in rows],
-            )
+            self._insert("INSERT INTO model_call_failures", cols, rows)
+
+    def _insert(self, verb: str, cols: list[str], rows: Sequence[dict[str, Any]]) -> None:
+        """One multi-row statement: executemany commits row by row (~10 ms a row), this ~0.5 ms."""
+        one = f"({', '.join('?' * len(cols))})"
+        self._con.execute(f"{verb} ({', '.join(cols)}) VALUES {', '.join([one] * len(rows))}",
+                          [r[c] for r in rows for c in cols])
 
     def ledger(self) -> dict[str, Any]:
         with self._lock:
@@ -190,6 +190,7 @@ class CachedBackend:
         cached = self.cache.get_many(keys)
         out: list[Any] = [None] * len(inputs)
         todo = []
+        first: dict[str, int] = {}  # a request repeated within the batch is asked once
         for i, key in enumerate(keys):
             if key in cached:
                 response, pt, ct, cost = cached[key]
@@ -197,7 +198,8 @@ class CachedBackend:
                 self.stats.total_prompt_tokens += pt
                 self.stats.total_completion_tokens += ct
                 self.stats.total_cost_usd += cost
-            else:
+            elif key not in first:
+                first[key] = i
                 todo.append(i)
         self.stats.cache_hits[task] = self.stats.cache_hits.get(task, 0) + len(inputs) - len(todo)
         for start in range(0, len(todo), self.chunk):
@@ -237,6 +239,13 @@ class CachedBackend:
                 raise failed
             if self.on_progress:
                 self.on_progress(task, len(batch))
+        for i, key in enumerate(keys):
+            if key not in cached and first[key] != i:  # a repeat: same result, counted like a cache hit
+                out[i] = out[first[key]]
+                usage = getattr(out[i], "usage", None)
+                self.stats.total_prompt_tokens += usage.prompt_tokens if usage else 0
+                self.stats.total_completion_tokens += usage.completion_tokens if usage else 0
+                self.stats.total_cost_usd += self.prices.cost(usage)
         return out
 
     def _failure_row(self, task: str, key: str, inp: tuple[str, str, Any], f: Any, now: datetime) -> dict[str, Any]:

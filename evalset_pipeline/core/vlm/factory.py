@@ -42,4 +42,7 @@ def backend_identity(backend: VLMBackend) -> dict[str, Any]:
 
 
 def open_cached_backend(config: VLMConfig, paths: DataPaths) -> CachedBackend:
-    return CachedBackend(make_backend(config), CallCache(paths.cache_db), config.prices)
+    # Each chunk waits for its slowest call before it is stored; chunks several times the
+    # in-flight limit keep the endpoint busy while still bounding what a crash can lose.
+    chunk = max(64, 8 * config.max_in_flight)
+    return CachedBackend(make_backend(config), CallCache(paths.cache_db), config.prices, chunk=chunk)

@@ -196,8 +196,8 @@ class OpenAIBackend:
         if down:
             raise EndpointError(
                 f"VLM endpoint {self.base_url} (model {self.model!r}) is failing: {down[-1]}. "
-                f"{len(results)} of {len(requests)} {task} calls in this batch completed and are cached with all "
-                f"earlier ones; re-run to resume. Nothing falls back to the textlayer backend.",
+                f"{len(results)} of {len(requests)} {task} calls in this batch completed; the call cache keeps "
+                f"them and every earlier one, so a re-run resumes here. Nothing falls back to the textlayer backend.",
                 results, failures,
             )
         if failures:
@@ -277,18 +277,18 @@ class OpenAIBackend:
                     continue  # the server does not support what we asked for: ask again without it
                 raise _Failed(f"request rejected: {self._describe(exc)}", [], None) from None
             except openai.APITimeoutError as exc:
-                raise _EndpointDown(f"timed out after {self.timeout_s:g}s and {self.max_retries} retries "
-                                    f"with backoff ({self._describe(exc)})") from None
+                raise _EndpointDown(f"requests time out (after {self.timeout_s:g}s, {self.max_retries} retries with "
+                                    f"exponential backoff; last error: {self._describe(exc)})") from None
             except openai.APIConnectionError as exc:
-                raise _EndpointDown(f"cannot connect after {self.max_retries} retries with backoff "
-                                    f"({self._describe(exc)})") from None
+                raise _EndpointDown(f"cannot connect ({self.max_retries} retries with exponential backoff; "
+                                    f"last error: {self._describe(exc)})") from None
             except (openai.AuthenticationError, openai.PermissionDeniedError) as exc:
                 raise _EndpointDown(f"not authorised; is the key in ${self.api_key_env} right? "
                                     f"({self._describe(exc)})") from None
             except openai.NotFoundError as exc:
                 raise _EndpointDown(f"not found; check the base URL and the model name ({self._describe(exc)})") from None
             except openai.APIStatusError as exc:
-                raise _EndpointDown(f"still failing after {self.max_retries} retries with backoff; last error: "
+                raise _EndpointDown(f"gave up after {self.max_retries} retries with exponential backoff; last error: "
                                     f"{self._describe(exc)}") from None
             except openai.OpenAIError as exc:
                 raise _EndpointDown(self._describe(exc)) from None

@@ -43,7 +43,7 @@ __all__ = [
     "RULES_VERSION",
 ]
 
-RULES_VERSION = {"write": "write-1", "judge": "judge-1", "label": "label-1", "qualify": "qualify-1"}
+RULES_VERSION = {"write": "write-2", "judge": "judge-1", "label": "label-1", "qualify": "qualify-1"}
 ENTITY_MATCH_THRESHOLD = 90.0
 QUESTION_KINDS = ("argmax", "argmin", "value", "prior", "yoy", "total", "total_yoy", "total_inferred", "share")
 INFERRED_KINDS = ("total_inferred", "share")
@@ -474,7 +474,13 @@ def write_question(facts: PageFacts) -> WrittenQuestion | None:
         kind = kinds[(h // 10) % len(kinds)]
     segments = list(facts.series)
     segment = segments[(h // 1000) % len(segments)]
-    return compose_question(facts, kind, segment)
+    written = compose_question(facts, kind, segment)
+    # About one in four times the writer reads the running header too and names the page's own
+    # period and entity, as a careful model sometimes does: those questions need no qualifying.
+    if written is not None and (h // 100_000) % 4 == 0 and facts.entity and facts.reporting_periods:
+        own = Qualifiers({"period": facts.reporting_periods[0], "entity": facts.entity}, written.language)
+        written = WrittenQuestion(qualify_question(written.question, own), written.answer, written.language)
+    return written
 
 
 # --- qualifying -------------------------------------------------------------------------------------------

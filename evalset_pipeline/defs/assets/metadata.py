@@ -1,10 +1,48 @@
-"""Turn a stage's summary dict into Dagster metadata the UI shows well."""
+"""What the UI shows for each materialization, and the versions that let it say what is stale.
+
+- `to_metadata` / `md_table`: a stage's summary dict as Dagster metadata (numbers stay numbers, so
+  the UI can plot them across materializations; nested values become JSON; tables Markdown).
+- `code_version_of`: an asset's code version is a hash of the source it runs (its stage module,
+  the domain code under it, prompt files), so editing that code marks the asset stale in the UI
+  without anyone remembering to bump a number.
+- `table_version`: an asset's data version is a hash of what it persisted, so downstream assets
+  are stale exactly when their inputs' content changed, not whenever upstream re-ran.
+"""
 from __future__ import annotations
 
+import hashlib
 import json
-from typing import Any
+from pathlib import Path
+from typing import Any, Iterable
 
 import dagster as dg
+
+from evalset_pipeline.core.hashing import sha256_file
+from evalset_pipeline.core.paths import DataPaths
+
+PACKAGE = Path(__file__).resolve().parents[2]  # evalset_pipeline/
+_SOURCE_SUFFIXES = (".py", ".md")
+
+
+def code_version_of(*parts: str) -> str:
+    """12 hex of sha256 over the source files under each part (paths relative to the package)."""
+    h = hashlib.sha256()
+    for part in parts:
+        base = PACKAGE / part
+        if not base.exists():
+            raise FileNotFoundError(f"code_version_of: {part} does not exist under {PACKAGE}")
+        files = sorted(p for p in base.rglob("*") if p.suffix in _SOURCE_SUFFIXES) if base.is_dir() else [base]
+        for f in files:
+            h.update(f.relative_to(PACKAGE).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()[:12]
+
+
+def table_version(paths: DataPaths, *names: str, files: Iterable[str] = ()) -> dg.DataVersion:
+    """Data version over an asset's persisted tables (and extra files under tables/)."""
+    h = hashlib.sha256()
+    for path in [paths.table(n) for n in names] + [paths.tables / f for f in files]:
+        h.update(path.name.encode() + b"\0" + (sha256_file(path) if path.exists() else "missing").encode())
+    return dg.DataVersion(h.hexdigest()[:16])
 
 
 def to_metadata(summary: dict[str, Any]) -> dict[str, Any]:
@@ -19,7 +57,41 @@ def to_metadata(summary: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def md_cell(value: Any) -> str:
+    return str(value if value is not None else "").replace("|", "\\|").replace("\n", " ")
+
+
 def md_table(rows: list[dict[str, Any]], columns: list[str]) -> str:
     head = "| " + " | ".join(columns) + " |\n|" + "---|" * len(columns) + "\n"
-    body = "".join("| " + " | ".join(str(r.get(c, "")).replace("|", "\\|") for c in columns) + " |\n" for r in rows)
+    body = "".join("| " + " | ".join(md_cell(r.get(c, "")) for c in columns) + " |\n" for r in rows)
     return head + body
+
+
+def funnel_md(funnel: dict[str, Any]) -> str:
+    """The question funnel as a two-column table, drop reasons indented under `dropped`."""
+    rows = [{"stage": k, "count": funnel[k]} for k in
+            ("sampled", "skipped", "generated", "kept_as_written", "qualified", "kept", "underspecified", "dropped")
+            if k in funnel]
+    rows += [{"stage": f"↳ dropped: {reason}", "count": n} for reason, n in (funnel.get("dropped_reasons") or {}).items()]
+    return md_table(rows, ["stage", "count"])
+
+
+def coverage_md(coverage: dict[str, dict[str, Any]]) -> str:
+    """Per-axis coverage: items with a distractor on the axis, and how those distractors were labelled."""
+    rows = [{"axis": a, "items": c["items"], "share of kept": f"{c['share']:.0%}", "distractors": c["distractors"],
+             **{lab: c["labels"].get(lab, 0) for lab in ("sufficient", "supporting", "irrelevant")}}
+            for a, c in coverage.items()]
+    return md_table(rows, ["axis", "items", "share of kept", "distractors", "sufficient", "supporting", "irrelevant"])
+
+
+def cost_md(provenance: dict[str, Any]) -> str:
+    """The cost ledger summary: calls made and served from cache per task, tokens, USD."""
+    calls, hits = provenance.get("calls_this_build") or {}, provenance.get("cache_hits_this_build") or {}
+    rows = [{"task": t, "calls": calls.get(t, 0), "cache hits": hits.get(t, 0)} for t in sorted(set(calls) | set(hits))]
+    tokens = provenance.get("tokens") or {}
+    per_item = provenance.get("cost_per_kept_item_usd")
+    return (md_table(rows, ["task", "calls", "cache hits"]) +
+            f"\n**tokens** prompt {tokens.get('prompt', 0):,} / completion {tokens.get('completion', 0):,} · "
+            f"**cost** {provenance.get('cost_usd', 0):.4f} USD · **per kept item** "
+            f"{'n/a' if per_item is None else f'{per_item:.6f} USD'} · "
+            f"backend `{provenance.get('backend', '')}` model `{provenance.get('model', '') or '-'}`\n")

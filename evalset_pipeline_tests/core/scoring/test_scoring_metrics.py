@@ -222,3 +222,13 @@ def test_row_order_does_not_matter():
     b = score_run(qrels_from_golden(golden), rows(*[triples[i] for i in perm]))
     for key in a.values:
         np.testing.assert_array_equal(a.values[key], b.values[key])
+
+
+def test_many_repeats_widen_the_deduplicated_window():
+    golden = make_golden([("q", "main", "g")], [("q", "g", "sufficient")])
+    # 25 copies of x (more repeats than the 2*depth window can absorb), then g: distinct ranking
+    # is x, g, so MRR@3 = 1/2 and 24 rows are repeats.
+    run = rows(*[("q", "x", 10.0 - i * 0.1) for i in range(25)], ("q", "g", 1.0))
+    scores = score_run(qrels_from_golden(golden), run)
+    assert per_query(scores, "q")["mrr@3"] == 0.5
+    assert scores.n_duplicates == 24

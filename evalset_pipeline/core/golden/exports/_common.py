@@ -107,8 +107,8 @@ def write_images(payloads: dict[str, UnitPayload], out_dir: Path) -> None:
 
 def write_version_info(golden: GoldenSet, out_dir: Path, fmt: str) -> None:
     """Stamp the export with the version it came from, so a score can be traced to its gold."""
-    info = {k: v for k, v in golden.info.items()}
-    record = {"format": fmt, "version_id": golden.version_id, "golden_set": json.loads(canonical_json(info))}
+    # canonical_json turns datetimes into strings; round-tripping gives plain JSON values.
+    record = {"format": fmt, "version_id": golden.version_id, "golden_set": json.loads(canonical_json(golden.info))}
     (out_dir / "golden_set.json").write_text(json.dumps(record, indent=2, ensure_ascii=False), encoding="utf-8")
 
 

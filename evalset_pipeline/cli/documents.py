@@ -1,0 +1,70 @@
+"""`evalset documents [--rejected] [--json] [--data-dir DIR]`: what the last build took in, and what it did not.
+
+Reads the `documents` and `rejected_documents` tables the `documents` and `page_renders` stages
+wrote under the data directory; never touches the corpus or DuckDB, so it works during a build.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("documents", help="List the corpus documents of the last build, or the rejected ones")
+    p.add_argument("--data-dir", type=Path, default=None, help="data directory (default: $EVALSET_DATA_DIR or ./data)")
+    p.add_argument("--rejected", action="store_true",
+                   help="list rejected documents and pages (path, sha256, reason, stage) instead")
+    p.add_argument("--json", action="store_true", help="print JSON rows")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from evalset_pipeline.core.paths import DataPaths, default_data_dir
+    from evalset_pipeline.core.tables import read_rows
+
+    data_dir = Path(args.data_dir) if args.data_dir is not None else default_data_dir()
+    if "\x00" in str(data_dir) or not data_dir.is_dir():
+        print(f"error: data directory {str(data_dir)!r} does not exist or is not a directory", file=sys.stderr)
+        return 2
+    name = "rejected_documents" if args.rejected else "documents"
+    path = DataPaths.at(data_dir).table(name)
+    if not path.is_file():
+        print(f"error: no {name} table under {data_dir}: run `evalset build --data-dir {data_dir}` first", file=sys.stderr)
+        return 2
+    try:
+        rows = read_rows(path)
+    except Exception as exc:  # a damaged table is reported, not a traceback
+        print(f"error: cannot read {path}: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(rows, indent=2, ensure_ascii=False, default=str))
+        return 0
+    _print(rows, rejected=args.rejected, data_dir=data_dir)
+    return 0
+
+
+def _print(rows: list[dict], *, rejected: bool, data_dir: Path) -> None:
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text  # cells as Text: a file named "[/b].pdf" is a name, not markup
+
+    console = Console()
+    if rejected:
+        t = Table(title=f"rejected documents ({len(rows)})")
+        for col in ("path", "sha256", "reason", "stage"):
+            t.add_column(col, overflow="fold")
+        for r in rows:
+            t.add_row(Text(r["path"]), Text(r["sha256"][:16] or "-"), Text(r["reason"]), Text(r["stage"]))
+    else:
+        t = Table(title=f"documents ({len(rows)}, {sum(r['page_count'] for r in rows)} pages)")
+        for col in ("path", "pages", "sha256", "bytes", "also as"):
+            t.add_column(col, overflow="fold", justify="right" if col in ("pages", "bytes") else "left")
+        for r in rows:
+            others = [p for p in r["paths"] if p != r["path"]]
+            t.add_row(Text(r["path"]), str(r["page_count"]), Text(r["document_sha256"][:16]), str(r["bytes"]),
+                      Text(", ".join(others)))
+    console.print(t)
+    if not rows:
+        console.print(Text(f"none in {data_dir}"))

@@ -1,0 +1,75 @@
+"""`evalset report headline`: top-1 against random negatives beside sufficient@k against hard ones.
+
+Exit codes: 0 reported; 1 bad input (no golden set, working tables missing); 2 refused (the
+retriever has no honest run on this index) or bad arguments.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from pathlib import Path
+from typing import Any
+
+from evalset_pipeline.core.golden.errors import GoldenSetError
+
+INPUT_ERROR = 1
+
+
+def register(subparsers: Any) -> None:
+    from evalset_pipeline.core.scoring.baselines import DEFAULT_SEED, RETRIEVERS
+
+    report = subparsers.add_parser("report", help="reports over a golden version (headline)")
+    sub = report.add_subparsers(dest="report_command", required=True)
+    h = sub.add_parser(
+        "headline",
+        help="top-1 vs random negatives beside sufficient@1/@5 vs hard negatives, each with its own n",
+        description="Random negatives: every written question as written (before validation), its source page "
+        "+ R seeded random pages of another template and document (R = median hard pool size - 1); top-1, top-5. "
+        "Hard negatives: the golden main slice against its judged pool; sufficient@1, sufficient@5, "
+        "supporting-only@5. Both also over the whole index, plus a one-change-at-a-time bridge. "
+        "See docs/scoring.md, 'The headline report'.",
+    )
+    h.add_argument("--retriever", choices=RETRIEVERS, default="text", help="which baseline ranks (default: text)")
+    h.add_argument("--golden", default="latest", metavar="latest|VERSION", help="golden version (default: latest)")
+    h.add_argument("--data-dir", type=Path, default=None, metavar="DIR", help="data directory (default: $EVALSET_DATA_DIR or data/)")
+    h.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of the random-negative draws")
+    h.add_argument("--json", action="store_true", help="print one JSON object")
+    h.set_defaults(func=cmd_headline)
+
+
+def _clean(obj: Any) -> Any:
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return None
+    if isinstance(obj, dict):
+        return {k: _clean(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_clean(v) for v in obj]
+    return obj
+
+
+def cmd_headline(args: argparse.Namespace) -> int:
+    from evalset_pipeline.core.golden.reader import load_golden_set
+    from evalset_pipeline.core.paths import DataPaths
+    from evalset_pipeline.core.scoring.baselines import BaselineUnavailable
+    from evalset_pipeline.core.scoring.headline import headline
+
+    paths = DataPaths.at(args.data_dir)
+    try:
+        golden = load_golden_set(args.golden, paths.root)
+        report = headline(paths, golden, args.retriever, seed=args.seed)
+    except BaselineUnavailable as exc:
+        print(f"REFUSED: --retriever {args.retriever}: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except (GoldenSetError, FileNotFoundError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return INPUT_ERROR
+    if args.json:
+        print(json.dumps(_clean(report.to_dict()), allow_nan=False, default=str))
+        return 0
+    from rich.console import Console
+    from rich.markdown import Markdown
+
+    Console().print(Markdown(report.markdown()))
+    return 0

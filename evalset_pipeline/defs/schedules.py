@@ -1,0 +1,49 @@
+"""The rebuild job and its nightly schedule.
+
+`build_golden_set` materializes every asset and runs every check, corpus to golden set; the
+blocking checks on candidate_labels stop it before a bad version is published.
+Both the schedule and the corpus sensor launch this job; both are off until switched on in the UI
+(Automation) or with `dagster schedule start` / `dagster sensor start`, as Dagster convention goes.
+
+Settings, read when the code location loads:
+  EVALSET_REFRESH_CRON       cron of the scheduled refresh (default "0 3 * * *": nightly, 03:00)
+  EVALSET_REFRESH_TIMEZONE   its timezone (default UTC)
+  EVALSET_MAX_RUNTIME_S      `dagster/max_runtime` of a build run in seconds (default 21600 = 6 h);
+                             enforced by the daemon when run monitoring is on (deploy/dagster.yaml)
+"""
+
+import os
+
+import dagster as dg
+
+DEFAULT_CRON = "0 3 * * *"
+BUILD_TAGS_KEY = "evalset/build"  # every build run carries it, so dagster.yaml can allow one at a time
+
+
+def build_job(max_runtime_s: int | None = None):
+    runtime = max_runtime_s if max_runtime_s is not None else int(os.environ.get("EVALSET_MAX_RUNTIME_S", "21600"))
+    return dg.define_asset_job(
+        "build_golden_set",
+        selection=dg.AssetSelection.all(),  # every asset and its checks; the external corpus_files is reported by the sensor, never built
+        description="Corpus to golden set, every stage, with the blocking checks before publishing.",
+        tags={"dagster/max_runtime": str(runtime), BUILD_TAGS_KEY: "golden_set"},
+    )
+
+
+build_golden_set_job = build_job()
+
+
+def build_refresh_schedule(cron: str | None = None, timezone: str | None = None) -> dg.ScheduleDefinition:
+    return dg.ScheduleDefinition(
+        name="golden_set_refresh",
+        job=build_golden_set_job,
+        cron_schedule=cron or os.environ.get("EVALSET_REFRESH_CRON", DEFAULT_CRON),
+        execution_timezone=timezone or os.environ.get("EVALSET_REFRESH_TIMEZONE", "UTC"),
+        default_status=dg.DefaultScheduleStatus.STOPPED,
+        tags={"evalset/trigger": "schedule"},
+        description="Rebuild through the golden set on a cron (EVALSET_REFRESH_CRON; default nightly at 03:00 UTC). "
+                    "Unchanged pages and cached model calls make a no-change refresh cheap and give the same version.",
+    )
+
+
+golden_set_refresh = build_refresh_schedule()

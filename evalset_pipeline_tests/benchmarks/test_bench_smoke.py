@@ -1,0 +1,75 @@
+"""The benchmark modules import and their `run()` works end to end at a tiny size (a smoke test,
+not a measurement: the real sizes take minutes and live in `python -m benchmarks`)."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from benchmarks import __main__ as bench_main
+from benchmarks import _util
+
+
+@pytest.fixture(autouse=True)
+def _scratch(tmp_path, monkeypatch):
+    monkeypatch.setenv("EVALSET_BENCH_DIR", str(tmp_path / "bench"))
+
+
+def test_runner_lists_every_benchmark_in_order():
+    names = bench_main.available()
+    for name in ("render", "embed", "rebuild", "scale", "score"):
+        assert name in names
+    assert names.index("render") < names.index("embed") < names.index("rebuild") < names.index("scale")
+
+
+def test_runner_rejects_unknown_names(capsys):
+    assert bench_main.main(["no_such_benchmark"]) == 2
+    assert bench_main.main(["--bogus"]) == 2
+
+
+def test_render_tiny():
+    from benchmarks import render
+
+    r = render.run(entities=1, periods=2, repeats=1)
+    assert r["pages"] == 22 and r["ratio"] > 0 and r["ratio_cpu"] > 0
+    json.dumps(r)
+
+
+def test_embed_tiny():
+    from benchmarks import embed
+
+    r = embed.run(entities=1, periods=2, repeats=1)
+    assert r["pages"] == 22 and r["ratio"] > 0
+    assert r["max_abs_vector_diff"] < 1e-4  # ours computes the very vectors plain encode() does
+
+
+def test_rebuild_tiny():
+    from benchmarks import rebuild
+
+    corpus, _ = _util.cached_corpus(1, 2)
+    r = rebuild.run(corpus=corpus, rounds=1, rebuilds=1, sample_size=4)
+    assert r["rebuild_work"] == {"renders": 0, "embeddings": 0, "model_calls": 0, "new_versions": 0}
+    assert "page_renders" in r["rebuild_steps_s"]
+
+
+def test_scale_aggregates(monkeypatch):
+    """The growth arithmetic on canned builds; the child-process build itself runs in test_child_build."""
+    from benchmarks import scale
+
+    def fake(entities, periods, sample_size):
+        pages = entities * 10
+        steps = {s: 0.01 * pages for s in _util.STAGES}
+        return {"pages": pages, "wall_s": 0.2 * pages, "process_wall_s": 0.2 * pages + 1, "steps_s": steps,
+                "peak_rss_mb": 500.0, "peak_pss_mb": 400.0, "peak_process_rss_mb": 300.0, "model_calls": 3}
+
+    monkeypatch.setattr(scale, "_build", fake)
+    r = scale.run(sizes=((1, 1), (4, 1)))
+    assert r["growth_per_page"]["page_renders"] == 1.0 and r["linear_goal_met"] and r["rss_goal_met"]
+    assert r["pages_per_s"] == 5.0
+
+
+def test_child_build_measures_the_tree():
+    corpus, pages = _util.cached_corpus(1, 1)
+    r = _util.build_in_child(_util.bench_root() / "child", corpus, sample_size=2)
+    assert r["pages"] == pages and r["rendered"] == pages
+    assert r["peak_rss_mb"] > 50 and set(_util.STAGES) <= set(r["steps_s"])
