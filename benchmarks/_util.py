@@ -13,16 +13,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import statistics
 import sys
 import tempfile
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable
 
 QUICK_ENV = "EVALSET_BENCH_QUICK"
 
@@ -36,16 +34,6 @@ def bench_root() -> Path:
     root = Path(os.environ.get("EVALSET_BENCH_DIR") or Path(tempfile.gettempdir()) / "evalset-bench")
     root.mkdir(parents=True, exist_ok=True)
     return root
-
-
-@contextmanager
-def scratch_dir(prefix: str) -> Iterator[Path]:
-    """A fresh directory under bench_root(), removed afterwards."""
-    path = Path(tempfile.mkdtemp(prefix=prefix, dir=bench_root()))
-    try:
-        yield path
-    finally:
-        shutil.rmtree(path, ignore_errors=True)
 
 
 # --- timing ------------------------------------------------------------------------------------

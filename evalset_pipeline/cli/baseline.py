@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from evalset_pipeline.cli.common import add_data_dir, add_golden
 from evalset_pipeline.core.golden.errors import GoldenSetError
 
 INPUT_ERROR = 1
@@ -33,8 +34,8 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--retriever", choices=RETRIEVERS, default="text", help="which baseline (default: text)")
     p.add_argument("--out", type=Path, required=True, metavar="RUN", help="run file to write (.trec, .jsonl, .parquet)")
-    p.add_argument("--golden", default="latest", metavar="latest|VERSION", help="golden version whose items are the queries")
-    p.add_argument("--data-dir", type=Path, default=None, metavar="DIR", help="data directory (default: $EVALSET_DATA_DIR or data/)")
+    add_golden(p, help="golden version whose items are the queries")
+    add_data_dir(p)
     p.add_argument("--depth", type=int, default=DEFAULT_DEPTH, help=f"results per query (default: {DEFAULT_DEPTH})")
     p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of the random retriever")
     p.add_argument("--json", action="store_true", help="print a JSON summary")

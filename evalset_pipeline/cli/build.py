@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 
+from evalset_pipeline.cli.common import add_vlm_options, vlm_flags_error, vlm_kwargs
 from evalset_pipeline.core.paths import default_corpus_dir, default_data_dir
 
 
@@ -14,13 +14,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("build", help="Build (or confirm) the golden set for a corpus")
     p.add_argument("--corpus", type=Path, default=None, help="Folder of PDFs, optional metadata.csv (default: data/sample_corpus)")
     p.add_argument("--data-dir", type=Path, default=None, help="Artifacts and golden sets (default: data)")
-    p.add_argument("--vlm", choices=["textlayer", "openai"], default="textlayer", help="Question writer and judge")
-    p.add_argument("--model", default="", help="Model name for --vlm openai")
-    p.add_argument("--base-url", default=None, help="OpenAI-compatible endpoint (default: OPENAI_BASE_URL or OpenAI)")
-    p.add_argument("--api-key-env", default="OPENAI_API_KEY", help="Environment variable that holds the API key")
-    p.add_argument("--max-in-flight", type=int, default=16)
-    p.add_argument("--input-usd-per-mtok", type=float, default=0.0, help="Price of prompt tokens, for the cost ledger")
-    p.add_argument("--output-usd-per-mtok", type=float, default=0.0, help="Price of completion tokens, for the cost ledger")
+    add_vlm_options(p)
     p.add_argument("--embedder", default="appearance", help="'appearance' or a sentence-transformers name/path")
     p.add_argument("--sample-size", type=int, default=80)
     p.add_argument("--seed", type=int, default=13)
@@ -43,8 +37,8 @@ def run(args: argparse.Namespace) -> int:
     if not Path(corpus).is_dir():
         print(f"error: corpus folder {corpus} does not exist", file=sys.stderr)
         return 2
-    if args.vlm == "openai" and not args.model:
-        print("error: --vlm openai needs --model", file=sys.stderr)
+    if (problem := vlm_flags_error(args)):
+        print(f"error: {problem}", file=sys.stderr)
         return 2
     resources = {
         "settings": PipelineSettings(
@@ -52,8 +46,7 @@ def run(args: argparse.Namespace) -> int:
             negatives_per_axis=args.negatives_per_axis, axes=[a.strip() for a in args.axes.split(",") if a.strip()],
             workers=args.workers, progress_bar=sys.stderr.isatty() and not args.json,
         ),
-        "vlm": VLMResource(backend=args.vlm, model=args.model, base_url=args.base_url, api_key_env=args.api_key_env,
-                           max_in_flight=args.max_in_flight, input_usd_per_mtok=args.input_usd_per_mtok,
+        "vlm": VLMResource(**vlm_kwargs(args), input_usd_per_mtok=args.input_usd_per_mtok,
                            output_usd_per_mtok=args.output_usd_per_mtok),
         "embedder": EmbedderResource(model=args.embedder),
     }

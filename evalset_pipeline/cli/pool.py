@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from evalset_pipeline.cli.common import add_data_dir, add_golden, add_vlm_options, vlm_flags_error, vlm_kwargs
 from evalset_pipeline.core.golden.errors import GoldenSetError
 
 INPUT_ERROR = 1
@@ -30,13 +31,9 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("runs", nargs="+", type=Path, metavar="RUN", help="run files (TREC, .jsonl, .parquet)")
     p.add_argument("--depth", type=int, default=DEFAULT_POOL_DEPTH, help=f"top k per query to pool (default: {DEFAULT_POOL_DEPTH})")
-    p.add_argument("--golden", default="latest", metavar="latest|VERSION", help="golden version to extend (default: latest)")
-    p.add_argument("--data-dir", type=Path, default=None, metavar="DIR", help="data directory (default: $EVALSET_DATA_DIR or data/)")
-    p.add_argument("--vlm", choices=["textlayer", "openai"], default="textlayer", help="the judge (as for `evalset build`)")
-    p.add_argument("--model", default="", help="model name for --vlm openai")
-    p.add_argument("--base-url", default=None, help="OpenAI-compatible endpoint (default: OPENAI_BASE_URL or OpenAI)")
-    p.add_argument("--api-key-env", default="OPENAI_API_KEY", help="environment variable that holds the API key")
-    p.add_argument("--max-in-flight", type=int, default=16)
+    add_golden(p, help="golden version to extend (default: latest)")
+    add_data_dir(p)
+    add_vlm_options(p)
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_pool_add)
 
@@ -47,17 +44,17 @@ def cmd_pool_add(args: argparse.Namespace) -> int:
     from evalset_pipeline.core.scoring.pooling import pool_runs, read_runs
     from evalset_pipeline.core.scoring.runs import RunFormatError
     from evalset_pipeline.core.vlm.base import BatchError
+    from evalset_pipeline.core.vlm.cache import Prices
     from evalset_pipeline.core.vlm.factory import VLMConfig, open_cached_backend
 
     if args.depth < 1:
         print("error: --depth must be at least 1", file=sys.stderr)
         return 2
-    if args.vlm == "openai" and not args.model:
-        print("error: --vlm openai needs --model", file=sys.stderr)
+    if (problem := vlm_flags_error(args)):
+        print(f"error: {problem}", file=sys.stderr)
         return 2
     paths = DataPaths.at(args.data_dir)
-    config = VLMConfig(backend=args.vlm, model=args.model, base_url=args.base_url, api_key_env=args.api_key_env,
-                       max_in_flight=args.max_in_flight)
+    config = VLMConfig(**vlm_kwargs(args), prices=Prices(args.input_usd_per_mtok, args.output_usd_per_mtok))
     try:
         golden = load_golden_set(args.golden, paths.root)
         runs = read_runs(args.runs)

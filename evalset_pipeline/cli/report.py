@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
-from pathlib import Path
 from typing import Any
 
+from evalset_pipeline.cli.common import add_data_dir, add_golden, json_safe
 from evalset_pipeline.core.golden.errors import GoldenSetError
 
 INPUT_ERROR = 1
@@ -32,21 +31,11 @@ def register(subparsers: Any) -> None:
         "See docs/scoring.md, 'The headline report'.",
     )
     h.add_argument("--retriever", choices=RETRIEVERS, default="text", help="which baseline ranks (default: text)")
-    h.add_argument("--golden", default="latest", metavar="latest|VERSION", help="golden version (default: latest)")
-    h.add_argument("--data-dir", type=Path, default=None, metavar="DIR", help="data directory (default: $EVALSET_DATA_DIR or data/)")
+    add_golden(h)
+    add_data_dir(h)
     h.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of the random-negative draws")
     h.add_argument("--json", action="store_true", help="print one JSON object")
     h.set_defaults(func=cmd_headline)
-
-
-def _clean(obj: Any) -> Any:
-    if isinstance(obj, float) and not math.isfinite(obj):
-        return None
-    if isinstance(obj, dict):
-        return {k: _clean(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [_clean(v) for v in obj]
-    return obj
 
 
 def cmd_headline(args: argparse.Namespace) -> int:
@@ -66,7 +55,7 @@ def cmd_headline(args: argparse.Namespace) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return INPUT_ERROR
     if args.json:
-        print(json.dumps(_clean(report.to_dict()), allow_nan=False, default=str))
+        print(json.dumps(json_safe(report.to_dict()), allow_nan=False, default=str))
         return 0
     from rich.console import Console
     from rich.markdown import Markdown

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from pathlib import Path
 from typing import Any
 
+from evalset_pipeline.cli.common import add_data_dir, add_golden, json_safe
 from evalset_pipeline.core.golden.errors import GoldenSetError
 from evalset_pipeline.core.golden.model import GoldenSet
 from evalset_pipeline.core.scoring.compare import build_compare_report
@@ -45,8 +45,8 @@ def load_golden(version: str, data_dir: Path | None) -> GoldenSet:
 
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--golden", default="latest", metavar="latest|VERSION", help="golden version (default: latest)")
-    p.add_argument("--data-dir", type=Path, default=None, metavar="DIR", help="data directory (default: $EVALSET_DATA_DIR or data/)")
+    add_golden(p)
+    add_data_dir(p)
     p.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
     p.add_argument(
         "--relevance",
@@ -116,19 +116,8 @@ def _score(args: argparse.Namespace, qrels: Qrels, run: Run) -> tuple[QueryScore
     return scores, warnings
 
 
-def _clean(obj: Any) -> Any:
-    """JSON has no NaN: undefined numbers are written as null."""
-    if isinstance(obj, float) and not math.isfinite(obj):
-        return None
-    if isinstance(obj, dict):
-        return {k: _clean(v) for k, v in obj.items()}
-    if isinstance(obj, (list, tuple)):
-        return [_clean(v) for v in obj]
-    return obj
-
-
 def _print_json(report: dict[str, Any]) -> None:
-    print(json.dumps(_clean(report), allow_nan=False, default=str))
+    print(json.dumps(json_safe(report), allow_nan=False, default=str))
 
 
 def _fail(message: str, code: int) -> int:

@@ -58,13 +58,14 @@ def test_scale_aggregates(monkeypatch):
 
     def fake(entities, periods, sample_size):
         pages = entities * 10
-        steps = {s: 0.01 * pages for s in _util.STAGES}
+        steps = {s: 0.1 * pages for s in _util.STAGES}
         return {"pages": pages, "wall_s": 0.2 * pages, "process_wall_s": 0.2 * pages + 1, "steps_s": steps,
                 "peak_rss_mb": 500.0, "peak_pss_mb": 400.0, "peak_process_rss_mb": 300.0, "model_calls": 3}
 
     monkeypatch.setattr(scale, "_build", fake)
     r = scale.run(sizes=((1, 1), (4, 1)))
     assert r["growth_per_page"]["page_renders"] == 1.0 and r["linear_goal_met"] and r["rss_goal_met"]
+    assert "page_renders" in r["judged_stages"] and "validated_questions" not in r["judged_stages"]
     assert r["pages_per_s"] == 5.0
 
 

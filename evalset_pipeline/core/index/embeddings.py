@@ -186,3 +186,28 @@ def embed_pages(
     if not inputs:
         return np.zeros((0, appearance.DIM), dtype=np.float32), 0
     return store.get([i.render_hash for i in inputs]), len(missing)
+
+
+def encode_texts_cached(
+    model: str,
+    texts: Sequence[str],
+    store_root: str | Path,
+    load: Callable[[str], object] | None = None,
+    batch_size: int = 64,
+) -> np.ndarray:
+    """Normalised vectors of `texts` (e.g. questions) from a sentence-transformers text model,
+    cached by (model, sha256 of the text) under `store_root`/texts: a rebuild whose texts did not
+    change neither loads the model nor encodes. `load` returns the model (default: load it)."""
+    from evalset_pipeline.core.hashing import sha256_text
+
+    store = EmbeddingStore(Path(store_root) / "texts", EmbedderSpec(model=model, modality="text"))
+    keys = [sha256_text(t) for t in texts]
+    missing = {k: t for k, t in zip(keys, texts) if k not in store}
+    if missing:
+        encoder = (load or load_sentence_transformer)(model)
+        vectors = encoder.encode(list(missing.values()), batch_size=batch_size, normalize_embeddings=True,
+                                 convert_to_numpy=True, show_progress_bar=False)
+        store.add(list(missing), vectors)
+    if not keys:
+        return np.zeros((0, 0), dtype=np.float32)
+    return store.get(keys)

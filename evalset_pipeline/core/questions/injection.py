@@ -41,7 +41,7 @@ _ORDERS = r"(?:instructions?|prompts?|directions?|directives?|rules|guidelines|c
 
 _EN = [
     ("ignore-instructions", rf"\b(?:ignore|disregard|forget)\s+{_PRIOR}\s+{_ORDERS}\b"),
-    ("ignore-instructions", rf"\b(?:ignore|disregard|forget)\s+(?:all|everything)\s+(?:you\s+were\s+told|above|before)\b"),
+    ("ignore-instructions", r"\b(?:ignore|disregard|forget)\s+(?:all|everything)\s+(?:you\s+were\s+told|above|before)\b"),
     ("do-not-follow", rf"\b(?:do\s+not|don't|stop)\s+follow(?:ing)?\s+(?:the\s+|your\s+)?{_PRIOR}?\s*{_ORDERS}\b"),
     ("forced-answer", r"\b(?:answer|respond|reply|say|output|return|mark)\s+(?:with\s+)?[\"'“‘]?(?:yes|true|sufficient|relevant|correct|pass)[\"'”’]?"
                       r"\s+(?:to|for)\s+(?:every|all|any|each)\s+(?:question|query|prompt|item)s?\b"),

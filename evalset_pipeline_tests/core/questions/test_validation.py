@@ -3,7 +3,7 @@ from pathlib import Path
 
 from evalset_pipeline.core.questions.funnel import summarize
 from evalset_pipeline.core.questions.validation import Candidate, Distractor, validate
-from evalset_pipeline.core.vlm.base import Judgment, LabelResult, PageView, Qualifiers
+from evalset_pipeline.core.vlm.base import Judgment, LabelResult, PageView
 
 AXES = ["period", "metric", "entity"]
 
