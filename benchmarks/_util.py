@@ -82,7 +82,7 @@ class TreeMemory:
     largest single process.
     """
 
-    def __init__(self, pid: int | None = None, interval: float = 0.2):
+    def __init__(self, pid: int | None = None, interval: float = 0.2, timeline: bool = False):
         import psutil
 
         self._psutil = psutil
@@ -92,6 +92,7 @@ class TreeMemory:
         self.peak_pss = 0
         self.peak_process = 0
         self.peak_processes = 0
+        self.timeline: list[tuple[float, int]] | None = [] if timeline else None  # (epoch s, tree RSS bytes)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
@@ -113,6 +114,8 @@ class TreeMemory:
             pss += getattr(info, "pss", info.rss)
             self.peak_process = max(self.peak_process, info.rss)
         self.peak_rss = max(self.peak_rss, rss)
+        if self.timeline is not None:
+            self.timeline.append((time.time(), rss))
         self.peak_pss = max(self.peak_pss, pss)
         self.peak_processes = max(self.peak_processes, alive)
 
@@ -128,6 +131,15 @@ class TreeMemory:
     def __exit__(self, *exc: Any) -> None:
         self._stop.set()
         self._thread.join()
+
+    def peak_by_window(self, windows: dict[str, tuple[float, float]]) -> dict[str, float]:
+        """Peak tree RSS (MB) seen while each (start, end) epoch window was open."""
+        out = {}
+        for name, (start, end) in windows.items():
+            seen = [rss for t, rss in self.timeline or () if start <= t <= end]
+            if seen:
+                out[name] = round(max(seen) / (1024 * 1024), 1)
+        return out
 
     def as_dict(self) -> dict[str, float]:
         mb = 1024 * 1024
@@ -173,11 +185,12 @@ MODEL_STAGES = ("candidate_questions", "validated_questions", "candidate_labels"
 
 
 def materialize_build(data_dir: str | Path, corpus_dir: str | Path, *, sample_size: int = 80,
-                      embedder: str = "appearance", workers: int = 0) -> dict[str, Any]:
+                      embedder: str = "appearance", workers: int = 0, memory: TreeMemory | None = None) -> dict[str, Any]:
     """One build exactly as `evalset build` runs it (dg.materialize, in process), and what it did.
 
     Returns wall seconds of the materialize call, seconds per step from the run's STEP_SUCCESS
-    events, and the counters that say whether anything was redone.
+    events, and the counters that say whether anything was redone. With `memory` (a running
+    TreeMemory that keeps a timeline), also the peak RSS seen during each step.
     """
     import dagster as dg
 
@@ -190,8 +203,9 @@ def materialize_build(data_dir: str | Path, corpus_dir: str | Path, *, sample_si
         "vlm": VLMResource(backend="textlayer"),
         "embedder": EmbedderResource(model=embedder),
     }
+    instance = dg.DagsterInstance.ephemeral()
     t0 = time.perf_counter()
-    result = dg.materialize(all_assets, resources=resources, raise_on_error=True)
+    result = dg.materialize(all_assets, resources=resources, raise_on_error=True, instance=instance)
     wall = time.perf_counter() - t0
     steps: dict[str, float] = {}
     for event in result.all_events:
@@ -204,7 +218,16 @@ def materialize_build(data_dir: str | Path, corpus_dir: str | Path, *, sample_si
             return None
         return mats[-1].metadata[key].value
 
+    extra: dict[str, Any] = {}
+    if memory is not None:
+        windows: dict[str, list[float]] = {}
+        for record in instance.all_logs(result.run_id):
+            ev = record.dagster_event
+            if ev is not None and ev.step_key and (ev.is_step_start or ev.is_step_success):
+                windows.setdefault(ev.step_key, [record.timestamp, record.timestamp])[1] = record.timestamp
+        extra["peak_rss_by_step_mb"] = memory.peak_by_window({k: (a, b) for k, (a, b) in windows.items()})
     return {
+        **extra,
         "wall_s": wall,
         "steps_s": steps,
         "steps_total_s": sum(steps.values()),
@@ -263,7 +286,9 @@ def _main(argv: list[str]) -> int:
     import logging
 
     logging.getLogger("dagster").setLevel(logging.WARNING)
-    result = materialize_build(args.data_dir, args.corpus, sample_size=args.sample_size, embedder=args.embedder)
+    with TreeMemory(interval=0.25, timeline=True) as memory:
+        result = materialize_build(args.data_dir, args.corpus, sample_size=args.sample_size, embedder=args.embedder,
+                                   memory=memory)
     text = json.dumps(result)
     if args.out:
         Path(args.out).write_text(text)
