@@ -69,6 +69,7 @@ def run(sizes: tuple[tuple[int, int], ...] | None = None, sample_size: int = SAM
             "peak_pss_mb": b["peak_pss_mb"],
             "peak_process_rss_mb": b["peak_process_rss_mb"],
             "steps_s": {k: round(v, 2) for k, v in b["steps_s"].items()},
+            "peak_rss_by_step_mb": b.get("peak_rss_by_step_mb", {}),
             "model_calls": b["model_calls"],
         }
 

@@ -74,3 +74,51 @@ def test_child_build_measures_the_tree():
     r = _util.build_in_child(_util.bench_root() / "child", corpus, sample_size=2)
     assert r["pages"] == pages and r["rendered"] == pages
     assert r["peak_rss_mb"] > 50 and set(_util.STAGES) <= set(r["steps_s"])
+
+
+# --- the optimisations the benchmarks led to -----------------------------------------------------
+
+
+def test_png_writer_keeps_mupdf_pixels():
+    """pages._png (deflate level 1, unfiltered rows) decodes to exactly MuPDF's pixels and dpi."""
+    import io
+
+    import numpy as np
+    import pymupdf
+    from PIL import Image
+
+    from evalset_pipeline.core.render.pages import _png
+
+    corpus, _ = _util.cached_corpus(1, 1)
+    with pymupdf.open(sorted(corpus.rglob("*.pdf"))[0]) as doc:
+        for page in list(doc)[:3]:
+            for pix in (page.get_pixmap(dpi=96, alpha=False),
+                        page.get_pixmap(matrix=pymupdf.Matrix(0.07, 0.07), colorspace=pymupdf.csGRAY, alpha=False)):
+                ours, ref = Image.open(io.BytesIO(_png(pix))), Image.open(io.BytesIO(pix.tobytes("png")))
+                assert (ours.mode, ours.size, ours.info.get("dpi")) == (ref.mode, ref.size, ref.info.get("dpi"))
+                assert np.array_equal(np.asarray(ours), np.asarray(ref))
+
+
+def test_text_vectors_are_cached(tmp_path):
+    """encode_texts_cached loads the model only for texts it has not seen."""
+    import numpy as np
+
+    from evalset_pipeline.core.index.embeddings import encode_texts_cached
+
+    loads, encoded = [], []
+
+    class Fake:
+        def encode(self, texts, **kw):
+            encoded.extend(texts)
+            return np.asarray([[len(t), 1.0] for t in texts], dtype=np.float32)
+
+    def load(name):
+        loads.append(name)
+        return Fake()
+
+    a = encode_texts_cached("m", ["aa", "b", "aa"], tmp_path, load=load)
+    assert loads == ["m"] and encoded == ["aa", "b"] and a[:, 0].tolist() == [2, 1, 2]
+    b = encode_texts_cached("m", ["b", "aa"], tmp_path, load=load)
+    assert loads == ["m"] and b[:, 0].tolist() == [1, 2]  # nothing new: no model load
+    encode_texts_cached("m", ["ccc"], tmp_path, load=load)
+    assert loads == ["m", "m"] and encoded[-1] == "ccc"
