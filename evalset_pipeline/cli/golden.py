@@ -14,6 +14,7 @@ from typing import Any
 from rich import box
 from rich.console import Console
 from rich.table import Table
+from evalset_pipeline.cli.common import add_data_dir
 
 EPILOG = "VERSION is 'latest', a version id (gs-…), or a unique prefix of one."
 
@@ -207,7 +208,7 @@ def _guarded(func: Any) -> Any:
 
 def register(subparsers: Any) -> None:
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--data-dir", default=None, help="data directory (default: $EVALSET_DATA_DIR or ./data)")
+    add_data_dir(common)
     golden = subparsers.add_parser("golden", help="list, inspect, diff and export published golden sets", epilog=EPILOG)
     sub = golden.add_subparsers(dest="golden_command", required=True)
 

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from evalset_pipeline.cli.common import add_data_dir
 from evalset_pipeline.core.paths import DataPaths, default_corpus_dir
 
 
@@ -116,7 +117,7 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 def register(subparsers: Any) -> None:
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--data-dir", default=None, help="data directory (default: $EVALSET_DATA_DIR or ./data)")
+    add_data_dir(common)
     reg = subparsers.add_parser("regression", help="record production failures for the regression slice")
     sub = reg.add_subparsers(dest="regression_command", required=True)
 

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from evalset_pipeline.cli.common import add_data_dir
 from evalset_pipeline.core.paths import DataPaths
 
 
@@ -287,7 +288,7 @@ def _guarded(func: Any) -> Any:
 
 def register(subparsers: Any) -> None:
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--data-dir", default=None, help="data directory (default: $EVALSET_DATA_DIR or ./data)")
+    add_data_dir(common)
     review = subparsers.add_parser("review", help="review packets, human labels, adjudication, model-human agreement")
     sub = review.add_subparsers(dest="review_command", required=True)
 
