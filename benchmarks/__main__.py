@@ -1,4 +1,4 @@
-"""`python -m benchmarks [NAME ...] [--quick]`: run benchmarks, print one JSON line each, keep the results.
+"""`python -m benchmarks [NAME ...] [--quick] [--OPTION VALUE ...]`: run benchmarks, print one JSON line each, keep the results.
 
 Each benchmark is a module benchmarks/NAME.py exposing `run() -> dict`. With no NAME every
 benchmark present runs, in the fixed order of ORDER (then any other module, alphabetically);
@@ -8,6 +8,8 @@ successive runs can be compared.
 
   --quick   smoke-check sizes (sets EVALSET_BENCH_QUICK=1; modules that have a long real size,
             e.g. scale, read it)
+  --OPTION VALUE   passed to the named benchmark's run() as a keyword (e.g. `realdocs --corpus DIR`);
+            only for benchmarks that take it
 
 A benchmark that raises prints {"name": ..., "error": ...} and the command exits 1 after the rest.
 """
@@ -30,10 +32,10 @@ def available() -> list[str]:
     return [n for n in ORDER if n in present] + sorted(present - set(ORDER))
 
 
-def run_one(name: str) -> tuple[dict, bool]:
+def run_one(name: str, options: dict[str, str] | None = None) -> tuple[dict, bool]:
     t0 = time.perf_counter()
     try:
-        result = dict(importlib.import_module(f"benchmarks.{name}").run())
+        result = dict(importlib.import_module(f"benchmarks.{name}").run(**(options or {})))
         ok = True
     except Exception as exc:  # one broken benchmark must not hide the others' figures
         traceback.print_exc(file=sys.stderr)
@@ -45,15 +47,27 @@ def run_one(name: str) -> tuple[dict, bool]:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    names = [a for a in argv if not a.startswith("-")]
-    flags = [a for a in argv if a.startswith("-")]
+    options: dict[str, str] = {}
+    rest: list[str] = []
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a.startswith("--") and a not in ("--quick", "--help") and i + 1 < len(argv) and not argv[i + 1].startswith("--"):
+            options[a[2:].replace("-", "_")] = argv[i + 1]
+            i += 2
+            continue
+        rest.append(a)
+        i += 1
+    names = [a for a in rest if not a.startswith("-")]
+    flags = [a for a in rest if a.startswith("-")]
     if any(f in ("-h", "--help") for f in flags):
         print(__doc__.strip())
         print("\navailable: " + " ".join(available()))
         return 0
     unknown = [f for f in flags if f != "--quick"]
     if unknown:
-        print(f"unknown option(s): {' '.join(unknown)}   (usage: python -m benchmarks [NAME ...] [--quick])", file=sys.stderr)
+        print(f"unknown option(s): {' '.join(unknown)}   (usage: python -m benchmarks [NAME ...] [--quick] [--OPTION VALUE])",
+              file=sys.stderr)
         return 2
     if "--quick" in flags:
         os.environ["EVALSET_BENCH_QUICK"] = "1"
@@ -63,9 +77,12 @@ def main(argv: list[str] | None = None) -> int:
     if missing:
         print(f"no such benchmark: {' '.join(missing)}   (available: {' '.join(available())})", file=sys.stderr)
         return 2
+    if options and len(names) != 1:
+        print("options (--OPTION VALUE) need exactly one benchmark NAME", file=sys.stderr)
+        return 2
     failed = 0
     for name in names or available():
-        result, ok = run_one(name)
+        result, ok = run_one(name, options)
         failed += not ok
         line = json.dumps(result, sort_keys=True, default=str)
         print(line, flush=True)

@@ -148,7 +148,7 @@ def silhouette(dist: np.ndarray, labels: np.ndarray) -> float | None:
     return float(s.mean())
 
 
-def _relabel_by_size(labels: np.ndarray) -> np.ndarray:
+def relabel_by_size(labels: np.ndarray) -> np.ndarray:
     """0 = largest cluster; ties by first page, so the same input always gives the same ids."""
     if labels.size == 0:
         return labels
@@ -209,7 +209,7 @@ def cluster_embeddings(
             if best is None or s >= best[1] - 1e-9:  # ties: the higher threshold (finer partition)
                 best = (t, s)
         threshold = best[0] if best else max(grid)
-    labels = _relabel_by_size(cuts[threshold] if threshold in cuts else cut(threshold))
+    labels = relabel_by_size(cuts[threshold] if threshold in cuts else cut(threshold))
     return Clustering(labels, float(threshold), method, units, silhouette(dist, labels[sample]), scores)
 
 

@@ -9,6 +9,17 @@ part, so their structure helps) and each unlabelled page gets a template from it
   unlabelled page joins that template, so a document without a sidecar row still finds its
   distractors among documents that have one;
 - otherwise it gets the cluster's own id, `cluster-NNN` (NNN = rank of the cluster by size).
+
+Structural templates (source `structure`) are given by the page's structure before any
+clustering: a primary financial statement's template is the statement it is
+(`statement:balance_sheet`), whichever filing or company prints it. They take part in the
+clustering like metadata templates, so a look-alike table can join them.
+
+Two guards keep the partition useful for mining (both measured in benchmarks/realdocs.py):
+a cluster holding more than `max_share` of the pages is clustered again at the next higher
+threshold until none does (a chained cluster is not one kind of page), and a page left alone in
+its cluster joins the nearest cluster of two or more pages when its centroid is at least
+`join_similarity` away (a one-page template can never give a distractor).
 """
 from __future__ import annotations
 
@@ -18,9 +29,10 @@ from typing import Sequence
 
 import numpy as np
 
-from evalset_pipeline.core.index.clustering import Clustering, cluster_embeddings
+from evalset_pipeline.core.index.clustering import Clustering, cluster_embeddings, relabel_by_size
 
 METADATA = "metadata"
+STRUCTURE = "structure"
 CLUSTER = "cluster"
 MAX_LISTED = 50  # sizes listed one by one in asset metadata; the rest only in the distribution
 
@@ -80,6 +92,56 @@ def _cluster_name(label: int, width: int) -> str:
     return f"cluster-{label + 1:0{width}d}"
 
 
+def _unit(x: np.ndarray) -> np.ndarray:
+    x = np.asarray(x, dtype=np.float32).reshape(len(x), -1)
+    n = np.linalg.norm(x, axis=1, keepdims=True)
+    return x / np.where(n > 0, n, 1.0)
+
+
+def _split_oversized(labels: np.ndarray, x: np.ndarray, threshold: float, max_share: float,
+                     cluster_options: dict) -> np.ndarray:
+    """Re-cluster, at rising thresholds, every cluster larger than `max_share` of the pages."""
+    limit = max(2, int(max_share * len(labels)))
+    labels = labels.copy()
+    next_label = int(labels.max()) + 1 if labels.size else 0
+    t = threshold
+    while labels.size:
+        sizes = np.bincount(labels)
+        big = np.flatnonzero(sizes > limit)
+        t = round(t + 0.05, 2)
+        if not big.size or t > 0.99:
+            break
+        for lab in big.tolist():
+            members = np.flatnonzero(labels == lab)
+            sub = cluster_embeddings(x[members], t, **cluster_options).labels
+            labels[members] = np.where(sub == 0, lab, sub + next_label)
+            next_label += int(sub.max()) + 1
+    return labels
+
+
+def _join_singletons(labels: np.ndarray, x: np.ndarray, join_similarity: float) -> np.ndarray:
+    """A page alone in its cluster joins the cluster (of 2+ pages) whose centroid is nearest."""
+    sizes = np.bincount(labels)
+    alone = np.flatnonzero(sizes[labels] == 1)
+    groups = np.flatnonzero(sizes >= 2)
+    if not alone.size or not groups.size:
+        return labels
+    onehot = np.zeros((groups.size, len(labels)), dtype=np.float32)
+    index = {g: i for i, g in enumerate(groups.tolist())}
+    for row, lab in enumerate(labels.tolist()):
+        if lab in index:
+            onehot[index[lab], row] = 1.0
+    centroids = _unit(onehot @ x)
+    labels = labels.copy()
+    for start in range(0, alone.size, 4096):
+        rows = alone[start:start + 4096]
+        sims = x[rows] @ centroids.T
+        best = sims.argmax(axis=1)
+        ok = sims[np.arange(rows.size), best] >= join_similarity
+        labels[rows[ok]] = groups[best[ok]]
+    return labels
+
+
 def assign_templates(
     unit_ids: Sequence[str],
     metadata_templates: Sequence[str],
@@ -87,13 +149,24 @@ def assign_templates(
     *,
     threshold: float | None = None,
     adopt_share: float = 0.8,
+    structural_templates: Sequence[str] | None = None,
+    max_share: float = 0.25,
+    join_similarity: float = 0.5,
     **cluster_options,
 ) -> TemplateGroups:
-    """Metadata wins; pages without one get a template from clustering the appearance vectors."""
+    """Metadata wins, then structure; other pages get a template from clustering their vectors."""
     templates = [t or "" for t in metadata_templates]
+    structural = [s or "" for s in (structural_templates or [""] * len(templates))]
+    source = [METADATA if t else (STRUCTURE if s else "") for t, s in zip(templates, structural)]
+    templates = [t or s for t, s in zip(templates, structural)]
     if all(templates) or not len(unit_ids):
-        return TemplateGroups([TemplateAssignment(u, t, METADATA) for u, t in zip(unit_ids, templates)])
+        return TemplateGroups([TemplateAssignment(u, t, src) for u, t, src in zip(unit_ids, templates, source)])
     clustering = cluster_embeddings(embeddings, threshold, **cluster_options)
+    options = {k: v for k, v in cluster_options.items() if k != "grid"}
+    x = _unit(embeddings)
+    refined = _split_oversized(clustering.labels, x, clustering.threshold, max_share, options)
+    refined = _join_singletons(refined, x, join_similarity)
+    clustering.labels = relabel_by_size(refined)
     labels = clustering.labels.tolist()
     width = max(3, len(str(clustering.count)))
     votes: dict[int, Counter] = {}
@@ -106,9 +179,9 @@ def assign_templates(
         if count >= adopt_share * sum(counter.values()):
             adopted[lab] = name
     out = []
-    for u, t, lab in zip(unit_ids, templates, labels):
+    for u, t, lab, src in zip(unit_ids, templates, labels, source):
         if t:
-            out.append(TemplateAssignment(u, t, METADATA))
+            out.append(TemplateAssignment(u, t, src))
         else:
             out.append(TemplateAssignment(u, adopted.get(lab) or _cluster_name(lab, width), CLUSTER))
     used = {lab for lab, t in zip(labels, templates) if not t}

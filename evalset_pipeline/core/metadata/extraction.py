@@ -32,6 +32,11 @@ ORIGINAL, RESTATED = "original", "restated"
 _RESTATED = re.compile(r"\brestated\b|\brestatement\b|정정|재작성", re.I)
 
 
+def restated_in(page_text: str, document_title: str = "") -> bool:
+    """The page or its PDF title says restated / restatement."""
+    return bool(_RESTATED.search(page_text) or _RESTATED.search(document_title))
+
+
 def _norm(text: str) -> str:
     return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text)).strip().casefold()
 

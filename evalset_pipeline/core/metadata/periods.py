@@ -7,12 +7,14 @@ canonical value:
 
     YYYY-Qn   a quarter            (2024-Q3)
     YYYY-Hn   a half year          (2024-H1)
+    YYYY-MM   a month              (2024-06)
     YYYY      a fiscal/calendar year (2024)
 
-Known limitation: fiscal years are treated as calendar years. "FY24 Q3" is read as the calendar
-quarter July-September 2024 and "quarter ended September 30, 2024" as 2024-Q3, which is wrong for
-companies whose fiscal year does not start in January (e.g. a fiscal year ending in June). Fixing
-that needs a per-entity fiscal-year-end table, which the corpus metadata does not carry yet.
+Free text is read in the calendar year: "quarter ended September 30, 2024" is 2024-Q3 here. A
+document's reporting period in the filer's own fiscal calendar (for a year ending in June, the
+quarter ended December 31, 2022 is FY2023 Q2) is worked out from dates and "N months ended"
+phrases by `metadata.fiscal`, which knows the document; labels the filer prints itself
+("FY23 Q2", "second quarter of fiscal 2023") are already fiscal and pass through unchanged.
 
 A bare four-digit number ("2024") is *not* recognised as a period inside free text (too many
 false positives: amounts, page numbers, years in prose); `normalize_period` accepts it because a
@@ -31,6 +33,7 @@ __all__ = [
     "normalize_period",
     "display_period",
     "quarter_of_date",
+    "period_kind",
 ]
 
 
@@ -45,6 +48,9 @@ class PeriodMatch:
 
 
 # --- building blocks -------------------------------------------------------------------------
+
+_MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
+                "October", "November", "December")
 
 # Custom boundaries: Hangul counts as \w, so "\b" would not separate "2024" from "년".
 _L = r"(?<![A-Za-z0-9])"
@@ -121,6 +127,10 @@ def _year_ended(m: re.Match[str]) -> str | None:
     return str(int(m["y"]))
 
 
+def _month(m: re.Match[str]) -> str | None:
+    return f"{int(m['y'])}-{int(m['m']):02d}"
+
+
 _KO_HALF = {"상반기": 1, "하반기": 2}
 
 # (pattern, converter). All patterns are tried; overlapping matches are resolved longest-first,
@@ -139,6 +149,9 @@ _PATTERNS: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str | None]]] =
     (re.compile(_L + r"(?P<q>[1-4])Q\s*(?:FY\s?)?'?" + _YEAR24 + _R, re.I), _q),
     # third quarter 2024, third quarter of 2024, third quarter of fiscal 2024, 3rd quarter FY24
     (re.compile(_L + _ORD + r"\s+(?:fiscal\s+)?quarter,?\s+(?:of\s+)?(?:(?:fiscal|FY)\s*(?:year\s+)?)?'?" + _YEAR24 + _R, re.I), _ordinal_q),
+    # 2022 fourth-quarter, 2022 Fourth Quarter, fourth-quarter 2022 (press-release spellings)
+    (re.compile(_L + _YEAR4 + r"\s+" + _ORD + r"[- ]quarter" + _R, re.I), _ordinal_q),
+    (re.compile(_L + _ORD + r"-quarter,?\s+(?:of\s+)?(?:(?:fiscal|FY)\s*(?:year\s+)?)?'?" + _YEAR24 + _R, re.I), _ordinal_q),
     # H1 2024, 1H24, H1 FY24, first half 2024, first half of 2024
     (re.compile(_L + r"H(?P<h>[12])\s*(?:FY\s?)?[-/' ]?\s*'?" + _YEAR24 + _R, re.I), _h),
     (re.compile(_L + r"(?P<h>[12])H\s*(?:FY\s?)?'?" + _YEAR24 + _R, re.I), _h),
@@ -166,9 +179,15 @@ _PATTERNS: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str | None]]] =
     # 2024년 9월 30일 종료 분기 (quarter ended ...) / bare Korean quarter-end date
     (re.compile(_L + _DATE_KO + r"\s*(?:로\s*)?(?:종료(?:되는|된)?\s*(?:3개월|분기))"), _date_in_context),
     (re.compile(_L + _DATE_KO), _bare_date),
+    # months: 2024년 6월 (no day after it), 2024.06 / 2024. 6. (Korean and statistical tables)
+    (re.compile(_L + _YEAR4 + r"\s*년\s*(?P<m>1[0-2]|0?[1-9])\s*월(?!\s*\d)"), _month),
+    (re.compile(_L + _YEAR4 + r"\.\s?(?P<m>1[0-2]|0[1-9])\.?(?![\d.])"), _month),
     # 2024년 alone is the year (not when a month or quarter follows; those are handled above)
     (re.compile(_L + _YEAR4 + r"\s*년(?!\s*(?:제\s*)?\d)(?!\s*(?:상반기|하반기))"), _fy),
 ]
+
+
+_DIGIT = re.compile(r"\d")
 
 
 def find_periods(text: str) -> list[PeriodMatch]:
@@ -177,8 +196,8 @@ def find_periods(text: str) -> list[PeriodMatch]:
     Overlapping candidates are resolved greedily: earliest start first, then the longest match,
     so a mention is read once, as the most specific period it spells.
     """
-    if not text:
-        return []
+    if not text or not _DIGIT.search(text):
+        return []  # every spelling has a year in digits: most lines are skipped here, cheaply
     candidates: list[PeriodMatch] = []
     for pattern, convert in _PATTERNS:
         for m in pattern.finditer(text):
@@ -208,7 +227,17 @@ def parse_periods(text: str) -> list[str]:
     return list(seen)
 
 
-_CANONICAL = re.compile(r"^(?:19|20)\d{2}(?:-Q[1-4]|-H[12])?$")
+_CANONICAL = re.compile(r"^(?:19|20)\d{2}(?:-Q[1-4]|-H[12]|-(?:0[1-9]|1[0-2]))?$")
+_MONTH_YEAR = re.compile(r"^" + _MONTH + r",?\s+" + _YEAR4 + r"$", re.I)
+
+
+def period_kind(canonical: str) -> str:
+    """'year' | 'half' | 'quarter' | 'month' | '' for one canonical period: the period axis compares like with like."""
+    if not canonical or not _CANONICAL.match(canonical):
+        return ""
+    if len(canonical) == 4:
+        return "year"
+    return {"Q": "quarter", "H": "half"}.get(canonical[5], "month")
 
 
 def normalize_period(value: str) -> str | None:
@@ -225,6 +254,9 @@ def normalize_period(value: str) -> str | None:
         return stripped.upper()
     if re.fullmatch(r"(?:19|20)\d{2}", stripped):
         return stripped
+    month_year = _MONTH_YEAR.match(stripped)  # "June 2024": a month only when it is the whole value
+    if month_year:
+        return f"{month_year['y']}-{_MONTHS[month_year['mon'].lower().rstrip('.')]:02d}"
     matches = find_periods(stripped)
     if len(matches) != 1:
         return None
@@ -234,7 +266,8 @@ def normalize_period(value: str) -> str | None:
 
 
 def display_period(canonical: str, language: str = "en") -> str:
-    """Human spelling of a canonical period: en 'Q3 2024' / 'FY2024' / 'H1 2024'; ko '2024년 3분기' / '2024년'."""
+    """Human spelling of a canonical period: en 'Q3 2024' / 'FY2024' / 'H1 2024' / 'June 2024';
+    ko '2024년 3분기' / '2024년' / '2024년 6월'."""
     norm = normalize_period(canonical)
     if norm is None:
         raise ValueError(f"not a period: {canonical!r}")
@@ -243,6 +276,9 @@ def display_period(canonical: str, language: str = "en") -> str:
     if len(norm) == 4:
         return f"{year}년" if ko else f"FY{year}"
     kind, n = norm[5], norm[6]
+    if kind.isdigit():
+        month = int(norm[5:7])
+        return f"{year}년 {month}월" if ko else f"{_MONTH_NAMES[month - 1]} {year}"
     if kind == "Q":
         return f"{year}년 {n}분기" if ko else f"Q{n} {year}"
     return f"{year}년 {'상반기' if n == '1' else '하반기'}" if ko else f"H{n} {year}"

@@ -1,4 +1,8 @@
-"""`template_groups`: one visual template per page (metadata, else clustered appearance).
+"""`template_groups`: one template per page: metadata, else structure, else clustered page vectors.
+
+Pages are clustered on structure vectors (`index.page_structure`: heading, layout and
+appearance), so a template is a kind of page; a primary statement's template is the statement
+itself (source `structure`), across filings and companies.
 
 Clustering needs vectors that say what a page looks like. When `page_embeddings` came from an
 image model (or the offline appearance default) those are used as they are. A text model's
@@ -16,10 +20,11 @@ import pyarrow as pa
 
 from evalset_pipeline.core.index import appearance
 from evalset_pipeline.core.index.embeddings import EmbedderSpec, EmbedInput, embed_pages
+from evalset_pipeline.core.index.page_structure import carried_headings, structure_vectors
 from evalset_pipeline.core.index.templates import assign_templates
 from evalset_pipeline.core.pipeline.context import StageContext
 from evalset_pipeline.core.pipeline.page_embeddings import load_page_embeddings
-from evalset_pipeline.core.pipeline.page_metadata import load_page_metadata
+from evalset_pipeline.core.pipeline.page_metadata import load_page_metadata, load_page_profiles
 from evalset_pipeline.core.pipeline.page_renders import load_page_renders
 from evalset_pipeline.core.tables import read_rows, read_table, write_rows
 
@@ -44,14 +49,33 @@ def _layout_vectors(ctx: StageContext, ids: list[str], vectors: np.ndarray) -> t
     return layout, appearance.MODEL_ID
 
 
+def _profile_rows(ids: list[str], profiles: dict) -> list[dict | None]:
+    """Heading (carried over continuation pages), layout and figure share per page, in `ids` order."""
+    present = [profiles.get(u) for u in ids]
+    order = sorted(range(len(ids)), key=lambda i: (present[i].document_sha256, present[i].page_number)
+                   if present[i] else ("", i))
+    carried = carried_headings([present[i].heading if present[i] else "" for i in order],
+                               [present[i].document_sha256 if present[i] else f"?{i}" for i in order])
+    rows: list[dict | None] = [None] * len(ids)
+    for i, heading in zip(order, carried):
+        p = present[i]
+        if p is not None:
+            rows[i] = {"heading": heading, "layout": p.layout, "numeric_share": p.numeric_share}
+    return rows
+
+
 def build_template_groups(ctx: StageContext) -> dict:
     ids, vectors = load_page_embeddings(ctx)
     meta = load_page_metadata(ctx)
     named = [meta[u].get("template_id") if u in meta else "" for u in ids]
+    profiles = load_page_profiles(ctx)
+    structural = [f"statement:{profiles[u].statement}" if u in profiles and profiles[u].statement else "" for u in ids]
     clustered_on = ""
     if not all(named):
         vectors, clustered_on = _layout_vectors(ctx, ids, vectors)
-    groups = assign_templates(ids, named, vectors, seed=ctx.config.seed)
+        vectors = structure_vectors(vectors, _profile_rows(ids, profiles))
+        clustered_on += "+structure"
+    groups = assign_templates(ids, named, vectors, seed=ctx.config.seed, structural_templates=structural)
     write_rows(ctx.paths.table("template_groups"), (asdict(a) for a in groups.assignments), SCHEMA)
     summary = groups.summary()
     if groups.clustering is not None:

@@ -39,4 +39,5 @@ def page_renders(context: dg.AssetExecutionContext, settings: PipelineSettings) 
 def page_metadata(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
     ctx = stage_context(context, settings)
     summary = build_page_metadata_table(ctx)
-    return dg.MaterializeResult(metadata=to_metadata(summary), data_version=table_version(ctx.paths, "page_metadata"))
+    return dg.MaterializeResult(metadata=to_metadata(summary),
+                                data_version=table_version(ctx.paths, "page_metadata", "document_facts", "page_profiles"))

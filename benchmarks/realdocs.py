@@ -1,0 +1,168 @@
+"""`python -m benchmarks realdocs [--corpus DIR] [--data-dir D] [--sample-size N]`: page understanding on real filings.
+
+Builds DIR (default ../shared/realdocs/financebench-dev) with no sidecar through Dagster, every
+asset except the `scores` group, and prints one JSON line measured against the truth files that
+sit beside the PDFs (`documents.csv`, `statements.csv`; see that folder's README):
+
+  pages, seconds, pages_per_s        the build (renders reused when --data-dir already has them)
+  entity_accuracy, period_accuracy   per page, against the document's registrant and fiscal period
+                                     (entity compared up to case and punctuation; a document with
+                                     no reporting period, such as an 8-K, is right when empty)
+  period_end_accuracy                per document, against the cover's period end
+  statements                         pairwise precision/recall of statement pages sharing a
+                                     template, overall and by statement type
+  largest_template_share, single_page_template_share
+  pool_share                         per axis, the share of gold-eligible pages (a template and a
+                                     value on that axis) whose pool is non-empty
+
+DIR may be the folder holding `pdfs/` and the truth files, or the PDF folder itself (truth then
+read from its parent). It must not hold a metadata.csv: this measures extraction without one.
+"""
+from __future__ import annotations
+
+import csv
+import shutil
+import tempfile
+import time
+from collections import Counter, defaultdict
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+DEFAULT = Path(__file__).resolve().parents[1] / ".." / "shared" / "realdocs" / "financebench-dev"
+
+
+def _folders(corpus: str | Path | None) -> tuple[Path, Path]:
+    root = Path(corpus or DEFAULT).resolve()
+    pdfs = root / "pdfs" if (root / "pdfs").is_dir() else root
+    truth = root if (root / "documents.csv").exists() else pdfs.parent
+    if (pdfs / "metadata.csv").exists():
+        raise SystemExit(f"{pdfs / 'metadata.csv'} exists: this benchmark measures extraction without a sidecar")
+    if not (truth / "documents.csv").exists():
+        raise SystemExit(f"no documents.csv beside {pdfs}: the benchmark needs the truth files (see its docstring)")
+    return pdfs, truth
+
+
+def _fiscal_label(value: str) -> str:
+    """documents.csv's `FY2023 Q2` / `FY2018` / `FY2023 H1` as the pipeline's canonical label."""
+    from evalset_pipeline.core.metadata.periods import normalize_period
+
+    return (normalize_period(value) or value) if value else ""
+
+
+def _pairs(groups: dict[tuple[str, int], str], truth: dict[tuple[str, int], str]) -> dict[str, Any]:
+    """Pairwise precision/recall of "same template" against "same statement type"."""
+    keys = sorted(k for k in truth if k in groups)
+    same_t = same_s = both = 0
+    by_type: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # same-type pairs, of them same template; template pairs with this type
+    for a, b in combinations(keys, 2):
+        st, tt = truth[a] == truth[b], groups[a] == groups[b] and bool(groups[a])
+        same_s += st
+        same_t += tt
+        both += st and tt
+        if st:
+            by_type[truth[a]][0] += 1
+            by_type[truth[a]][1] += tt
+        if tt:
+            by_type[truth[a]][2] += 1
+            if truth[b] != truth[a]:
+                by_type[truth[b]][2] += 1
+    return {
+        "pages": len(keys),
+        "precision": round(both / same_t, 4) if same_t else None,
+        "recall": round(both / same_s, 4) if same_s else None,
+        "by_type": {t: {"recall": round(v[1] / v[0], 4) if v[0] else None,
+                        "precision": round(v[1] / v[2], 4) if v[2] else None} for t, v in sorted(by_type.items())},
+    }
+
+
+def measure(data_dir: Path, truth_dir: Path) -> dict[str, Any]:
+    """The page-understanding figures of a finished build in `data_dir`."""
+    import pyarrow.parquet as pq
+
+    from evalset_pipeline.core.metadata.registrant import entity_key
+
+    tables = data_dir / "artifacts" / "tables"
+    renders = pq.read_table(tables / "page_renders.parquet").to_pylist()
+    meta = {r["unit_id"]: r for r in pq.read_table(tables / "page_metadata.parquet").to_pylist()}
+    templates = {r["unit_id"]: r["template_id"] for r in pq.read_table(tables / "template_groups.parquet").to_pylist()}
+    facts = {r["path"]: r for r in pq.read_table(tables / "document_facts.parquet").to_pylist()}
+    docs = {r["document"]: r for r in csv.DictReader(open(truth_dir / "documents.csv", encoding="utf-8"))}
+    statements = {(r["document"], int(r["page"])): r["statement"]
+                  for r in csv.DictReader(open(truth_dir / "statements.csv", encoding="utf-8"))}
+    unit_of = {(Path(r["document_path"]).name, r["page_number"]): r["unit_id"] for r in renders}
+
+    entity_ok = period_ok = judged = 0
+    wrong_entities: Counter[str] = Counter()
+    wrong_periods: Counter[str] = Counter()
+    for r in renders:
+        doc = docs.get(Path(r["document_path"]).name)
+        m = meta.get(r["unit_id"])
+        if doc is None or m is None:
+            continue
+        judged += 1
+        if entity_key(m["entity"]) == entity_key(doc["company"]):
+            entity_ok += 1
+        else:
+            wrong_entities[f"{m['entity']!r} for {doc['company']!r}"] += 1
+        if m["period"] == _fiscal_label(doc["fiscal_period"]):
+            period_ok += 1
+        else:
+            wrong_periods[f"{m['period']!r} for {doc['fiscal_period']!r} ({r['document_path']})"] += 1
+    end_ok = sum(1 for name, d in docs.items() if facts.get(name, {}).get("period_end", "") == d["period_end"])
+
+    sizes = Counter(t for t in templates.values() if t)
+    total = sum(sizes.values()) or 1
+    groups = {key: templates.get(unit_of[key], "") for key in statements if key in unit_of}
+
+    negatives = pq.read_table(tables / "hard_negatives.parquet").to_pylist()
+    served: dict[str, set[str]] = defaultdict(set)
+    for n in negatives:
+        served[n["axis"]].add(n["unit_id"])
+    pool_share = {}
+    for axis in ("period", "metric", "entity"):
+        eligible = [u for u, m in meta.items() if templates.get(u) and sizes[templates[u]] > 1 and m.get(axis)]
+        pool_share[axis] = round(sum(u in served[axis] for u in eligible) / len(eligible), 4) if eligible else None
+    return {
+        "documents": len(docs),
+        "judged_pages": judged,
+        "entity_accuracy": round(entity_ok / judged, 4) if judged else None,
+        "period_accuracy": round(period_ok / judged, 4) if judged else None,
+        "period_end_accuracy": round(end_ok / len(docs), 4) if docs else None,
+        "wrong_entities": dict(wrong_entities.most_common(5)),
+        "wrong_periods": dict(wrong_periods.most_common(5)),
+        "statements": _pairs(groups, statements),
+        "templates": len(sizes),
+        "largest_template_share": round(max(sizes.values()) / total, 4) if sizes else None,
+        "single_page_template_share": round(sum(1 for s in sizes.values() if s == 1) / total, 4),
+        "pool_share": pool_share,
+    }
+
+
+def run(corpus: str | None = None, data_dir: str | None = None, sample_size: str | int = 80) -> dict[str, Any]:
+    import dagster as dg
+
+    from evalset_pipeline.definitions import all_assets
+    from evalset_pipeline.defs.resources import EmbedderResource, PipelineSettings, VLMResource
+
+    pdfs, truth = _folders(corpus)
+    scratch = None
+    if data_dir is None:
+        scratch = Path(tempfile.mkdtemp(prefix="evalset-realdocs-"))
+        data_dir = str(scratch)
+    resources = {"settings": PipelineSettings(data_dir=data_dir, corpus_dir=str(pdfs), sample_size=int(sample_size)),
+                 "vlm": VLMResource(backend="textlayer"), "embedder": EmbedderResource(model="appearance")}
+    selection = dg.AssetSelection.all() - dg.AssetSelection.groups("scores")
+    t0 = time.perf_counter()
+    try:
+        dg.materialize(all_assets, resources=resources, selection=selection, instance=dg.DagsterInstance.ephemeral(),
+                       raise_on_error=True)
+        seconds = time.perf_counter() - t0
+        figures = measure(Path(data_dir), truth)
+    finally:
+        if scratch is not None:
+            shutil.rmtree(scratch, ignore_errors=True)
+    pages = figures["judged_pages"]
+    return {"name": "realdocs", "corpus": str(pdfs), "pages": pages, "seconds": round(seconds, 1),
+            "pages_per_s": round(pages / seconds, 2) if seconds else None, **figures,
+            "ratio": figures["period_accuracy"]}

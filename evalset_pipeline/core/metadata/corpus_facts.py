@@ -1,0 +1,101 @@
+"""Read a whole corpus once: document facts first, then every page in its document's context.
+
+Order matters: a page inherits its document's registrant and reporting period (most pages print
+neither), and a statement page's continuation needs the page before it, so pages are read per
+document, in page order, after the corpus-wide reconciliation of entities and fiscal calendars.
+
+A page keeps what it states itself where its document says nothing (a document with no
+reporting period, a slide deck without a cover): those values come from `extraction`, the
+page-only reader.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Sequence
+
+from evalset_pipeline.core.metadata.document_facts import DocumentFacts, extract_document_facts, reconcile
+from evalset_pipeline.core.metadata.extraction import extract_fields
+from evalset_pipeline.core.metadata.fiscal import FiscalCalendar
+from evalset_pipeline.core.metadata.page_profile import PageProfile
+from evalset_pipeline.core.metadata.extraction import ORIGINAL, RESTATED, restated_in
+from evalset_pipeline.core.metadata.page_subject import PageLine, line_key, page_lines, read_subjects, running_lines
+from evalset_pipeline.core.vlm.page_reader import language_of
+from evalset_pipeline.core.metadata.periods import period_kind
+from evalset_pipeline.core.metadata.reporting_period import printed_periods
+from evalset_pipeline.core.render.pages import PageRender
+
+__all__ = ["CorpusFacts", "read_corpus_facts"]
+
+
+@dataclass
+class CorpusFacts:
+    documents: list[DocumentFacts]
+    fields: dict[str, dict[str, str]]  # unit -> axis values read off the page in its document
+    sources: dict[str, dict[str, str]]  # unit -> axis -> where the value came from
+    profiles: list[PageProfile]
+
+
+def _running_header(lines: Sequence[Sequence[PageLine]]) -> str:
+    """The top line repeated on most pages, as printed (a fallback name for the document's entity)."""
+    running = running_lines(lines, min_share=0.5)
+    for page in lines:
+        for line in page[:3]:
+            if line_key(line.text) in running and any(c.isalpha() for c in line.text) and len(line.text) <= 80:
+                return line.text.strip()
+    return ""
+
+
+def read_corpus_facts(pages: Sequence[PageRender], documents: Mapping[str, tuple[str, str]],
+                      load_layer: Callable[[PageRender], dict[str, Any]]) -> CorpusFacts:
+    """`documents`: sha256 -> (title, author) from the PDF metadata; `load_layer`: a page's text layer."""
+    by_doc: dict[str, list[PageRender]] = defaultdict(list)
+    for page in pages:
+        by_doc[page.document_sha256].append(page)
+    layers: dict[str, list[dict[str, Any]]] = {}
+    lines: dict[str, list[list[PageLine]]] = {}
+    facts: list[DocumentFacts] = []
+    for sha, doc_pages in sorted(by_doc.items()):
+        doc_pages.sort(key=lambda p: p.page_number)
+        layers[sha] = [load_layer(p) for p in doc_pages]
+        lines[sha] = [page_lines(layer) for layer in layers[sha]]
+        title, author = documents.get(sha, ("", ""))
+        texts = [str(layer.get("text") or "") for layer in layers[sha]]
+        facts.append(extract_document_facts(sha, doc_pages[0].document_path, texts, title=title or "",
+                                            author=author or "", running_header=_running_header(lines[sha])))
+    facts = reconcile(facts)
+    by_sha = {f.document_sha256: f for f in facts}
+    fields: dict[str, dict[str, str]] = {}
+    sources: dict[str, dict[str, str]] = {}
+    profiles: list[PageProfile] = []
+    for sha, doc_pages in sorted(by_doc.items()):
+        doc = by_sha[sha]
+        title, author = documents.get(sha, ("", ""))
+        calendar = FiscalCalendar(doc.fiscal_year_end_month)
+        subjects = read_subjects(layers[sha], doc.entity, lines[sha])
+        for page, layer, subject in zip(doc_pages, layers[sha], subjects):
+            text = str(layer.get("text") or "")
+            # The page-only reader is the costly part; it is needed only where the document is silent.
+            needs_page = not (doc.entity and doc.period) or (not subject.subject and subject.layout != "sparse")
+            own = extract_fields(layer, title or "", author or "") if needs_page else (
+                {"revision": RESTATED if restated_in(text, title or "") else ORIGINAL, "language": language_of(text)}
+                if text.strip() else {})
+            values, where = {}, {}
+            for name, value in own.items():
+                if value:
+                    values[name], where[name] = value, "extracted"
+            if doc.entity:
+                values["entity"], where["entity"] = doc.entity, "extracted"
+            if doc.period:
+                values["period"], where["period"] = doc.period, "extracted"
+            # The metric axis is the page's subject: the statement, a measure its heading names, else its
+            # heading; a sparse page (cover, divider) has no subject beyond what the page reader saw.
+            subject_value = subject.statement or (subject.subject if subject.layout != "sparse" else "")
+            if subject_value:
+                values["metric"], where["metric"] = subject_value, "extracted"
+            fields[page.unit_id], sources[page.unit_id] = values, where
+            profiles.append(PageProfile(
+                page.unit_id, sha, page.page_number, subject.statement, subject.statement_source, subject.heading,
+                subject.heading_text, subject.layout, subject.numeric_share, doc.period_end,
+                period_kind(values.get("period", "")), printed_periods(str(layer.get("text") or ""), calendar)))
+    return CorpusFacts(facts, fields, sources, profiles)

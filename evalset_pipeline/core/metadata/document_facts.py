@@ -1,0 +1,125 @@
+"""Document facts: registrant, form and reporting period, read once per document and passed to its pages.
+
+Most pages of a filing print neither the company nor the period; the cover and the PDF's own
+metadata do. So each document is read once (`extract_document_facts`), then the corpus is read
+as a whole (`reconcile`):
+
+- one spelling per entity: names equal up to case and punctuation are one entity, spelt the way
+  most documents spell it; a short name a release uses ("Amcor Group", "Contoso") that is the
+  leading part of exactly one registrant named on a cover joins that registrant;
+- one fiscal calendar per entity: a document that could not tell its filer's fiscal year end
+  (a quarterly report with no year-to-date column) borrows it from a document of the same
+  filer that could, and its period is relabelled in that calendar.
+
+Every value records its source and a confidence, shown in `evalset documents --facts`.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from dataclasses import asdict, dataclass, replace
+from datetime import date
+from typing import Iterable, Sequence
+
+import pyarrow as pa
+
+from evalset_pipeline.core.metadata.fiscal import FiscalCalendar
+from evalset_pipeline.core.metadata.registrant import entity_key, find_registrant
+from evalset_pipeline.core.metadata.reporting_period import ReportingPeriod, find_form, find_reporting_period
+
+__all__ = ["DocumentFacts", "extract_document_facts", "reconcile", "SCHEMA"]
+
+SCHEMA = pa.schema([
+    ("document_sha256", pa.string()), ("path", pa.string()),
+    ("entity", pa.string()), ("entity_source", pa.string()), ("entity_confidence", pa.float64()),
+    ("entity_as_printed", pa.string()),
+    ("form", pa.string()),
+    ("period", pa.string()), ("period_kind", pa.string()), ("period_end", pa.string()),
+    ("period_source", pa.string()), ("period_confidence", pa.float64()),
+    ("fiscal_year_end_month", pa.int64()), ("calendar_source", pa.string()),
+])
+
+_STRONG_ENTITY = {"cover-label", "pdf-author"}
+_LEGAL_TAIL = re.compile(r"[\s,]+(?:inc\.?|incorporated|corporation|corp\.?|company|co\.|plc|p\.l\.c\.|ltd\.?|limited|"
+                         r"llc|l\.p\.|n\.v\.|s\.a\.|se|ag|group|holdings|and subsidiaries)$", re.I)
+
+
+@dataclass(frozen=True)
+class DocumentFacts:
+    document_sha256: str
+    path: str
+    entity: str = ""
+    entity_source: str = ""  # cover-label | pdf-author | ticker | legal-name | running-header | corpus | ""
+    entity_confidence: float = 0.0
+    entity_as_printed: str = ""
+    form: str = ""
+    period: str = ""  # canonical fiscal label (2023-Q2, 2023, 2023-H1, 2023-06)
+    period_kind: str = ""
+    period_end: str = ""  # ISO date, "" when the document prints none
+    period_source: str = ""  # cover | spans | label | ""
+    period_confidence: float = 0.0
+    fiscal_year_end_month: int = 12
+    calendar_source: str = "default"
+
+    def to_row(self) -> dict:
+        return asdict(self)
+
+
+def _base(name: str) -> str:
+    previous = None
+    while previous != name:
+        previous, name = name, _LEGAL_TAIL.sub("", name.strip())
+    return entity_key(name)
+
+
+def extract_document_facts(document_sha256: str, path: str, page_texts: Sequence[str], *, title: str = "",
+                           author: str = "", running_header: str = "") -> DocumentFacts:
+    """Facts of one document from its pages' text (in page order) and its PDF title/author."""
+    cover = "\n".join(page_texts[:2])
+    form = find_form(cover, title)
+    name, source, confidence = find_registrant(page_texts, author, running_header)
+    period: ReportingPeriod = find_reporting_period(page_texts, form, title)
+    return DocumentFacts(
+        document_sha256, path, name, source, confidence, name, form,
+        period.period, period.kind, period.end.isoformat() if period.end else "", period.source,
+        period.confidence, period.calendar.year_end_month, period.calendar_source,
+    )
+
+
+def _canonical_names(facts: Sequence[DocumentFacts]) -> dict[str, str]:
+    """entity key -> the spelling most documents use (mixed case preferred over ALL CAPS)."""
+    spellings: dict[str, Counter[str]] = defaultdict(Counter)
+    for f in facts:
+        if f.entity:
+            spellings[entity_key(f.entity)][f.entity] += 1
+    return {k: max(c, key=lambda s: (c[s], not s.isupper(), s)) for k, c in spellings.items()}
+
+
+def reconcile(facts: Iterable[DocumentFacts]) -> list[DocumentFacts]:
+    """One spelling and one fiscal calendar per entity across the corpus (see the module docstring)."""
+    facts = list(facts)
+    strong = {_base(f.entity): f.entity for f in facts if f.entity and f.entity_source in _STRONG_ENTITY}
+    out = []
+    for f in facts:
+        if f.entity and f.entity_source not in _STRONG_ENTITY:
+            base = _base(f.entity)
+            matches = {s for b, s in strong.items() if b == base or (base and b.startswith(base))}
+            if len(matches) == 1:
+                f = replace(f, entity=matches.pop(), entity_source=f"{f.entity_source}+corpus")
+        out.append(f)
+    names = _canonical_names(out)
+    out = [replace(f, entity=names.get(entity_key(f.entity), f.entity)) if f.entity else f for f in out]
+    calendars: dict[str, Counter[int]] = defaultdict(Counter)
+    for f in out:
+        if f.entity and f.calendar_source in ("cover", "spans"):
+            calendars[entity_key(f.entity)][f.fiscal_year_end_month] += 1
+    final = []
+    for f in out:
+        known = calendars.get(entity_key(f.entity))
+        if f.calendar_source == "default" and known and f.period_end:
+            month = known.most_common(1)[0][0]
+            period = ReportingPeriod(f.period, f.period_kind, date.fromisoformat(f.period_end), f.period_source,
+                                     f.period_confidence).relabel(FiscalCalendar(month), "corpus")
+            f = replace(f, period=period.period, fiscal_year_end_month=month, calendar_source="corpus")
+        final.append(f)
+    return final

@@ -1,0 +1,192 @@
+"""What a page reports (its subject) and what kind of page it is, read from its structure.
+
+  statement  for a primary financial statement: which one (income_statement, comprehensive_income,
+             balance_sheet, cash_flows, equity), from a short heading line in the title block of
+             a page that is mostly figures; a figure page right after a statement with no heading
+             of its own continues it. Pages that list several statements (an index) are not one.
+  heading    the page's first heading line: the top lines after the document's running header and
+             footer lines (repeated on many of its pages) are dropped, normalised so that equal
+             subjects compare equal across filings and companies (case, numbering, dates, periods,
+             the document's own entity name, "consolidated", "condensed", "(unaudited)", "(continued)")
+  subject    the `metric` axis value: the statement, else a measure the heading names (revenue,
+             operating income, headcount), else the normalised heading
+  layout     tabular | prose | mixed | sparse: how figures and sentences fill the page
+
+Statement names are the accounting vocabulary every filer uses (GAAP and IFRS, English and
+Korean), never a company's own wording.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from evalset_pipeline.core.metadata.periods import find_periods
+from evalset_pipeline.core.vlm.page_reader import metric_of
+
+__all__ = ["PageLine", "PageSubject", "page_lines", "running_lines", "read_subjects", "STATEMENTS", "line_key"]
+
+_OF = r"statements?\s+of\s+(?:consolidated\s+|condensed\s+|combined\s+)*"
+STATEMENTS: dict[str, re.Pattern[str]] = {
+    "comprehensive_income": re.compile(r"(?:" + _OF + r")?comprehensive\s+(?:income|loss|earnings)(?:\s+loss)?(?:\s+statements?)?"
+                                       r"|포괄\s*손익(?:계산서)?", re.I),
+    "income_statement": re.compile(_OF + r"(?:income|operations|earnings|(?:net\s+)?loss|profit\s+or\s+loss)"
+                                   r"(?:\s+loss)?|income\s+statements?|손익\s*계산서", re.I),
+    "balance_sheet": re.compile(r"balance\s+sheets?|" + _OF + r"financial\s+(?:position|condition)"
+                                r"|재무\s*상태표|대차\s*대조표", re.I),
+    "cash_flows": re.compile(_OF + r"cash\s+flows?|cash\s+flows?\s+statements?|현금\s*흐름표", re.I),
+    "equity": re.compile(_OF + r"(?:changes\s+in\s+)?(?:(?:stockholders|shareholders|shareowners|owners|members)['’`]?\s*)?"
+                         r"(?:equity|deficit)(?:\s+deficit)?|(?:stockholders|shareholders|shareowners)['’`]?\s*equity\s+statements?"
+                         r"|자본\s*변동표", re.I),
+}
+# Some PDFs split words in their text layer ("Statement of Incom e"): the same names, spaces optional.
+_DESPACED = {name: re.compile(p.pattern.replace(r"\s+", r"\s*"), re.I) for name, p in STATEMENTS.items()}
+_TOP_SHARE = 0.38  # headings sit in the top part of the page
+_NUMBER = re.compile(r"^\(?[$€£₩]?\(?-?\d[\d,]*(?:\.\d+)?\)?%?$")
+_CONTINUED = re.compile(r"\(?\bcontinued\b\)?|\(계속\)", re.I)
+_NOISE = re.compile(
+    r"\((?:unaudited|continued|audited)\)|\bunaudited\b|\bcontinued\b|\bconsolidated\b|\bcondensed\b|\bcombined\b|"
+    r"\band\s+subsidiaries\b|\band\s+its\s+subsidiaries\b|\(?in\s+(?:millions|thousands|billions)[^)]*\)?|"
+    r"^\s*(?:item|part|note|section|chapter)\s+[\divxlc]+[a-z]?\s*[.:—–-]?|^\s*[\divxlc]{1,4}[.)]\s+|"
+    r"table\s+of\s+contents|\bpage\b|^\s*(?:u\.?\s?s\.?\s+)?gaap\b|^\s*ifrs\b", re.I)
+
+
+@dataclass(frozen=True)
+class PageLine:
+    text: str
+    y0: float
+    y1: float
+    x0: float
+
+    @property
+    def size(self) -> float:
+        return self.y1 - self.y0
+
+
+@dataclass(frozen=True)
+class PageSubject:
+    statement: str = ""
+    statement_source: str = ""  # heading | continued | ""
+    heading: str = ""  # normalised first heading
+    heading_text: str = ""  # as printed
+    subject: str = ""  # the metric axis value
+    layout: str = "sparse"  # tabular | prose | mixed | sparse
+    numeric_share: float = 0.0
+    lines: int = 0
+
+
+def page_lines(layer: dict[str, Any]) -> list[PageLine]:
+    """Text lines of a page (PyMuPDF's block/line grouping of its words), top to bottom."""
+    groups: dict[tuple[int, int], list] = {}
+    for w in layer.get("words") or []:
+        if len(w) >= 7:
+            groups.setdefault((int(w[5]), int(w[6])), []).append(w)
+    out = []
+    for words in groups.values():
+        words.sort(key=lambda w: float(w[0]))
+        out.append(PageLine(" ".join(str(w[4]) for w in words), min(float(w[1]) for w in words),
+                            max(float(w[3]) for w in words), min(float(w[0]) for w in words)))
+    out.sort(key=lambda ln: (round(ln.y0, 0), ln.x0))
+    return out
+
+
+def line_key(text: str) -> str:
+    """A line with its numbers blanked: page numbers and dates do not stop a header from repeating."""
+    return re.sub(r"\d+", "#", re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text)).strip().casefold())
+
+
+def running_lines(pages: Sequence[Sequence[PageLine]], min_share: float = 0.3) -> set[str]:
+    """Keys of lines repeated on at least `min_share` of a document's pages (and on 3 or more)."""
+    counts: Counter[str] = Counter()
+    for lines in pages:
+        counts.update({line_key(ln.text) for ln in lines})
+    floor = max(3, min_share * len(pages))
+    return {k for k, c in counts.items() if c >= floor}
+
+
+def _statement_of(line: str, entity: str = "") -> str:
+    core = normalise_heading(line, entity, keep_spans=False)
+    for patterns, text in ((STATEMENTS, core), (_DESPACED, core.replace(" ", ""))):
+        best: tuple[int, int, str] | None = None
+        for name, pattern in patterns.items():
+            m = pattern.search(text)
+            if m and (best is None or m.start() < best[0]):
+                best = (m.start(), m.end() - m.start(), name)
+        # The whole heading line is the statement's name ("... Data", "... Reconciliation", "Other
+        # comprehensive income" are sections about a statement, not the statement).
+        if best and best[0] == 0 and best[1] >= len(text) - 1:
+            return best[2]
+    return ""
+
+
+def normalise_heading(text: str, entity: str = "", keep_spans: bool = False) -> str:
+    t = unicodedata.normalize("NFKC", text)
+    for m in reversed(find_periods(t)):
+        t = t[: m.start] + " " + t[m.end :]
+    if entity:
+        t = re.sub(re.escape(entity), " ", t, flags=re.I)
+        for word in re.findall(r"[A-Za-z][\w&.'’-]{2,}", entity):
+            if word.lower() not in {"inc", "inc.", "the", "and", "company", "corporation"}:
+                t = re.sub(r"(?<!\w)" + re.escape(word) + r"(?!\w)", " ", t, flags=re.I)
+    previous = None
+    while previous != t:
+        previous, t = t, _NOISE.sub(" ", t)
+    t = re.sub(r"(?:years?|months?|quarters?|weeks?|periods?)\s+end(?:ed|ing)\b.*$", " ", t, flags=re.I)
+    t = re.sub(r"[\d$€£₩%#]+", " ", t)
+    t = re.sub(r"[^\w&\s]+", " ", t)
+    t = re.sub(r"\s+", " ", t).strip()
+    previous = None
+    while previous != t:
+        previous, t = t, re.sub(r"(?:^|\s)(?:and|of|the|for|to|in|a|an|as|at)\s*$", "", t, flags=re.I).strip()
+    t = t.casefold()
+    return t if len(re.sub(r"[^\w]", "", t)) >= 3 else ""
+
+
+def _layout(lines: Sequence[PageLine]) -> tuple[str, float]:
+    tokens = [tok for ln in lines for tok in ln.text.split()]
+    if len(tokens) < 25:
+        return "sparse", 0.0
+    numeric = sum(1 for tok in tokens if _NUMBER.match(tok)) / len(tokens)
+    long_lines = sum(1 for ln in lines if len(ln.text.split()) >= 10) / max(len(lines), 1)
+    if numeric >= 0.18:
+        return ("mixed" if long_lines >= 0.25 else "tabular"), numeric
+    return ("prose" if long_lines >= 0.25 else "mixed"), numeric
+
+
+def _heading_lines(lines: Sequence[PageLine], running: set[str], height: float) -> list[PageLine]:
+    top = [ln for ln in lines if ln.y1 <= _TOP_SHARE * height and line_key(ln.text) not in running]
+    return [ln for ln in top if 0 < len(ln.text.split()) <= 16 and not _NUMBER.match(ln.text.split()[0])]
+
+
+def read_subjects(layers: Sequence[dict[str, Any]], entity: str = "",
+                  lines_of_pages: Sequence[Sequence[PageLine]] | None = None) -> list[PageSubject]:
+    """Subjects of one document's pages, in page order (continuation pages need their predecessor).
+    `lines_of_pages`: the pages' `page_lines`, when the caller has them already."""
+    all_lines = list(lines_of_pages) if lines_of_pages is not None else [page_lines(layer) for layer in layers]
+    running = running_lines(all_lines)
+    out: list[PageSubject] = []
+    for layer, lines in zip(layers, all_lines):
+        height = float(layer.get("height") or max((ln.y1 for ln in lines), default=1.0))
+        layout, numeric = _layout(lines)
+        heads = _heading_lines(lines, running, height)
+        statement, source = "", ""
+        figures = layout in ("tabular", "mixed") and numeric >= 0.12
+        if figures:
+            # The statement's name is among the page's first headings (entity and section lines may precede it).
+            named = [ln for ln in heads[:6] if normalise_heading(ln.text, entity)]
+            found = [s for s in (_statement_of(ln.text, entity) for ln in named) if s]
+            if found and len(set(found)) <= 2 and any(_statement_of(ln.text, entity) for ln in named[:3]):
+                statement, source = found[0], "heading"
+            elif not found and out and out[-1].statement and (
+                    any(_CONTINUED.search(ln.text) for ln in heads[:4]) or not any(
+                        normalise_heading(ln.text, entity) for ln in heads[:2] if len(ln.text.split()) >= 2)):
+                statement, source = out[-1].statement, "continued"
+        heading_line = next((ln for ln in heads if normalise_heading(ln.text, entity)), None)
+        heading = normalise_heading(heading_line.text, entity) if heading_line else ""
+        measure = metric_of(heading_line.text) if heading_line else None
+        subject = statement or measure or heading
+        out.append(PageSubject(statement, source, heading, heading_line.text if heading_line else "", subject,
+                               layout, round(numeric, 3), len(lines)))
+    return out

@@ -1,0 +1,130 @@
+"""Who a document is about: the registrant (or issuer, or agency) as the document itself names it.
+
+Read from structure, strongest first, and recorded with its source:
+
+  cover-label   the line(s) just above a cover label such as "(Exact name of registrant as
+                specified in its charter)", or the value after "Name of registrant:" / "회사명:"
+  pdf-author    the PDF's author field, when the document's first pages print that name (a
+                person's name or a tool in the author field is never printed on the cover)
+  ticker        the name just before an exchange ticker, "Contoso Ltd. (NYSE: CTSO)"
+  legal-name    the most frequent name with a legal-form suffix (Inc., plc, Corporation,
+                주식회사, ...) in the document, earliest first on ties
+  running-header the line repeated at the top of most pages
+Nothing here knows a company: only the shapes of covers and legal names.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from typing import Sequence
+
+__all__ = ["find_registrant", "entity_key", "preferred_case"]
+
+_COVER_LABEL = re.compile(r"\(?\s*exact\s+name\s+of\s+(?:the\s+)?registrant", re.I)
+_NAME_LABEL = re.compile(
+    r"^\s*(?:name\s+of\s+(?:the\s+)?(?:registrant|issuer|company|reporting\s+entity)|registrant|issuer|"
+    r"company\s+name|회\s*사\s*명|법\s*인\s*명|기\s*관\s*명|발\s*행\s*회\s*사)\s*[:：]\s*(?P<name>\S.{1,80}?)\s*$",
+    re.I | re.M,
+)
+_SUFFIX = (r"(?:Inc\.?|Incorporated|Corporation|Corp\.?|Company|Co\.|plc|PLC|P\.L\.C\.|Ltd\.?|Limited|LLC|L\.L\.C\.|"
+           r"L\.P\.|LP|N\.V\.|S\.A\.|SE|AG|GmbH|S\.p\.A\.|Group|Holdings|Bancorp)")
+_NAME_TOKEN = r"(?:[A-Z0-9][\w.'’&-]*|&|and|of|the)"
+_LEGAL_NAME = re.compile(r"(?<![\w&])((?:" + _NAME_TOKEN + r",?\s+){0,5}?[A-Z0-9][\w.'’&-]*,?\s+" + _SUFFIX + r")(?![\w])")
+_KO_LEGAL = re.compile(r"(?:주식회사\s*\S{2,20}|\(주\)\s*\S{2,20}|\S{2,20}\s*주식회사)")
+_TICKER = re.compile(r"([A-Z0-9][^\n()]{1,60}?)\s*\((?:NYSE|NASDAQ|Nasdaq|NYSE American|LSE|TSX|ASX|KRX|KOSPI|KOSDAQ)\s*:\s*[A-Z0-9.]{1,8}\)")
+_STOP_LEADS = {"the", "our", "this", "such", "each", "any", "a", "an", "its", "and", "of"}
+
+
+def _clean(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text)
+    return re.sub(r"\s+", " ", text).strip(" ,;:·|*_-\u00a0")
+
+
+def entity_key(name: str) -> str:
+    """Spelling-insensitive key: case, punctuation and spacing do not make another entity."""
+    return re.sub(r"[^\w]+", "", unicodedata.normalize("NFKC", name).casefold())
+
+
+def _is_upper(name: str) -> bool:
+    letters = [c for c in name if c.isalpha() and c.isascii()]
+    return bool(letters) and all(c.isupper() for c in letters)
+
+
+def preferred_case(name: str, texts: Sequence[str]) -> str:
+    """An ALL-CAPS cover name in the case the document prints it elsewhere ("3M COMPANY" -> "3M Company")."""
+    if not _is_upper(name):
+        return name
+    pattern = re.compile(r"\s+".join(re.escape(w) for w in name.split()), re.I)
+    variants: Counter[str] = Counter()
+    for text in texts:
+        for m in pattern.finditer(text):
+            found = _clean(m.group(0))
+            if not _is_upper(found):
+                variants[found] += 1
+    return variants.most_common(1)[0][0] if variants else name
+
+
+def _from_cover_label(text: str) -> str:
+    m = _COVER_LABEL.search(text)
+    if m:
+        lines = [ln.strip() for ln in text[: m.start()].splitlines()]
+        picked: list[str] = []
+        for line in reversed(lines):
+            if not line or line in "()":
+                if picked:
+                    break
+                continue
+            if picked and (re.search(r"\d|[):]$", line) or len(line) > 40 or len(picked) >= 3):
+                break
+            picked.insert(0, line)
+        name = _clean(" ".join(picked))
+        if name and len(name) <= 120:
+            return name
+    m = _NAME_LABEL.search(text)
+    return _clean(m["name"]) if m else ""
+
+
+def _legal_names(texts: Sequence[str]) -> Counter[str]:
+    counts: Counter[str] = Counter()
+    for text in texts:
+        flat = re.sub(r"\s+", " ", text)
+        for m in _LEGAL_NAME.finditer(flat):
+            name = _clean(m.group(1))
+            words = name.split()
+            while words and words[0].lower() in _STOP_LEADS:
+                words = words[1:]
+            if len(words) >= 2:
+                counts[" ".join(words)] += 1
+        for m in _KO_LEGAL.finditer(flat):
+            counts[_clean(m.group(0))] += 1
+    return counts
+
+
+def find_registrant(page_texts: Sequence[str], author: str = "", running_header: str = "") -> tuple[str, str, float]:
+    """(name, source, confidence) for one document from its pages' text in order; ("", "", 0) if unknown."""
+    cover = "\n".join(page_texts[:3])
+    name = _from_cover_label(cover)
+    if name:
+        return preferred_case(name, page_texts), "cover-label", 0.95
+    author = _clean(author or "")
+    if author and len(author) >= 2 and entity_key(author) and entity_key(author) in entity_key(cover):
+        return author, "pdf-author", 0.9
+    m = _TICKER.search(re.sub(r"[ \t]+", " ", cover))
+    if m:
+        ticker_name = _clean(re.split(r"[–—]|\)\s", m.group(1))[-1])
+        words = ticker_name.split()
+        if 1 <= len(words) <= 6:
+            return ticker_name, "ticker", 0.8
+    names = _legal_names(page_texts)
+    if names:
+        # Frequency across the whole document; a name on the cover counts double (it is the subject).
+        on_cover = _legal_names(page_texts[:2])
+        best = max(names, key=lambda n: (names[n] + 2 * on_cover.get(n, 0), -len(n)))
+        if names[best] >= 2 or on_cover.get(best):
+            return preferred_case(best, page_texts), "legal-name", 0.7
+    if running_header:
+        return running_header, "running-header", 0.5
+    if author:
+        return author, "pdf-author", 0.3
+    return "", "", 0.0

@@ -1,0 +1,239 @@
+"""A document's form and reporting period, read from its cover and the spans its statements print.
+
+Strongest evidence first, each recorded with its source:
+
+  cover      "For the fiscal year ended December 31, 2022", "For the quarterly period ended
+             July 1, 2023", "사업연도 2023년 01월 01일 부터 2023년 12월 31일 까지" (a range: its
+             length says year, half, quarter or month)
+  spans      the latest "three months ended <date>" / "quarter ended <date>" (a quarter), else
+             the latest "year ended <date>" (a year), that the document's pages print
+  label      a period the first page's top or the PDF title names ("FY24 Q2", "2022
+             Fourth-Quarter", "2023년 2분기"), most specific first
+
+Dates become the filer's own fiscal labels through `fiscal.FiscalCalendar`; the calendar comes
+from the same document (a 10-K's year end; the longest "N months ended" span ending on the
+quarter's date) and otherwise is left for the corpus to supply (`calendar_source` "default").
+A dated event ("Date of report", "dated June 30, 2003") is never a reporting period.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from datetime import date
+from typing import Sequence
+
+from evalset_pipeline.core.metadata.fiscal import FiscalCalendar, find_dates, months_in_words
+from evalset_pipeline.core.metadata.periods import parse_periods, period_kind
+
+__all__ = ["ReportingPeriod", "find_form", "find_reporting_period", "FORM_KINDS", "spans_in"]
+
+# Form -> the kind of period it reports.
+FORM_KINDS = {"10-K": "year", "20-F": "year", "40-F": "year", "10-KT": "year", "annual-report": "year",
+              "10-Q": "quarter", "10-QT": "quarter", "quarterly-report": "quarter", "half-year-report": "half",
+              "monthly-report": "month", "earnings-release": "", "8-K": "", "6-K": ""}
+
+_FORMS = [
+    (re.compile(r"\bFORM\s+(10-K|10-Q|8-K|20-F|40-F|6-K|10-KT|10-QT)\b", re.I), None),
+    (re.compile(r"사업\s*보고서"), "annual-report"),
+    (re.compile(r"반기\s*보고서|half[- ]year(?:ly)?\s+report|interim\s+report", re.I), "half-year-report"),
+    (re.compile(r"분기\s*보고서|quarterly\s+report(?!\s+pursuant)", re.I), "quarterly-report"),
+    (re.compile(r"monthly\s+(?:report|statistics|bulletin)|월간|월보", re.I), "monthly-report"),
+    (re.compile(r"annual\s+(?:report|performance\s+report|financial\s+report)|연차\s*보고서|연간\s*보고서", re.I),
+     "annual-report"),
+    (re.compile(r"for\s+immediate\s+release|press\s+release|\b(?:reports|announces|posts)\b[^\n]{0,80}\bresults\b",
+                re.I), "earnings-release"),
+]
+
+_DATE = r"(?P<date>[A-Z][a-z]{2,8}\.?\s+\d{1,2}\s*,?\s*(?:19|20)\d{2}|\d{1,2}\s+[A-Z][a-z]{2,8},?\s+(?:19|20)\d{2}|" \
+        r"(?:19|20)\d{2}-\d{2}-\d{2}|(?:19|20)\d{2}\s*년\s*\d{1,2}\s*월\s*\d{1,2}\s*일|(?:19|20)\d{2}\.\s?\d{1,2}\.\s?\d{1,2})"
+# A two-column cover can put a few words of the next column between "ended" and its date.
+_GAP = r"\s*:?\s*(?:[^\d\n]{0,40}?\s)?"
+_COVER = [
+    (re.compile(r"for\s+the\s+(?:fiscal\s+)?year\s+ended" + _GAP + _DATE, re.I), "year"),
+    (re.compile(r"for\s+the\s+quarterly\s+period\s+ended" + _GAP + _DATE, re.I), "quarter"),
+    (re.compile(r"for\s+the\s+(?:six[- ]month|half[- ]year(?:ly)?|interim)\s+period\s+ended" + _GAP + _DATE, re.I), "half"),
+    (re.compile(r"for\s+the\s+month\s+ended" + _GAP + _DATE, re.I), "month"),
+]
+# Event reports (8-K, 6-K) carry a date of report, not a reporting period.
+_EVENT_FORMS = {"8-K", "6-K"}
+_RANGE = re.compile(_DATE.replace("?P<date>", "?P<start>") + r"\s*(?:부터|~|–|-|to|through)\s*"
+                    + _DATE.replace("?P<date>", "?P<end>") + r"\s*(?:까지)?", re.I)
+# "Three Months Ended July 1, 2023" / "Quarter ended" / "Year Ended" / "Fiscal Year Ended"; a column
+# header may put a line break (or the other column's words) between the span and its dates.
+_SPAN = re.compile(r"\b(?:(?P<n>three|six|nine|twelve|fifty-two|fifty-three|3|6|9|12)[- ](?:months?|weeks?)"
+                   r"|(?P<q>quarter)|(?P<y>(?:fiscal\s+)?year)s?)\s+(?:period\s+)?end(?:ed|ing)\b", re.I)
+
+
+@dataclass(frozen=True)
+class ReportingPeriod:
+    period: str = ""  # canonical fiscal label: 2023-Q2, 2023, 2023-H1, 2023-06
+    kind: str = ""  # year | half | quarter | month
+    end: date | None = None
+    source: str = ""  # cover | spans | label | ""
+    confidence: float = 0.0
+    calendar: FiscalCalendar = FiscalCalendar()
+    calendar_source: str = "default"  # cover | spans | corpus | default
+
+    def relabel(self, calendar: FiscalCalendar, source: str) -> "ReportingPeriod":
+        """The same period end in another fiscal calendar (the corpus knew the filer's year end)."""
+        if self.end is None or self.source == "label":
+            return self
+        return ReportingPeriod(calendar.label(self.end, self.kind), self.kind, self.end, self.source,
+                               self.confidence, calendar, source)
+
+
+def find_form(cover_text: str, title: str = "") -> str:
+    for pattern, form in _FORMS:
+        m = pattern.search(cover_text) or pattern.search(title)
+        if m:
+            return form or m.group(1).upper()
+    return ""
+
+
+def spans_in(text: str, window: int = 160) -> list[tuple[int, date]]:
+    """(months, end date) of every "N months / quarter / year ended <date>" span in `text`.
+
+    Each span phrase takes the dates that follow it within `window` characters, up to the next
+    span phrase, so a header "Three Months Ended | Six Months Ended" over four dated columns gives
+    both spans their dates.
+    """
+    flat = re.sub(r"\s+", " ", text)
+    phrases = list(_SPAN.finditer(flat))
+    out: list[tuple[int, date]] = []
+    for i, m in enumerate(phrases):
+        months = months_in_words(m["n"]) if m["n"] else (3 if m["q"] else 12)
+        if months is None:
+            continue
+        stop = min(m.end() + window, phrases[i + 1].start() if i + 1 < len(phrases) else len(flat))
+        dates = _column_dates(flat[m.end():stop])
+        if not dates and i + 1 < len(phrases) and phrases[i + 1].start() - m.end() < 40:
+            # "Three Months Ended  Six Months Ended / July 1, 2023 ..." : the dates follow the next phrase
+            nxt = phrases[i + 2].start() if i + 2 < len(phrases) else len(flat)
+            dates = _column_dates(flat[phrases[i + 1].end():min(phrases[i + 1].end() + window, nxt)])
+        out += [(months, d) for _, _, d in dates]
+    return out
+
+
+def _column_dates(text: str, max_gap: int = 25) -> list[tuple[int, int, date]]:
+    """Dates that head columns: each close to the phrase or to the date before it (prose runs on)."""
+    out = []
+    last = 0
+    for start, end, d in find_dates(text):
+        if start - last > max_gap:
+            break
+        out.append((start, end, d))
+        last = end
+    return out
+
+
+def _current(dates: Sequence[date]) -> date:
+    """The current period: the latest date printed often enough not to be a stray (a comparative
+    column is printed as often as the current one, so frequency alone cannot choose)."""
+    counts = Counter(dates)
+    floor = max(2, 0.25 * max(counts.values()))
+    frequent = [d for d, c in counts.items() if c >= floor]
+    return max(frequent) if frequent else max(counts, key=lambda d: (counts[d], d))
+
+
+def _calendar_from_spans(spans: Sequence[tuple[int, date]], end: date, quarterly_form: bool
+                         ) -> tuple[FiscalCalendar, str] | None:
+    counts = Counter(n for n, d in spans if d == end)
+    longest = max((n for n, c in counts.items() if c >= 2 or n == 3), default=0)
+    if longest == 12:
+        return FiscalCalendar.from_year_end(end), "spans"
+    if longest in (6, 9) or (longest == 3 and quarterly_form):
+        return FiscalCalendar.from_span(end, longest), "spans"
+    return None
+
+
+def _kind_of_range(start: date, end: date) -> str:
+    days = (end - start).days
+    if days > 300:
+        return "year"
+    if days > 150:
+        return "half"
+    if days > 60:
+        return "quarter"
+    return "month"
+
+
+def find_reporting_period(page_texts: Sequence[str], form: str, title: str = "") -> ReportingPeriod:
+    """The reporting period of one document from its pages' text (in order) and its PDF title."""
+    cover = re.sub(r"[ \t]+", " ", "\n".join(page_texts[:3]))
+    quarterly = FORM_KINDS.get(form) == "quarter"
+    spans = spans_in("\n".join(page_texts[:60]))  # statements sit early enough; bounded work per document
+    end: date | None = None
+    kind = ""
+    for pattern, k in _COVER:
+        m = pattern.search(cover)
+        if m:
+            found = find_dates(m["date"])
+            if found:
+                end, kind = found[0][2], k
+                break
+    if end is None:
+        m = _RANGE.search(cover)
+        if m:
+            start_d, end_d = find_dates(m["start"]), find_dates(m["end"])
+            if start_d and end_d and end_d[0][2] > start_d[0][2]:
+                end, kind = end_d[0][2], _kind_of_range(start_d[0][2], end_d[0][2])
+    if end is None and form in _EVENT_FORMS:
+        return ReportingPeriod()
+    source, confidence = ("cover", 0.95) if end is not None else ("", 0.0)
+    if end is None and FORM_KINDS.get(form, "") != "year":
+        quarters = [d for n, d in spans if n == 3]
+        if quarters:
+            end, kind = _current(quarters), "quarter"
+        else:
+            labelled = _from_labels(page_texts, title, kinds=("month", "quarter", "half"))
+            if labelled.period:
+                return labelled
+    if end is None and spans:
+        years = [d for n, d in spans if n == 12]
+        if years:
+            end, kind = _current(years), "year"
+    if end is not None and not source:
+        source, confidence = "spans", 0.8
+    if end is not None:
+        if kind == "year":
+            calendar, cal_source = FiscalCalendar.from_year_end(end), source
+        else:
+            found = _calendar_from_spans(spans, end, quarterly)
+            calendar, cal_source = found if found else (FiscalCalendar(), "default")
+        return ReportingPeriod(calendar.label(end, kind), kind, end, source, confidence, calendar, cal_source)
+    return _from_labels(page_texts, title)
+
+
+def _from_labels(page_texts: Sequence[str], title: str,
+                 kinds: tuple[str, ...] = ("month", "quarter", "half", "year")) -> ReportingPeriod:
+    """No dated period: the labels the first page's top lines (or the PDF title) print, most specific first."""
+    first = page_texts[0] if page_texts else ""
+    top = "\n".join(first.splitlines()[:12])
+    rank = {"month": 0, "quarter": 1, "half": 2, "year": 3}
+    for text in (top, title, first):
+        found = Counter(p for p in parse_periods(text) if period_kind(p) in kinds)
+        if found:
+            best = min(found, key=lambda p: (rank.get(period_kind(p), 9), -int(p[:4])))
+            return ReportingPeriod(best, period_kind(best), None, "label", 0.6)
+    return ReportingPeriod()
+
+
+_YEAR_HEADER = re.compile(r"^\s*(?:(?:fiscal|FY)\s*)?((?:19|20)\d{2})\s*$", re.I)
+_KIND_OF_SPAN = {3: "quarter", 6: "half", 12: "year", 1: "month"}
+
+
+def printed_periods(text: str, calendar: FiscalCalendar) -> list[str]:
+    """Periods a page prints figures for, in the filer's calendar: every "three months / year ended
+    <date>" column (comparatives included) and year-only column headers ("2023  2022  2021").
+    Nine-month year-to-date spans have no canonical label and are left out."""
+    found: dict[str, None] = {}
+    for months, end in spans_in(text):
+        kind = _KIND_OF_SPAN.get(months)
+        if kind:
+            found.setdefault(calendar.label(end, kind), None)
+    for line in text.splitlines():
+        m = _YEAR_HEADER.match(line)
+        if m:
+            found.setdefault(m.group(1), None)
+    return list(found)
