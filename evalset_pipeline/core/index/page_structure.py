@@ -26,11 +26,11 @@ import numpy as np
 
 from evalset_pipeline.core.vlm.page_reader import METRIC_SYNONYMS
 
-__all__ = ["HEADING_DIM", "heading_vector", "structure_vectors", "carried_headings", "LAYOUTS"]
+__all__ = ["HEADING_DIM", "heading_key", "heading_vector", "structure_vectors", "carried_headings", "LAYOUTS"]
 
 HEADING_DIM = 256
 LAYOUTS = ("tabular", "prose", "mixed", "sparse")
-WEIGHTS = {"heading": 0.62, "appearance": 0.6, "layout": 0.5}
+WEIGHTS = {"heading": 0.45, "appearance": 0.7, "layout": 0.55}
 _MEASURE_WORDS = re.compile(
     r"(?<![\w])(?:" + "|".join(sorted((re.escape(f) for forms in METRIC_SYNONYMS.values() for f in forms),
                                       key=len, reverse=True)) + r")(?![\w])", re.I)
@@ -41,9 +41,14 @@ def _bucket(token: str) -> int:
     return int.from_bytes(hashlib.blake2b(token.encode("utf-8"), digest_size=4).digest(), "little") % HEADING_DIM
 
 
+def heading_key(heading: str) -> str:
+    """A normalised heading without its measure words: what kind of page, not which measure."""
+    return " ".join(w for w in _MEASURE_WORDS.sub(" ", heading).split() if w not in _STOP)
+
+
 def heading_vector(heading: str) -> np.ndarray:
     """Hashed words and word pairs of a normalised heading, measure words removed; zeros when empty."""
-    words = [w for w in _MEASURE_WORDS.sub(" ", heading).split() if w not in _STOP]
+    words = heading_key(heading).split()
     v = np.zeros(HEADING_DIM, dtype=np.float32)
     for w in words:
         v[_bucket(w)] += 1.0

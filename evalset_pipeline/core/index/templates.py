@@ -15,11 +15,12 @@ clustering: a primary financial statement's template is the statement it is
 (`statement:balance_sheet`), whichever filing or company prints it. They take part in the
 clustering like metadata templates, so a look-alike table can join them.
 
-Two guards keep the partition useful for mining (both measured in benchmarks/realdocs.py):
-a cluster holding more than `max_share` of the pages is clustered again at the next higher
-threshold until none does (a chained cluster is not one kind of page), and a page left alone in
-its cluster joins the nearest cluster of two or more pages when its centroid is at least
-`join_similarity` away (a one-page template can never give a distractor).
+Given the pages' headings, two refinements make a cluster "one kind of page" (measured in
+benchmarks/realdocs.py): a cluster whose pages carry many different headings (more than
+`max_diversity` distinct per page: a report's narrative, which looks alike page after page) is
+split by heading similarity, and a page then left alone joins the cluster whose centroid is
+nearest in structure (heading, layout, appearance) when at least `join_similarity` close (a
+one-page template can never give a distractor).
 """
 from __future__ import annotations
 
@@ -98,24 +99,34 @@ def _unit(x: np.ndarray) -> np.ndarray:
     return x / np.where(n > 0, n, 1.0)
 
 
-def _split_oversized(labels: np.ndarray, x: np.ndarray, threshold: float, max_share: float,
-                     cluster_options: dict) -> np.ndarray:
-    """Re-cluster, at rising thresholds, every cluster larger than `max_share` of the pages."""
-    limit = max(2, int(max_share * len(labels)))
+def _split_by_heading(labels: np.ndarray, headings: Sequence[str], heading_vectors: np.ndarray,
+                      min_pages: int, max_diversity: float, heading_similarity: float) -> np.ndarray:
+    """Split every cluster whose pages carry many different headings into groups of similar headings.
+
+    A visual cluster whose pages are about one kind of thing (a bar chart of one measure or
+    another) has few distinct headings; one whose pages are a report's whole narrative has
+    almost as many headings as pages. Only the second is split: its distinct headings are
+    clustered (single linkage on their hashed-word vectors at `heading_similarity`), and each
+    page follows its heading.
+    """
     labels = labels.copy()
     next_label = int(labels.max()) + 1 if labels.size else 0
-    t = threshold
-    while labels.size:
-        sizes = np.bincount(labels)
-        big = np.flatnonzero(sizes > limit)
-        t = round(t + 0.05, 2)
-        if not big.size or t > 0.99:
-            break
-        for lab in big.tolist():
-            members = np.flatnonzero(labels == lab)
-            sub = cluster_embeddings(x[members], t, **cluster_options).labels
-            labels[members] = np.where(sub == 0, lab, sub + next_label)
-            next_label += int(sub.max()) + 1
+    for lab in np.unique(labels).tolist():
+        members = np.flatnonzero(labels == lab)
+        names = [headings[i] for i in members.tolist()]
+        distinct = sorted(set(names))
+        if members.size < min_pages or len(distinct) <= max_diversity * members.size:
+            continue
+        first = {h: int(members[names.index(h)]) for h in distinct}
+        vecs = heading_vectors[[first[h] for h in distinct]]
+        empty = np.linalg.norm(vecs, axis=1) == 0
+        sub = cluster_embeddings(np.where(empty[:, None], 0, vecs) + 0, heading_similarity).labels if len(distinct) > 1 \
+            else np.zeros(1, np.int64)
+        sub = np.where(empty, int(sub.max()) + 1 if sub.size else 0, sub)  # pages with no heading: one group
+        group_of = dict(zip(distinct, sub.tolist()))
+        new = np.array([group_of[h] for h in names], dtype=np.int64)
+        labels[members] = np.where(new == 0, lab, new + next_label)
+        next_label += int(new.max()) + 1
     return labels
 
 
@@ -150,7 +161,12 @@ def assign_templates(
     threshold: float | None = None,
     adopt_share: float = 0.8,
     structural_templates: Sequence[str] | None = None,
-    max_share: float = 0.25,
+    headings: Sequence[str] | None = None,
+    heading_vectors: np.ndarray | None = None,
+    structure_vectors: np.ndarray | None = None,
+    min_pages: int = 8,
+    max_diversity: float = 0.25,
+    heading_similarity: float = 0.7,
     join_similarity: float = 0.5,
     **cluster_options,
 ) -> TemplateGroups:
@@ -162,11 +178,12 @@ def assign_templates(
     if all(templates) or not len(unit_ids):
         return TemplateGroups([TemplateAssignment(u, t, src) for u, t, src in zip(unit_ids, templates, source)])
     clustering = cluster_embeddings(embeddings, threshold, **cluster_options)
-    options = {k: v for k, v in cluster_options.items() if k != "grid"}
-    x = _unit(embeddings)
-    refined = _split_oversized(clustering.labels, x, clustering.threshold, max_share, options)
-    refined = _join_singletons(refined, x, join_similarity)
-    clustering.labels = relabel_by_size(refined)
+    if headings is not None and heading_vectors is not None:
+        refined = _split_by_heading(clustering.labels, headings, heading_vectors, min_pages, max_diversity,
+                                    heading_similarity)
+        x = _unit(structure_vectors if structure_vectors is not None else embeddings)
+        refined = _join_singletons(refined, x, join_similarity)
+        clustering.labels = relabel_by_size(refined)
     labels = clustering.labels.tolist()
     width = max(3, len(str(clustering.count)))
     votes: dict[int, Counter] = {}

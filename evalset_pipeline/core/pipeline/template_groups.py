@@ -20,7 +20,8 @@ import pyarrow as pa
 
 from evalset_pipeline.core.index import appearance
 from evalset_pipeline.core.index.embeddings import EmbedderSpec, EmbedInput, embed_pages
-from evalset_pipeline.core.index.page_structure import carried_headings, structure_vectors
+from evalset_pipeline.core.index.page_structure import (HEADING_DIM, carried_headings, heading_key, heading_vector,
+                                                        structure_vectors)
 from evalset_pipeline.core.index.templates import assign_templates
 from evalset_pipeline.core.pipeline.context import StageContext
 from evalset_pipeline.core.pipeline.page_embeddings import load_page_embeddings
@@ -73,9 +74,12 @@ def build_template_groups(ctx: StageContext) -> dict:
     clustered_on = ""
     if not all(named):
         vectors, clustered_on = _layout_vectors(ctx, ids, vectors)
-        vectors = structure_vectors(vectors, _profile_rows(ids, profiles))
-        clustered_on += "+structure"
-    groups = assign_templates(ids, named, vectors, seed=ctx.config.seed, structural_templates=structural)
+    rows = _profile_rows(ids, profiles)
+    headings = [heading_key(r["heading"]) if r else "" for r in rows]
+    groups = assign_templates(ids, named, vectors, seed=ctx.config.seed, structural_templates=structural,
+                              headings=headings, heading_vectors=np.stack([heading_vector(h) for h in headings])
+                              if headings else np.zeros((0, HEADING_DIM), np.float32),
+                              structure_vectors=structure_vectors(vectors, rows))
     write_rows(ctx.paths.table("template_groups"), (asdict(a) for a in groups.assignments), SCHEMA)
     summary = groups.summary()
     if groups.clustering is not None:
