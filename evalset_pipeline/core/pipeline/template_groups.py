@@ -20,9 +20,7 @@ import pyarrow as pa
 
 from evalset_pipeline.core.index import appearance
 from evalset_pipeline.core.index.embeddings import EmbedderSpec, EmbedInput, embed_pages
-from evalset_pipeline.core.index.page_structure import (HEADING_DIM, carried_headings, heading_key, heading_vector,
-                                                        structure_vectors)
-from evalset_pipeline.core.index.templates import assign_templates
+from evalset_pipeline.core.index.template_discovery import PageShape, discover_templates
 from evalset_pipeline.core.pipeline.context import StageContext
 from evalset_pipeline.core.pipeline.page_embeddings import load_page_embeddings
 from evalset_pipeline.core.pipeline.page_metadata import load_page_metadata, load_page_profiles
@@ -50,36 +48,17 @@ def _layout_vectors(ctx: StageContext, ids: list[str], vectors: np.ndarray) -> t
     return layout, appearance.MODEL_ID
 
 
-def _profile_rows(ids: list[str], profiles: dict) -> list[dict | None]:
-    """Heading (carried over continuation pages), layout and figure share per page, in `ids` order."""
-    present = [profiles.get(u) for u in ids]
-    order = sorted(range(len(ids)), key=lambda i: (present[i].document_sha256, present[i].page_number)
-                   if present[i] else ("", i))
-    carried = carried_headings([present[i].heading if present[i] else "" for i in order],
-                               [present[i].document_sha256 if present[i] else f"?{i}" for i in order])
-    rows: list[dict | None] = [None] * len(ids)
-    for i, heading in zip(order, carried):
-        p = present[i]
-        if p is not None:
-            rows[i] = {"heading": heading, "layout": p.layout, "numeric_share": p.numeric_share}
-    return rows
-
-
 def build_template_groups(ctx: StageContext) -> dict:
     ids, vectors = load_page_embeddings(ctx)
     meta = load_page_metadata(ctx)
     named = [meta[u].get("template_id") if u in meta else "" for u in ids]
     profiles = load_page_profiles(ctx)
-    structural = [f"statement:{profiles[u].statement}" if u in profiles and profiles[u].statement else "" for u in ids]
+    shapes = [PageShape(p.document_sha256, p.page_number, p.heading, p.layout, p.numeric_share, p.statement)
+              if (p := profiles.get(u)) else None for u in ids]
     clustered_on = ""
     if not all(named):
         vectors, clustered_on = _layout_vectors(ctx, ids, vectors)
-    rows = _profile_rows(ids, profiles)
-    headings = [heading_key(r["heading"]) if r else "" for r in rows]
-    groups = assign_templates(ids, named, vectors, seed=ctx.config.seed, structural_templates=structural,
-                              headings=headings, heading_vectors=np.stack([heading_vector(h) for h in headings])
-                              if headings else np.zeros((0, HEADING_DIM), np.float32),
-                              structure_vectors=structure_vectors(vectors, rows))
+    groups = discover_templates(ids, named, vectors, shapes, seed=ctx.config.seed)
     write_rows(ctx.paths.table("template_groups"), (asdict(a) for a in groups.assignments), SCHEMA)
     summary = groups.summary()
     if groups.clustering is not None:

@@ -1,0 +1,55 @@
+"""Template discovery from page records: the one entry point the stage and the scale benchmark share.
+
+Input per page: its metadata template (or ""), its structural template ("statement:…" or ""),
+its appearance vector, and its profile (document, page number, heading, layout, figure share).
+Headings are carried over continuation pages of the same document before anything is compared.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from evalset_pipeline.core.index.page_structure import (HEADING_DIM, carried_headings, heading_key, heading_vector,
+                                                        structure_vectors)
+from evalset_pipeline.core.index.templates import TemplateGroups, assign_templates
+
+__all__ = ["PageShape", "discover_templates"]
+
+
+@dataclass(frozen=True)
+class PageShape:
+    """What template discovery reads of one page besides its vector."""
+
+    document: str = ""
+    page_number: int = 0
+    heading: str = ""
+    layout: str = ""
+    numeric_share: float = 0.0
+    statement: str = ""
+
+
+def _heading_vectors(keys: Sequence[str]) -> np.ndarray:
+    """One hashed vector per distinct heading (corpora repeat headings a lot), spread to pages."""
+    distinct = {k: i for i, k in enumerate(dict.fromkeys(keys))}
+    table = np.stack([heading_vector(k) for k in distinct]) if distinct else np.zeros((0, HEADING_DIM), np.float32)
+    return table[[distinct[k] for k in keys]] if keys else np.zeros((0, HEADING_DIM), np.float32)
+
+
+def discover_templates(unit_ids: Sequence[str], named: Sequence[str], appearance: np.ndarray,
+                       shapes: Sequence[PageShape | None], *, seed: int = 0) -> TemplateGroups:
+    """Metadata templates win, then statements, then clusters (see `templates.assign_templates`)."""
+    order = sorted(range(len(unit_ids)), key=lambda i: (shapes[i].document, shapes[i].page_number)
+                   if shapes[i] else ("", i))
+    carried = carried_headings([shapes[i].heading if shapes[i] else "" for i in order],
+                               [shapes[i].document if shapes[i] else f"?{i}" for i in order])
+    headings = [""] * len(unit_ids)
+    for i, h in zip(order, carried):
+        headings[i] = heading_key(h)
+    rows = [{"heading": h, "layout": s.layout, "numeric_share": s.numeric_share} if s else None
+            for h, s in zip(headings, shapes)]
+    structural = [f"statement:{s.statement}" if s and s.statement else "" for s in shapes]
+    return assign_templates(unit_ids, named, appearance, seed=seed, structural_templates=structural,
+                            headings=headings, heading_vectors=_heading_vectors(headings),
+                            structure_vectors=structure_vectors(appearance, rows))
