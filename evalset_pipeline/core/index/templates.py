@@ -111,13 +111,17 @@ def _split_by_heading(labels: np.ndarray, headings: Sequence[str], heading_vecto
     """
     labels = labels.copy()
     next_label = int(labels.max()) + 1 if labels.size else 0
-    for lab in np.unique(labels).tolist():
-        members = np.flatnonzero(labels == lab)
+    order = np.argsort(labels, kind="stable")
+    bounds = np.flatnonzero(np.diff(labels[order])) + 1
+    for members in np.split(order, bounds) if labels.size else []:
+        lab = int(labels[members[0]])
         names = [headings[i] for i in members.tolist()]
-        distinct = sorted(set(names))
+        first: dict[str, int] = {}
+        for row, h in zip(members.tolist(), names):
+            first.setdefault(h, row)
+        distinct = sorted(first)
         if members.size < min_pages or len(distinct) <= max_diversity * members.size:
             continue
-        first = {h: int(members[names.index(h)]) for h in distinct}
         vecs = heading_vectors[[first[h] for h in distinct]]
         empty = np.linalg.norm(vecs, axis=1) == 0
         sub = cluster_embeddings(np.where(empty[:, None], 0, vecs) + 0, heading_similarity).labels if len(distinct) > 1 \
@@ -137,12 +141,12 @@ def _join_singletons(labels: np.ndarray, x: np.ndarray, join_similarity: float) 
     groups = np.flatnonzero(sizes >= 2)
     if not alone.size or not groups.size:
         return labels
-    onehot = np.zeros((groups.size, len(labels)), dtype=np.float32)
-    index = {g: i for i, g in enumerate(groups.tolist())}
-    for row, lab in enumerate(labels.tolist()):
-        if lab in index:
-            onehot[index[lab], row] = 1.0
-    centroids = _unit(onehot @ x)
+    slot = np.full(sizes.size, -1, dtype=np.int64)
+    slot[groups] = np.arange(groups.size)
+    grouped = np.flatnonzero(slot[labels] >= 0)
+    sums = np.zeros((groups.size, x.shape[1]), dtype=np.float32)
+    np.add.at(sums, slot[labels[grouped]], x[grouped])
+    centroids = _unit(sums)
     labels = labels.copy()
     for start in range(0, alone.size, 4096):
         rows = alone[start:start + 4096]
