@@ -13,6 +13,7 @@ import pytest
 
 from evalset_pipeline.core.corpus.sample_corpus import plan_sample_corpus
 from evalset_pipeline.core.golden.reader import load_golden_set
+from evalset_pipeline.core.index.clustering import adjusted_rand_index
 from evalset_pipeline.core.paths import DataPaths
 from evalset_pipeline.core.tables import read_rows
 from evalset_pipeline.definitions import all_assets
@@ -79,3 +80,22 @@ def test_golden_set_distractors_share_the_true_template_and_differ_on_one_axis(b
             assert other.template_id == gold.template_id, (item["question"], d)
             assert differing_axes(gold, other, ("period", "metric", "entity")) == [d["axis"]], (item["question"], d)
             assert d["label"] != "sufficient", (item["question"], d)
+
+
+def test_templates_and_axes_match_the_generator_without_a_sidecar(built):
+    """Issue 13's floor for the synthetic corpus: ARI >= 0.9 against the true templates, and the
+    document facts (entity, period) right on every page."""
+    data_dir, _ = built
+    paths = DataPaths.at(data_dir)
+    units = read_rows(paths.table("page_renders"))
+    truth = truth_by_unit(plan_sample_corpus(entities=5, periods=2), units)
+    templates = {g["unit_id"]: g["template_id"] for g in read_rows(paths.table("template_groups"))}
+    ids = sorted(truth)
+    ari = adjusted_rand_index([truth[u].template_id for u in ids], [templates[u] for u in ids])
+    assert ari >= 0.9, ari
+    meta = {m["unit_id"]: m for m in read_rows(paths.table("page_metadata"))}
+    assert all(meta[u]["entity"] == truth[u].entity for u in ids)
+    assert all(meta[u]["period"] == truth[u].period for u in ids)
+    facts = read_rows(paths.table("document_facts"))
+    assert {f["entity_source"] for f in facts} == {"pdf-author"}
+    assert all(f["period"] for f in facts)

@@ -24,7 +24,7 @@ from datetime import date
 from typing import Sequence
 
 from evalset_pipeline.core.metadata.fiscal import FiscalCalendar, find_dates, months_in_words
-from evalset_pipeline.core.metadata.periods import parse_periods, period_kind
+from evalset_pipeline.core.metadata.periods import normalize_period, parse_periods, period_kind
 
 __all__ = ["ReportingPeriod", "find_form", "find_reporting_period", "FORM_KINDS", "spans_in"]
 
@@ -225,7 +225,8 @@ _KIND_OF_SPAN = {3: "quarter", 6: "half", 12: "year", 1: "month"}
 
 def printed_periods(text: str, calendar: FiscalCalendar) -> list[str]:
     """Periods a page prints figures for, in the filer's calendar: every "three months / year ended
-    <date>" column (comparatives included) and year-only column headers ("2023  2022  2021").
+    <date>" column (comparatives included), year-only column headers ("2023  2022  2021") and
+    header cells that are a period label alone ("Q2 2023").
     Nine-month year-to-date spans have no canonical label and are left out."""
     found: dict[str, None] = {}
     for months, end in spans_in(text):
@@ -236,4 +237,10 @@ def printed_periods(text: str, calendar: FiscalCalendar) -> list[str]:
         m = _YEAR_HEADER.match(line)
         if m:
             found.setdefault(m.group(1), None)
+        elif len(line) <= 30 and not find_dates(line):
+            # a column header that is a period label and nothing else ("Q2 2023", "FY2022", "2023년 2분기");
+            # bare dates are left to the spans above, which know the filer's calendar
+            label = normalize_period(line)
+            if label:
+                found.setdefault(label, None)
     return list(found)

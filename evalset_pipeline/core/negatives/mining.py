@@ -54,6 +54,9 @@ class MiningInput:
     embeddings: np.ndarray  # (n, d), L2-normalised
     render_hashes: Sequence[str]
     text_hashes: Sequence[str]
+    # Columns held equal in every pool without being an axis: the period's kind (quarter, year,
+    # month), so the period axis compares like with like (a quarter's distractor is another quarter).
+    fixed: dict[str, Sequence[str]] = field(default_factory=dict)
 
 
 @dataclass
@@ -228,6 +231,7 @@ def mine_hard_negatives(data: MiningInput, axes: Sequence[str], k: int = 2) -> M
     text, _ = _encode(data.text_hashes)
     emb = np.ascontiguousarray(data.embeddings, dtype=np.float32)
     coded = {a: _encode(data.axis_values[a]) for a in axes}
+    fixed = [_encode(v)[0] for v in data.fixed.values()]
     searcher = _Searcher(emb, render, text, k)
 
     parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]] = []
@@ -238,7 +242,8 @@ def mine_hard_negatives(data: MiningInput, axes: Sequence[str], k: int = 2) -> M
         axis_codes, has_value = coded[axis]
         valid = has_template & has_value
         idx = np.flatnonzero(valid)
-        group_key = _combine([template_codes[idx], *(coded[a][0][idx] for a in axes if a != axis)])
+        group_key = _combine([template_codes[idx], *(coded[a][0][idx] for a in axes if a != axis),
+                              *(f[idx] for f in fixed)])
         order_local = np.lexsort((axis_codes[idx], group_key))
         order = idx[order_local]
         g_sorted = group_key[order_local]

@@ -7,14 +7,15 @@ from dataclasses import asdict
 import pyarrow as pa
 
 from evalset_pipeline.core.pipeline.context import StageContext
-from evalset_pipeline.core.pipeline.hard_negatives import load_hard_negatives
+from evalset_pipeline.core.pipeline.hard_negatives import load_comparatives, load_hard_negatives
 from evalset_pipeline.core.pipeline.model_calls import stage_backend
 from evalset_pipeline.core.pipeline.page_metadata import load_page_metadata
 from evalset_pipeline.core.pipeline.page_renders import load_page_renders
 from evalset_pipeline.core.pipeline.pages import page_view
 from evalset_pipeline.core.pipeline.template_groups import load_template_groups
 from evalset_pipeline.core.pipeline.validated_questions import load_validated_questions
-from evalset_pipeline.core.questions.labels import CandidateLabel, CandidateUnit, label_candidates
+from evalset_pipeline.core.questions.labels import (COMPARATIVE, CandidateLabel, CandidateUnit, label_candidates,
+                                                    settle_comparatives)
 from evalset_pipeline.core.questions.siblings import evidence_siblings
 from evalset_pipeline.core.tables import read_rows, write_rows
 
@@ -25,6 +26,7 @@ SCHEMA = pa.schema([("item_id", pa.string()), ("unit_id", pa.string()), ("role",
 def build_candidate_labels(ctx: StageContext) -> dict:
     renders = {p.unit_id: p for p in load_page_renders(ctx)}
     negatives = load_hard_negatives(ctx)
+    comparatives = load_comparatives(ctx)
     root = ctx.paths.root
     validated = load_validated_questions(ctx)
     meta = load_page_metadata(ctx)
@@ -39,14 +41,20 @@ def build_candidate_labels(ctx: StageContext) -> dict:
         distractors = [n.negative_unit_id for n in negatives.get(v.gold_unit_id, [])]
         candidates += [CandidateUnit(v.item_id, page_view(renders[n.negative_unit_id], root), "distractor", n.axis)
                        for n in negatives.get(v.gold_unit_id, [])]
+        compared = [c.comparative_unit_id for c in comparatives.get(v.gold_unit_id, []) if c.comparative_unit_id
+                    not in distractors]
+        candidates += [CandidateUnit(v.item_id, page_view(renders[u], root), "pooled", COMPARATIVE) for u in compared]
         candidates += [CandidateUnit(v.item_id, page_view(renders[u], root), "pooled", "")
-                       for u in siblings[v.gold_unit_id] if u not in distractors]
+                       for u in siblings[v.gold_unit_id] if u not in distractors and u not in compared]
     with stage_backend(ctx, "candidate_labels") as backend:
-        labels = label_candidates(questions, candidates, backend)
+        labels = settle_comparatives(label_candidates(questions, candidates, backend), questions,
+                                     {c.page.unit_id: c.page for c in candidates}, backend)
         stats = backend.stats
     write_rows(ctx.paths.table("candidate_labels"), (asdict(lab) for lab in labels), SCHEMA)
     by_role = Counter(f"{lab.role}:{lab.label}" for lab in labels)
     return {"labels": len(labels), "by_role_and_label": dict(sorted(by_role.items())),
+            "comparatives": dict(sorted(Counter(f"{lab.role}:{lab.axis}:{lab.label}" for lab in labels
+                                                if lab.axis in (COMPARATIVE, "revision")).items())),
             "model_calls": sum(stats.calls.values()), "cache_hits": sum(stats.cache_hits.values())}
 
 

@@ -1,20 +1,29 @@
-"""`hard_negatives`: per page, one pool per axis holding the other axes fixed; nearest k by appearance."""
+"""`hard_negatives`: per page, one pool per axis holding the other axes fixed; nearest k by appearance.
+
+Period pools hold the period's kind fixed (quarters against quarters). A period candidate that
+prints the gold's period (a comparative column) is not a negative: it goes to the
+`comparative_pages` table for `candidate_labels` to judge (see negatives/comparatives.py).
+"""
 from __future__ import annotations
 
 from collections import Counter, defaultdict
 
 import numpy as np
 
+from evalset_pipeline.core.metadata.periods import period_kind
+from evalset_pipeline.core.negatives.comparatives import SCHEMA as COMPARATIVES_SCHEMA
+from evalset_pipeline.core.negatives.comparatives import Comparative, split_comparatives
 from evalset_pipeline.core.negatives.mining import FALLBACK_AXIS, SCHEMA, MiningInput, Negative, mine_hard_negatives
 from evalset_pipeline.core.pipeline.context import StageContext
 from evalset_pipeline.core.pipeline.page_embeddings import load_page_embeddings
-from evalset_pipeline.core.pipeline.page_metadata import load_page_metadata
+from evalset_pipeline.core.pipeline.page_metadata import load_page_metadata, load_page_profiles
 from evalset_pipeline.core.pipeline.page_renders import load_page_renders
 from evalset_pipeline.core.pipeline.template_groups import load_template_groups
-from evalset_pipeline.core.tables import read_rows, write_table
+from evalset_pipeline.core.tables import read_rows, write_rows, write_table
 
 __all__ = ["SCHEMA", "build_hard_negatives", "load_hard_negatives"]
 MAX_LISTED = 20  # page ids listed in asset metadata; counts are always complete
+SPARE = 3  # extra candidates mined per axis, so a pool keeps k negatives after comparatives leave it
 
 
 def _distribution(sizes) -> dict:
@@ -39,15 +48,25 @@ def build_hard_negatives(ctx: StageContext) -> dict:
         embeddings=vectors,
         render_hashes=[renders[u].render_hash for u in ids],
         text_hashes=[renders[u].text_hash for u in ids],
+        fixed={"period_kind": [period_kind(meta[u].get("period")) if u in meta else "" for u in ids]},
     )
-    result = mine_hard_negatives(data, axes, ctx.config.negatives_per_axis)
+    k = ctx.config.negatives_per_axis
+    profiles = load_page_profiles(ctx)
+    result = mine_hard_negatives(data, axes, k + SPARE)
+    result, comparatives = split_comparatives(
+        result, [meta[u].get("period") if u in meta else "" for u in ids],
+        {u: p.printed_periods for u, p in profiles.items() if p.printed_periods}, k)
     write_table(ctx.paths.table("hard_negatives"), result.to_table())
+    write_rows(ctx.paths.table("comparative_pages"), (c.__dict__ for c in comparatives), COMPARATIVES_SCHEMA)
     golds = np.unique(result.gold)
     with_template = [u for u in ids if templates.get(u, ("", ""))[0]]
     fallback_rows = np.unique(result.gold[result.axis == result.axis_names.index(FALLBACK_AXIS)])
     fallback = sorted(ids[g] for g in fallback_rows[: MAX_LISTED * 5].tolist())
     return {
         "negatives": len(result),
+        # Period candidates that print the gold's period: judged as evidence, never mined as negatives.
+        "comparatives": len(comparatives),
+        "comparative_examples": [c.__dict__ for c in comparatives[:MAX_LISTED]],
         "pages": len(ids),
         "pages_with_template": len(with_template),
         "pages_with_negatives": int(golds.size),
@@ -69,6 +88,14 @@ def build_hard_negatives(ctx: StageContext) -> dict:
         "k_per_axis": ctx.config.negatives_per_axis,
         "axes": axes,
     }
+
+
+def load_comparatives(ctx: StageContext) -> dict[str, list[Comparative]]:
+    out: dict[str, list[Comparative]] = defaultdict(list)
+    path = ctx.paths.table("comparative_pages")
+    for r in read_rows(path, producer="hard_negatives") if path.exists() else []:
+        out[r["unit_id"]].append(Comparative(**r))
+    return out
 
 
 def load_hard_negatives(ctx: StageContext) -> dict[str, list[Negative]]:

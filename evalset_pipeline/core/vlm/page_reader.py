@@ -102,6 +102,7 @@ class PageFacts:
     yoy: dict[str, SeriesValue] = field(default_factory=dict)  # segment -> YoY change in % (tables, prose)
     total: SeriesValue | None = None  # a total the page states (prose, table total rows)
     total_yoy: SeriesValue | None = None
+    prior_period: str = ""  # period of the comparative column `prior` holds (tables), "" when unknown
     text: str = ""  # body text in reading order
 
     def segment_key(self, name: str) -> str | None:
@@ -282,6 +283,7 @@ class _Series:
     yoy: dict[str, SeriesValue] = field(default_factory=dict)
     total: SeriesValue | None = None
     total_yoy: SeriesValue | None = None
+    prior_period: str = ""  # the period heading the prior (comparative) column, when the header says
 
 
 _TOTAL_LABEL = re.compile(r"^(?:group\s+)?total|^합계$|^총계$|^전체$", re.I)
@@ -301,7 +303,7 @@ def _read_table(body: list[TextItem], unit: str) -> _Series | None:
         return None
     header = next((rows[i] for i in range(data[0][0] - 1, -1, -1) if len(rows[i]) >= 3), None)
     columns = _table_columns(header, data[0][1])
-    out = _Series()
+    out = _Series(prior_period=_prior_period(header))
     for _, row in data:
         label = row[0].text.strip()
         cells = _assign_cells(row[1:], columns)
@@ -353,6 +355,14 @@ def _table_columns(header: list[TextItem] | None, first_row: list[TextItem]) -> 
         if pct:
             columns["yoy"] = pct[0].cx
     return columns
+
+
+def _prior_period(header: list[TextItem] | None) -> str:
+    """The second-latest period a table's header names (its comparative column), else ""."""
+    if not header:
+        return ""
+    dated = sorted({p[0] for p in (parse_periods(h.text) for h in header[1:]) if p}, key=_period_sort_key, reverse=True)
+    return dated[1] if len(dated) > 1 else ""
 
 
 def _period_sort_key(canonical: str) -> tuple[int, int]:
@@ -512,6 +522,7 @@ def _read_page(layer: dict[str, Any]) -> PageFacts:
         yoy=series.yoy,
         total=series.total,
         total_yoy=series.total_yoy,
+        prior_period=series.prior_period,
         text=full_text,
     )
 

@@ -43,7 +43,8 @@ __all__ = [
     "RULES_VERSION",
 ]
 
-RULES_VERSION = {"write": "write-2", "judge": "judge-1", "label": "label-1", "qualify": "qualify-1"}
+# judge-2 / label-2: a value asked for the period of a table's comparative column is read from that column.
+RULES_VERSION = {"write": "write-2", "judge": "judge-2", "label": "label-2", "qualify": "qualify-1"}
 ENTITY_MATCH_THRESHOLD = 90.0
 QUESTION_KINDS = ("argmax", "argmin", "value", "prior", "yoy", "total", "total_yoy", "total_inferred", "share")
 INFERRED_KINDS = ("total_inferred", "share")
@@ -346,9 +347,21 @@ def answer_from_facts(parsed: ParsedQuestion, facts: PageFacts) -> Judgment:
     if parsed.metric is None or parsed.metric != facts.metric:
         return Judgment(False, None, f"question asks about {parsed.metric}, page shows {facts.metric}")
     missing = [p for p in parsed.periods if p not in facts.reporting_periods]
+    if missing == [facts.prior_period] and facts.prior and parsed.kind == "value" and len(parsed.periods) == 1:
+        # A comparative column answers for its own period: the page is evidence, not a distractor.
+        key = facts.segment_key(parsed.segment) if parsed.segment is not None else None
+        if key is not None and key in facts.prior:
+            return _checked_context(parsed, facts) or Judgment(
+                True, facts.prior[key].display, f"page's comparative column ({facts.prior_period}) states {key}: "
+                                                f"{facts.prior[key].display}")
     if missing:
         shown = ", ".join(facts.reporting_periods) or "no period"
         return Judgment(False, None, f"question period {', '.join(missing)} not on page ({shown})")
+    return _checked_context(parsed, facts) or _answer_value(parsed, facts)
+
+
+def _checked_context(parsed: ParsedQuestion, facts: PageFacts) -> Judgment | None:
+    """A refusal when the page's entity, revision or extra qualifiers contradict the question, else None."""
     for entity in parsed.entities:
         if not _entity_matches(entity, facts):
             return Judgment(False, None, f"question entity {entity!r} is not the page's ({facts.entity!r})")
@@ -359,7 +372,7 @@ def answer_from_facts(parsed: ParsedQuestion, facts: PageFacts) -> Judgment:
     for axis, value in parsed.extras:
         if _norm_entity(value) not in _norm_entity(facts.text):
             return Judgment(False, None, f"{axis} {value!r} not stated on page")
-    return _answer_value(parsed, facts)
+    return None
 
 
 def _answer_value(parsed: ParsedQuestion, facts: PageFacts) -> Judgment:

@@ -14,4 +14,4 @@ from evalset_pipeline.defs.resources import PipelineSettings, stage_context
 def hard_negatives(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
     ctx = stage_context(context, settings)
     summary = build_hard_negatives(ctx)
-    return dg.MaterializeResult(metadata=to_metadata(summary), data_version=table_version(ctx.paths, "hard_negatives"))
+    return dg.MaterializeResult(metadata=to_metadata(summary), data_version=table_version(ctx.paths, "hard_negatives", "comparative_pages"))
