@@ -121,7 +121,9 @@ def _run_info(run: Run) -> dict[str, Any]:
 
 def _score(args: argparse.Namespace, qrels: Qrels, run: Run) -> tuple[QueryScores, list[str]]:
     scores = score_run(qrels, run, relevance=args.relevance, gain=args.gain)
-    warnings = check_empty_queries(scores.n_results, run_name=run.name, allow_empty=args.allow_empty)
+    # Only queries that can be scored: one the zero-relevant policy excludes changes no number
+    # whether or not the run answers it (and exports leave such items out of their queries).
+    warnings = check_empty_queries(scores.n_results[scores.eligible], run_name=run.name, allow_empty=args.allow_empty)
     return scores, warnings
 
 
