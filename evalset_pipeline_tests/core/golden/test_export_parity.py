@@ -153,3 +153,45 @@ def test_a_run_of_exported_ids_scores_directly(case, tmp_path, capsys, monkeypat
     assert abs(report["slices"]["main"]["recall@10"] - recall["Recall@10"]) <= BEIR_ROUNDING
     assert report["gain"] == "binary" and "binary" in report["conventions"]["gain"]
     assert np.isfinite(report["slices"]["main"]["mrr@10"])
+
+
+def test_real_build_exports_every_page_and_beir_equals_evalset_on_the_text_baseline(small_corpus, tmp_path_factory, tmp_path):
+    """On a real build: the corpus is every rendered page (not just the judged ones), and BEIR on the
+    default export gives `evalset score`'s numbers for the text baseline run over that corpus."""
+    from evalset_pipeline.core.golden.reader import load_golden_set
+    from evalset_pipeline.core.paths import DataPaths
+    from evalset_pipeline.core.scoring.baselines import baseline_run, load_corpus_index
+    from evalset_pipeline.core.scoring.metrics import declared_order
+    from evalset_pipeline.core.scoring.runs import run_from_columns
+    from evalset_pipeline_tests.core.scoring.test_baselines import build_once
+
+    built = build_once(small_corpus, tmp_path_factory)
+    golden = load_golden_set("latest", built.data_dir)
+    paths = DataPaths.at(built.data_dir)
+    index = load_corpus_index(paths)
+    summary = export_golden_set(golden, "beir", tmp_path / "beir")
+    assert summary["corpus"] == len(index) > golden.units.num_rows == summary["corpus_referenced"]
+    raw = baseline_run(paths, golden.items, "text", depth=len(index), index=index)
+    # Same ranking as evalset's tie-break, with distinct scores, so trec_eval's tie-break cannot differ.
+    order = declared_order(raw.query_ids, raw.unit_ids, raw.scores)
+    run = run_from_columns(raw.query_ids.take(order), raw.unit_ids.take(order), -np.arange(len(order), dtype=float))
+    means = summarize(score_run(qrels_from_golden(golden), run, gain="binary"))
+    compared = 0
+    for split, slice_name in SLICE_OF_SPLIT.items():
+        if not (tmp_path / "beir" / "qrels" / f"{split}.tsv").exists():
+            continue
+        _, _, qrels = GenericDataLoader(str(tmp_path / "beir")).load(split=split)
+        if not qrels:
+            continue
+        results = as_results(run, set(qrels))
+        ndcg, _, recall, _ = EvaluateRetrieval.evaluate(qrels, results, list(KS))
+        mrr = EvaluateRetrieval.evaluate_custom(qrels, results, list(KS), metric="mrr")
+        ours = means[slice_name].metrics
+        assert means[slice_name].n_scored == len(qrels)
+        for k in KS:
+            assert abs(mrr[f"MRR@{k}"] - ours[f"mrr@{k}"]) <= BEIR_ROUNDING, (split, k)
+            if slice_name != "underspecified":
+                assert abs(ndcg[f"NDCG@{k}"] - ours[f"ndcg@{k}"]) <= BEIR_ROUNDING, (split, k)
+                assert abs(recall[f"Recall@{k}"] - ours[f"recall@{k}"]) <= BEIR_ROUNDING, (split, k)
+            compared += 1
+    assert compared >= len(KS)
