@@ -7,6 +7,7 @@ run written with exported ids is a run `evalset score` reads as it is.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from evalset_pipeline.core.golden.exports._common import ExportError, UnitPayload, split_name
@@ -42,8 +43,12 @@ class ExportData:
     def split(self, slice_name: str) -> str:
         return split_name(slice_name)
 
-    def items(self) -> list[dict[str, Any]]:
+    @cached_property
+    def _items(self) -> list[dict[str, Any]]:
         return [{k: v for k, v in r.items() if k != "version_id"} for r in self.golden.items.to_pylist()]
+
+    def items(self) -> list[dict[str, Any]]:
+        return list(self._items)
 
     def queries(self, slice_name: str) -> list[dict[str, Any]]:
         """Items of the slice that have a relevant unit under the policy.

@@ -50,7 +50,7 @@ def write_parquet(path: Path, rows: Iterable[dict[str, Any]], schema: pa.Schema)
     return n
 
 
-def corpus_rows(units: list[UnitPayload], row: Callable[[UnitPayload, bytes], dict[str, Any]]) -> Iterator[dict[str, Any]]:
+def rows_with_images(units: list[UnitPayload], row: Callable[[UnitPayload, bytes], dict[str, Any]]) -> Iterator[dict[str, Any]]:
     """One corpus row per unit, reading each render only when its row is written."""
     for unit in units:
         yield row(unit, unit.read_image())

@@ -56,7 +56,7 @@ def _corpus_row(unit: UnitPayload, image: bytes) -> dict[str, Any]:
 
 
 def export(data: ExportData, out_dir: Path) -> dict[str, Any]:
-    hf.write_parquet(out_dir / hf.CORPUS_FILE, hf.corpus_rows(data.units, _corpus_row), CORPUS)
+    hf.write_parquet(out_dir / hf.CORPUS_FILE, hf.rows_with_images(data.units, _corpus_row), CORPUS)
     splits = []
     for slice_name in data.slices:
         split = data.split(slice_name)
