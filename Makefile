@@ -24,8 +24,20 @@ $(VENV)/.installed-test: pyproject.toml $(VENV)/.installed
 	$(PIP) install --quiet -e '.[test]'
 	touch $@
 
+# vidore-benchmark 5.0.0 pins mteb<1.17, which cannot share an environment with the test extra's
+# mteb 2.x: it gets its own, with the same torch pin (the export test runs it as a subprocess).
+VIDORE_VENV := .venv-vidore
+VIDORE_REQS := evalset_pipeline_tests/support/vidore-requirements.txt
+
+$(VIDORE_VENV)/.installed: $(VIDORE_REQS)
+	@test -n "$(PYTHON)" || { echo "need Python 3.11 (python3.11 or python3 on PATH)"; exit 1; }
+	$(PYTHON) -m venv $(VIDORE_VENV)
+	$(VIDORE_VENV)/bin/pip install --quiet torch==2.13.0
+	$(VIDORE_VENV)/bin/pip install --quiet -r $(VIDORE_REQS)
+	touch $@
+
 install: $(VENV)/.installed
-install-test: $(VENV)/.installed-test
+install-test: $(VENV)/.installed-test $(VIDORE_VENV)/.installed
 
 run: install
 	$(VENV)/bin/evalset build

@@ -182,10 +182,24 @@ def cmd_export(args: argparse.Namespace) -> int:
     from evalset_pipeline.core.golden.reader import load_golden_set
 
     golden = load_golden_set(args.version, args.data_dir)
-    summary = export_golden_set(golden, args.format, args.out, overwrite=args.overwrite)
+    summary = export_golden_set(
+        golden,
+        args.format,
+        args.out,
+        data_dir=args.data_dir,
+        overwrite=args.overwrite,
+        graded=args.graded,
+        referenced_only=args.referenced_only,
+    )
+    if args.json:
+        _emit_json(summary)
+        return 0
+    splits = ", ".join(
+        f"{c['split']} {c['queries']} queries / {c['qrels']} qrels" for c in summary["slices"].values()
+    )
     Console().print(
-        f"exported {golden.version_id} as {args.format} to {args.out}: "
-        + ", ".join(f"{k}={v}" for k, v in summary.items() if k not in ("format", "version_id", "out"))
+        f"exported {golden.version_id} as {args.format} to {args.out}: {summary['corpus']} pages "
+        f"({summary['corpus_scope']}), relevance {summary['relevance']}; {splits}. Scoring: {args.out}/README.md"
     )
     return 0
 
@@ -228,9 +242,23 @@ def register(subparsers: Any) -> None:
     p.add_argument("--limit", type=int, default=50, help="rows shown per section (default 50)")
     p.set_defaults(func=_guarded(cmd_diff))
 
-    p = sub.add_parser("export", parents=[common], help="write a version as beir, vidore or jsonl", epilog=EPILOG)
-    p.add_argument("--format", required=True, choices=("beir", "vidore", "jsonl"))
+    p = sub.add_parser(
+        "export", parents=[common], help="write a version as beir, mteb, vidore or jsonl", epilog=EPILOG
+    )
+    p.add_argument("--format", required=True, choices=("beir", "mteb", "vidore", "jsonl"))
     p.add_argument("--out", required=True, help="output directory (must be empty unless --overwrite)")
     p.add_argument("--version", default="latest")
     p.add_argument("--overwrite", action="store_true", help="write into a non-empty directory")
+    p.add_argument(
+        "--graded",
+        action="store_true",
+        help="qrels sufficient=2, supporting=1 (default: binary, 1 = sufficient, as `evalset score` counts "
+        "relevance); tools then count supporting as relevant unless given relevance level 2",
+    )
+    p.add_argument(
+        "--referenced-only",
+        action="store_true",
+        help="corpus = only pages a judgment refers to (default: every page of the build)",
+    )
+    p.add_argument("--json", action="store_true", help="print what was written as JSON")
     p.set_defaults(func=_guarded(cmd_export))

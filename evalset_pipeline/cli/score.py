@@ -18,8 +18,10 @@ from evalset_pipeline.core.scoring.compare import build_compare_report
 from evalset_pipeline.core.scoring.conventions import (
     BOOTSTRAP_RESAMPLES,
     BOOTSTRAP_SEED,
+    DEFAULT_GAIN,
     DEFAULT_MAX_AGE_DAYS,
     DEFAULT_RELEVANCE,
+    GAINS,
     RELEVANCE_THRESHOLDS,
 )
 from evalset_pipeline.core.scoring.guards import (
@@ -53,6 +55,13 @@ def _common(p: argparse.ArgumentParser) -> None:
         choices=sorted(RELEVANCE_THRESHOLDS),
         default=DEFAULT_RELEVANCE,
         help="what counts as relevant for Recall@k and MRR@k (default: sufficient)",
+    )
+    p.add_argument(
+        "--gain",
+        choices=GAINS,
+        default=DEFAULT_GAIN,
+        help="nDCG gain: graded (sufficient 2, supporting 1; default) or binary (1 per relevant unit, "
+        "what tools compute from a binary qrels export)",
     )
     p.add_argument(
         "--max-age-days",
@@ -111,8 +120,10 @@ def _run_info(run: Run) -> dict[str, Any]:
 
 
 def _score(args: argparse.Namespace, qrels: Qrels, run: Run) -> tuple[QueryScores, list[str]]:
-    scores = score_run(qrels, run, relevance=args.relevance)
-    warnings = check_empty_queries(scores.n_results, run_name=run.name, allow_empty=args.allow_empty)
+    scores = score_run(qrels, run, relevance=args.relevance, gain=args.gain)
+    # Only queries that can be scored: one the zero-relevant policy excludes changes no number
+    # whether or not the run answers it (and exports leave such items out of their queries).
+    warnings = check_empty_queries(scores.n_results[scores.eligible], run_name=run.name, allow_empty=args.allow_empty)
     return scores, warnings
 
 

@@ -11,6 +11,7 @@ import pytest
 from evalset_pipeline.cli import golden as golden_cli
 from evalset_pipeline.core.golden.publish import publish_golden_set
 from evalset_pipeline.core.paths import DataPaths
+from evalset_pipeline_tests.core.golden.export_fixtures import write_page_tables
 from evalset_pipeline_tests.core.golden.golden_synth import make_draft
 
 
@@ -57,12 +58,21 @@ def test_diff(data, capsys):
 
 
 def test_export_formats(data, tmp_path: Path, capsys):
-    _, a, _ = data
-    assert run("export", "--format", "beir", "--out", str(tmp_path / "beir"), "--version", a) == 0
+    d, a, _ = data
+    # No page tables in this data dir: the whole-corpus default says why and names the way out.
+    assert run("export", "--format", "beir", "--out", str(tmp_path / "beir"), "--version", a) == 1
+    assert "--referenced-only" in capsys.readouterr().err
+    assert run("export", "--format", "beir", "--out", str(tmp_path / "beir"), "--version", a, "--referenced-only") == 0
     assert json.loads((tmp_path / "beir" / "golden_set.json").read_text())["version_id"] == a
-    assert (tmp_path / "beir" / "qrels" / "test.tsv").exists()
-    assert run("export", "--format", "vidore", "--out", str(tmp_path / "vidore")) == 0
-    assert (tmp_path / "vidore" / "corpus" / "test-00000-of-00001.parquet").exists()
+    assert "relevance binary" in capsys.readouterr().out
+    assert (tmp_path / "beir" / "qrels" / "test.tsv").exists() and (tmp_path / "beir" / "README.md").exists()
+    write_page_tables(d, n_pages=10)
+    assert run("export", "--format", "vidore", "--out", str(tmp_path / "vidore"), "--graded", "--json") == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["corpus"] == 10 and summary["relevance"] == "graded" and summary["corpus_scope"] == "build"
+    assert (tmp_path / "vidore" / "corpus" / "corpus-00000-of-00001.parquet").exists()
+    assert run("export", "--format", "mteb", "--out", str(tmp_path / "mteb")) == 0
+    assert (tmp_path / "mteb" / "qrels" / "underspecified-00000-of-00001.parquet").exists()
     assert run("export", "--format", "jsonl", "--out", str(tmp_path / "jsonl")) == 0
     assert len((tmp_path / "jsonl" / "golden.jsonl").read_text().splitlines()) == 6
     capsys.readouterr()

@@ -147,8 +147,8 @@ def verdict(family: str, interval: Interval) -> str:
 def _check_paired(a: QueryScores, b: QueryScores) -> None:
     if a.version_id != b.version_id or len(a.item_ids) != len(b.item_ids) or not np.array_equal(a.item_ids, b.item_ids):
         raise ValueError("paired comparison needs both runs scored on the same golden version")
-    if a.relevance != b.relevance or a.ks != b.ks:
-        raise ValueError("paired comparison needs both runs scored with the same relevance and cutoffs")
+    if a.relevance != b.relevance or a.gain != b.gain or a.ks != b.ks:
+        raise ValueError("paired comparison needs both runs scored with the same relevance, gain and cutoffs")
 
 
 def compare_scores(
@@ -239,5 +239,5 @@ def build_compare_report(
         "counts": {name: {"n_items": s.n_items, "n_scored": s.n_scored} for name, s in sa.items()},
         "slices": compare_scores(a, b, n_resamples=n_resamples, confidence_level=confidence_level, seed=seed),
         "warnings": list(warnings) + extra,
-        "conventions": conventions(a.relevance),
+        "conventions": conventions(a.relevance, a.gain),
     }

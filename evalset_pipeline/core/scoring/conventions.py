@@ -22,6 +22,13 @@ Relevance = Literal["sufficient", "supporting"]
 RELEVANCE_THRESHOLDS: Final[dict[str, int]] = {"sufficient": SUFFICIENT, "supporting": SUPPORTING}
 DEFAULT_RELEVANCE: Final[Relevance] = "sufficient"
 
+# nDCG gain: `graded` uses the grade itself (sufficient 2, supporting 1); `binary` gives 1 to a
+# relevant unit (per the relevance policy) and 0 otherwise, which is what every external tool
+# computes from a binary qrels file (exports' default), so both numbers can be set side by side.
+Gain = Literal["graded", "binary"]
+GAINS: Final[tuple[str, ...]] = ("graded", "binary")
+DEFAULT_GAIN: Final[Gain] = "graded"
+
 SLICES: Final[tuple[str, ...]] = ("main", "underspecified", "regression")
 
 # Guards: the bench refuses to measure (exit 2) past these, unless explicitly overridden.
@@ -84,18 +91,26 @@ def metric_keys(slice_name: str, ks: tuple[int, ...] = KS) -> list[str]:
     return keys
 
 
-def conventions(relevance: Relevance = DEFAULT_RELEVANCE) -> dict[str, str]:
+def conventions(relevance: Relevance = DEFAULT_RELEVANCE, gain: Gain = DEFAULT_GAIN) -> dict[str, str]:
     """The declared conventions, as embedded in every report (JSON and human-readable)."""
     thr = "labelled sufficient" if relevance == "sufficient" else "labelled sufficient or supporting"
+    if gain == "binary":
+        gain_text = (
+            f"nDCG@k (--gain binary): gain 1 for a relevant unit ({thr}), 0 otherwise (as any tool computes "
+            "from binary qrels); discount 1/log2(rank+1); ideal DCG per query from all its relevant judged "
+            "units, not from the run"
+        )
+    else:
+        gain_text = (
+            "nDCG@k: linear graded gain sufficient=2, supporting=1, irrelevant/unjudged=0; discount "
+            "1/log2(rank+1); ideal DCG per query from all judged units of that query, not from the run"
+        )
     return {
         "relevance": (
             f"relevant = {thr} (--relevance {relevance}); Recall@k = relevant units in top k / all "
             "relevant judged units of the query; MRR@k = 1/rank of the first relevant unit within k, else 0"
         ),
-        "gain": (
-            "nDCG@k: linear graded gain sufficient=2, supporting=1, irrelevant/unjudged=0; discount "
-            "1/log2(rank+1); ideal DCG per query from all judged units of that query, not from the run"
-        ),
+        "gain": gain_text,
         "tie_break": (
             "results ordered by score descending, then unit_id ascending (byte order); the run's own "
             "rank column is ignored. trec_eval breaks ties by docid descending, so tied runs can differ "

@@ -17,11 +17,14 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from evalset_pipeline.core.scoring.conventions import (
+    DEFAULT_GAIN,
     DEFAULT_RELEVANCE,
+    GAINS,
     KS,
     RELEVANCE_THRESHOLDS,
     SUFFICIENT,
     SUPPORTING,
+    Gain,
     Relevance,
     metric_key,
 )
@@ -220,6 +223,7 @@ class QueryScores:
     n_duplicates: int = 0
     n_unknown_rows: int = 0
     unknown_query_ids: tuple[str, ...] = field(default=())
+    gain: Gain = DEFAULT_GAIN
 
 
 def _discounts(depth: int) -> np.ndarray:
@@ -234,11 +238,15 @@ def _rank_metrics(
     n_relevant: np.ndarray,
     idcg_cum: np.ndarray,
     suffix_judged: bool,
+    gain: Gain = DEFAULT_GAIN,
 ) -> dict[str, np.ndarray]:
     """All metric families at all cutoffs from one (n_items, depth) grade matrix."""
     disc = _discounts(grades.shape[1])
     rel = grades >= threshold
-    gains = np.clip(grades, 0, None).astype(np.float64)  # unjudged and empty slots earn nothing
+    if gain == "binary":
+        gains = rel.astype(np.float64)
+    else:
+        gains = np.clip(grades, 0, None).astype(np.float64)  # unjudged and empty slots earn nothing
     cum_rel = np.cumsum(rel, axis=1)
     cum_suff = np.cumsum(grades == SUFFICIENT, axis=1)
     cum_supp = np.cumsum(grades == SUPPORTING, axis=1)
@@ -271,6 +279,7 @@ def score_ranked(
     ranked: RankedRun,
     ks: tuple[int, ...] = KS,
     relevance: Relevance = DEFAULT_RELEVANCE,
+    gain: Gain = DEFAULT_GAIN,
 ) -> QueryScores:
     depth = ranked.grades.shape[1]
     if max(ks) > depth:
@@ -278,9 +287,12 @@ def score_ranked(
     threshold = RELEVANCE_THRESHOLDS[relevance]
     n_relevant = qrels.n_at_or_above(threshold).astype(np.float64)
     eligible = n_relevant > 0
-    idcg_cum = np.cumsum(qrels.ideal_gains(depth) * _discounts(depth), axis=1)
-    values = _rank_metrics(ranked.grades, ranked.gold, ks, threshold, n_relevant, idcg_cum, False)
-    values.update(_rank_metrics(ranked.grades_judged, ranked.gold_judged, ks, threshold, n_relevant, idcg_cum, True))
+    ideal = qrels.ideal_gains(depth, binary_threshold=threshold if gain == "binary" else None)
+    idcg_cum = np.cumsum(ideal * _discounts(depth), axis=1)
+    values = _rank_metrics(ranked.grades, ranked.gold, ks, threshold, n_relevant, idcg_cum, False, gain)
+    values.update(
+        _rank_metrics(ranked.grades_judged, ranked.gold_judged, ks, threshold, n_relevant, idcg_cum, True, gain)
+    )
     has_gold = pc.is_valid(qrels.gold_unit_ids).to_numpy(zero_copy_only=False)
     for key, arr in values.items():
         arr[~eligible] = np.nan  # zero-relevant policy: excluded, and counted by the report
@@ -298,6 +310,7 @@ def score_ranked(
         n_duplicates=ranked.n_duplicates,
         n_unknown_rows=ranked.n_unknown_rows,
         unknown_query_ids=ranked.unknown_query_ids,
+        gain=gain,
     )
 
 
@@ -306,11 +319,14 @@ def score_run(
     run: Run,
     ks: tuple[int, ...] = KS,
     relevance: Relevance = DEFAULT_RELEVANCE,
+    gain: Gain = DEFAULT_GAIN,
 ) -> QueryScores:
     """Every metric at every cutoff for every golden item (see conventions.py for the rules)."""
     if relevance not in RELEVANCE_THRESHOLDS:
         raise ValueError(f"relevance must be one of {sorted(RELEVANCE_THRESHOLDS)}, not {relevance!r}")
+    if gain not in GAINS:
+        raise ValueError(f"gain must be one of {list(GAINS)}, not {gain!r}")
     ks = tuple(sorted(set(int(k) for k in ks)))
     if not ks or ks[0] < 1:
         raise ValueError("cutoffs must be positive integers")
-    return score_ranked(qrels, rank_run(qrels, run, depth=max(ks)), ks=ks, relevance=relevance)
+    return score_ranked(qrels, rank_run(qrels, run, depth=max(ks)), ks=ks, relevance=relevance, gain=gain)

@@ -92,7 +92,7 @@ def _manifest(info: dict[str, Any]) -> CorpusManifest:
     return CorpusManifest(str(info["corpus_fingerprint"]), built, int(info["corpus_documents"]), int(info["corpus_pages"]))
 
 
-def _working_pages(paths: DataPaths) -> tuple[dict[str, Any], dict[str, Any], str | None]:
+def working_pages(paths: DataPaths) -> tuple[dict[str, Any], dict[str, Any], str | None]:
     """Rendered pages and their metadata rows by unit id, and the working corpus fingerprint."""
     import json
 
@@ -107,7 +107,7 @@ def _working_pages(paths: DataPaths) -> tuple[dict[str, Any], dict[str, Any], st
     return renders, meta, fingerprint
 
 
-def _unit_row(unit_id: str, render: Any, meta: dict[str, Any] | None) -> dict[str, Any]:
+def unit_row(unit_id: str, render: Any, meta: dict[str, Any] | None) -> dict[str, Any]:
     """A golden_units row, filled as core/pipeline/golden_set.assemble_draft fills it."""
     get = (lambda f: meta.get(f) or "") if meta is not None else (lambda f: "")
     return {"unit_id": unit_id, "document_path": render.document_path, "document_sha256": render.document_sha256,
@@ -155,7 +155,7 @@ def pool_runs(
     new = [pair for pair in wanted if pair not in judged]
     already = len(wanted) - len(new)
 
-    renders, meta, working_fp = _working_pages(paths) if new else ({}, {}, None)
+    renders, meta, working_fp = working_pages(paths) if new else ({}, {}, None)
     if new and working_fp and working_fp != golden.info.get("corpus_fingerprint"):
         warnings.append(f"the rendered pages are from corpus {working_fp[:16]}, {golden.version_id} was built on "
                         f"{str(golden.info.get('corpus_fingerprint'))[:16]}; pooled pages are judged as rendered now")
@@ -189,7 +189,7 @@ def pool_runs(
     have = set(units.column("unit_id").to_pylist())
     unit_schema = pa.schema([f for f in GOLDEN_UNITS if f.name != "version_id"])
     extra_units = pa.Table.from_pylist(
-        [_unit_row(u, renders[u], meta.get(u)) for u in sorted({u for _, u in new} - have)], schema=unit_schema)
+        [unit_row(u, renders[u], meta.get(u)) for u in sorted({u for _, u in new} - have)], schema=unit_schema)
     by_label = dict(sorted(Counter(r.label for r in results).items()))
     calls, hits = int(stats.calls.get("label", 0)), int(stats.cache_hits.get("label", 0))
 

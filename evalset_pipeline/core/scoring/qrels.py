@@ -46,14 +46,18 @@ class Qrels:
         """Per item, how many judged units have at least `grade` (the Recall@k denominator)."""
         return np.bincount(self.j_item[self.j_grade >= grade], minlength=self.n_items)
 
-    def ideal_gains(self, depth: int) -> np.ndarray:
+    def ideal_gains(self, depth: int, binary_threshold: int | None = None) -> np.ndarray:
         """(n_items, depth) best possible gains per rank: all judged grades sorted descending.
 
         The nDCG ideal comes from the judgments, never from the run, so a run cannot raise its own
         score by leaving good units out. Built from per-item counts of each grade (no sort).
+        With `binary_threshold`, every unit graded at least that has gain 1 and the rest 0.
         """
         out = np.zeros((self.n_items, depth), dtype=np.float64)
         pos = np.arange(depth)[None, :]
+        if binary_threshold is not None:
+            out[pos < self.n_at_or_above(binary_threshold)[:, None]] = 1.0
+            return out
         filled = np.zeros((self.n_items, 1), dtype=np.int64)
         for grade in sorted({g for g in GRADES.values() if g > 0}, reverse=True):
             count = np.bincount(self.j_item[self.j_grade == grade], minlength=self.n_items)[:, None]

@@ -112,6 +112,7 @@ def build_score_report(
         },
         "run": dict(run_info),
         "relevance": scores.relevance,
+        "gain": scores.gain,
         "ks": list(scores.ks),
         "n_queries": int(len(scores.item_ids)),
         "counts": {
@@ -125,7 +126,7 @@ def build_score_report(
         },
         "slices": {name: {k: _json_number(v) for k, v in s.metrics.items()} for name, s in summaries.items()},
         "warnings": all_warnings,
-        "conventions": conventions(scores.relevance),
+        "conventions": conventions(scores.relevance, scores.gain),
     }
 
 
@@ -165,7 +166,8 @@ def render_score_report(report: Mapping[str, Any], console: Console | None = Non
     run = report.get("run", {})
     console.print(
         f"[bold]golden[/bold] {report['version']}   [bold]run[/bold] {run.get('name', '')}   "
-        f"[bold]relevance[/bold] {report['relevance']}   [bold]queries[/bold] {report['n_queries']}"
+        f"[bold]relevance[/bold] {report['relevance']}   [bold]gain[/bold] {report.get('gain', 'graded')}   "
+        f"[bold]queries[/bold] {report['n_queries']}"
     )
     ks = report["ks"]
     for name, metrics in report["slices"].items():
