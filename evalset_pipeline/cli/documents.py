@@ -1,7 +1,9 @@
-"""`evalset documents [--rejected] [--json] [--data-dir DIR]`: what the last build took in, and what it did not.
+"""`evalset documents [--rejected | --facts] [--json] [--data-dir DIR]`: what the last build took in, and what it did not.
 
 Reads the `documents` and `rejected_documents` tables the `documents` and `page_renders` stages
-wrote under the data directory; never touches the corpus or DuckDB, so it works during a build.
+wrote under the data directory, or with `--facts` the `document_facts` table of `page_metadata`
+(registrant, form, reporting period, fiscal calendar, each with its source and confidence);
+never touches the corpus or DuckDB, so it works during a build.
 """
 from __future__ import annotations
 
@@ -16,6 +18,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--data-dir", type=Path, default=None, help="data directory (default: $EVALSET_DATA_DIR or ./data)")
     p.add_argument("--rejected", action="store_true",
                    help="list rejected documents and pages (path, sha256, reason, stage) instead")
+    p.add_argument("--facts", action="store_true",
+                   help="show each document's facts (registrant, form, period, fiscal year end) and their sources")
     p.add_argument("--json", action="store_true", help="print JSON rows")
     p.set_defaults(func=run)
 
@@ -28,7 +32,10 @@ def run(args: argparse.Namespace) -> int:
     if "\x00" in str(data_dir) or not data_dir.is_dir():
         print(f"error: data directory {str(data_dir)!r} does not exist or is not a directory", file=sys.stderr)
         return 2
-    name = "rejected_documents" if args.rejected else "documents"
+    if args.rejected and args.facts:
+        print("error: --rejected and --facts are two views; pick one", file=sys.stderr)
+        return 2
+    name = "rejected_documents" if args.rejected else "document_facts" if args.facts else "documents"
     path = DataPaths.at(data_dir).table(name)
     if not path.is_file():
         print(f"error: no {name} table under {data_dir}: run `evalset build --data-dir {data_dir}` first", file=sys.stderr)
@@ -41,8 +48,32 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(rows, indent=2, ensure_ascii=False, default=str))
         return 0
-    _print(rows, rejected=args.rejected, data_dir=data_dir)
+    if args.facts:
+        _print_facts(rows, data_dir=data_dir)
+    else:
+        _print(rows, rejected=args.rejected, data_dir=data_dir)
     return 0
+
+
+def _print_facts(rows: list[dict], *, data_dir: Path) -> None:
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    console = Console()
+    t = Table(title=f"document facts ({len(rows)})")
+    for col in ("path", "entity", "source", "form", "period", "ends", "source ", "fiscal year ends"):
+        t.add_column(col, overflow="fold")
+    months = "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split()
+    for r in sorted(rows, key=lambda r: r["path"]):
+        t.add_row(Text(r["path"]), Text(r["entity"] or "-"),
+                  Text(f"{r['entity_source'] or '-'} {r['entity_confidence']:.2f}"), Text(r["form"] or "-"),
+                  Text(r["period"] or "-"), Text(r["period_end"] or "-"),
+                  Text(f"{r['period_source'] or '-'} {r['period_confidence']:.2f}"),
+                  Text(f"{months[r['fiscal_year_end_month'] - 1]} ({r['calendar_source']})"))
+    console.print(t)
+    if not rows:
+        console.print(Text(f"none in {data_dir}"))
 
 
 def _print(rows: list[dict], *, rejected: bool, data_dir: Path) -> None:

@@ -74,3 +74,16 @@ def test_a_comparative_that_states_the_answer_is_a_sufficient_pooled_page(built)
                 and j["item_id"] in {i["item_id"] for i in golden.items.to_pylist() if i["slice"] == "main"}]
     assert {(j["item_id"], j["unit_id"]) for j in judged if j["role"] == "pooled" and j["label"] == "sufficient"} >= {
         (lab["item_id"], lab["unit_id"]) for lab in sufficient}
+
+
+def test_documents_facts_view_lists_every_document_with_its_sources(built, capsys):
+    import json
+
+    from evalset_pipeline.cli.main import main
+
+    _, _, data_dir = built
+    assert main(["documents", "--facts", "--json", "--data-dir", str(data_dir)]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert len(rows) == ENTITIES * PERIODS + (1 if ENTITIES >= 1 else 0)  # + Acme's restated Q2 document
+    assert all(r["entity"] and r["entity_source"] == "pdf-author" and r["period"] and r["period_source"] for r in rows)
+    assert main(["documents", "--facts", "--rejected", "--data-dir", str(data_dir)]) == 2
