@@ -1,4 +1,5 @@
-"""`gold_sample`: which pages get a question — seeded, stratified by template, only pages with distractors."""
+"""`gold_sample`: which pages get a question — seeded, stratified by template and spread over documents,
+only pages with distractors; never more than `sample_size`."""
 from __future__ import annotations
 
 from collections import Counter
@@ -7,6 +8,7 @@ import pyarrow as pa
 
 from evalset_pipeline.core.pipeline.context import StageContext
 from evalset_pipeline.core.pipeline.hard_negatives import load_hard_negatives
+from evalset_pipeline.core.pipeline.page_renders import load_page_renders
 from evalset_pipeline.core.pipeline.template_groups import load_template_groups
 from evalset_pipeline.core.questions.sampling import stratified_sample
 from evalset_pipeline.core.tables import read_rows, write_rows
@@ -19,10 +21,15 @@ def build_gold_sample(ctx: StageContext) -> dict:
     templates = load_template_groups(ctx)
     eligible = sorted(u for u in negatives if templates.get(u, ("", ""))[0])
     strata = [templates[u][0] for u in eligible]
-    chosen = stratified_sample(eligible, strata, ctx.config.sample_size, ctx.config.seed)
+    document = {p.unit_id: p.document_sha256 for p in load_page_renders(ctx)}
+    chosen = stratified_sample(eligible, strata, ctx.config.sample_size, ctx.config.seed,
+                               groups=[document.get(u, u) for u in eligible])
     write_rows(ctx.paths.table("gold_sample"), ({"unit_id": u, "template_id": templates[u][0]} for u in chosen), SCHEMA)
     return {"eligible": len(eligible), "sampled": len(chosen), "seed": ctx.config.seed,
-            "by_template": dict(sorted(Counter(templates[u][0] for u in chosen).items()))}
+            "by_template": dict(sorted(Counter(templates[u][0] for u in chosen).items())),
+            "documents": len({document.get(u, u) for u in chosen}),
+            "largest_document_share": round(max(Counter(document.get(u, u) for u in chosen).values()) / len(chosen), 4)
+            if chosen else 0.0}
 
 
 def load_gold_sample(ctx: StageContext) -> list[str]:
