@@ -9,7 +9,7 @@ import pyarrow as pa
 from evalset_pipeline.core.pipeline.context import StageContext
 from evalset_pipeline.core.pipeline.hard_negatives import load_comparatives, load_hard_negatives
 from evalset_pipeline.core.pipeline.model_calls import stage_backend
-from evalset_pipeline.core.pipeline.page_metadata import load_page_metadata
+from evalset_pipeline.core.pipeline.page_metadata import load_document_contexts, load_page_metadata
 from evalset_pipeline.core.pipeline.page_renders import load_page_renders
 from evalset_pipeline.core.pipeline.pages import page_view
 from evalset_pipeline.core.pipeline.template_groups import load_template_groups
@@ -28,6 +28,7 @@ def build_candidate_labels(ctx: StageContext) -> dict:
     negatives = load_hard_negatives(ctx)
     comparatives = load_comparatives(ctx)
     root = ctx.paths.root
+    contexts = load_document_contexts(ctx)
     validated = load_validated_questions(ctx)
     meta = load_page_metadata(ctx)
     templates = {u: t for u, (t, _) in load_template_groups(ctx).items()}
@@ -37,14 +38,14 @@ def build_candidate_labels(ctx: StageContext) -> dict:
     questions, candidates = {}, []
     for v in validated:
         questions[v.item_id] = (v.question, v.answer)
-        candidates.append(CandidateUnit(v.item_id, page_view(renders[v.gold_unit_id], root), "gold", ""))
+        candidates.append(CandidateUnit(v.item_id, page_view(renders[v.gold_unit_id], root, contexts), "gold", ""))
         distractors = [n.negative_unit_id for n in negatives.get(v.gold_unit_id, [])]
-        candidates += [CandidateUnit(v.item_id, page_view(renders[n.negative_unit_id], root), "distractor", n.axis)
+        candidates += [CandidateUnit(v.item_id, page_view(renders[n.negative_unit_id], root, contexts), "distractor", n.axis)
                        for n in negatives.get(v.gold_unit_id, [])]
         compared = [c.comparative_unit_id for c in comparatives.get(v.gold_unit_id, []) if c.comparative_unit_id
                     not in distractors]
-        candidates += [CandidateUnit(v.item_id, page_view(renders[u], root), "pooled", COMPARATIVE) for u in compared]
-        candidates += [CandidateUnit(v.item_id, page_view(renders[u], root), "pooled", "")
+        candidates += [CandidateUnit(v.item_id, page_view(renders[u], root, contexts), "pooled", COMPARATIVE) for u in compared]
+        candidates += [CandidateUnit(v.item_id, page_view(renders[u], root, contexts), "pooled", "")
                        for u in siblings[v.gold_unit_id] if u not in distractors and u not in compared]
     with stage_backend(ctx, "candidate_labels") as backend:
         labels = settle_comparatives(label_candidates(questions, candidates, backend), questions,

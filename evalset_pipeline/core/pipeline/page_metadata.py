@@ -21,6 +21,7 @@ from evalset_pipeline.core.pipeline.documents import load_documents
 from evalset_pipeline.core.pipeline.page_renders import load_page_renders
 from evalset_pipeline.core.render.text_layer import load_text_layer
 from evalset_pipeline.core.tables import read_rows, write_rows
+from evalset_pipeline.core.vlm.base import PageContext
 
 MAX_LISTED = 30  # documents listed one by one in asset metadata
 
@@ -66,6 +67,14 @@ def load_page_metadata(ctx: StageContext) -> dict[str, PageMetadata]:
 
 def load_document_facts(ctx: StageContext) -> list[DocumentFacts]:
     return [DocumentFacts(**r) for r in read_rows(ctx.paths.table("document_facts"), producer="page_metadata")]
+
+
+def load_document_contexts(ctx: StageContext) -> dict[str, PageContext]:
+    """document sha256 -> the facts a backend is shown beside each of its pages ({} before page_metadata ran
+    with document facts, e.g. a data dir from an older version)."""
+    if not ctx.paths.table("document_facts").exists():
+        return {}
+    return {f.document_sha256: PageContext(f.entity, f.form, f.period, f.period_end) for f in load_document_facts(ctx)}
 
 
 def load_page_profiles(ctx: StageContext) -> dict[str, PageProfile]:

@@ -9,7 +9,7 @@ from evalset_pipeline.core.pipeline.candidate_questions import load_candidate_qu
 from evalset_pipeline.core.pipeline.context import StageContext
 from evalset_pipeline.core.pipeline.hard_negatives import load_hard_negatives
 from evalset_pipeline.core.pipeline.model_calls import stage_backend
-from evalset_pipeline.core.pipeline.page_metadata import load_page_metadata
+from evalset_pipeline.core.pipeline.page_metadata import load_document_contexts, load_page_metadata
 from evalset_pipeline.core.pipeline.page_renders import load_page_renders
 from evalset_pipeline.core.pipeline.pages import page_view
 from evalset_pipeline.core.questions import funnel as funnel_mod
@@ -30,6 +30,7 @@ def build_validated_questions(ctx: StageContext) -> dict:
     negatives = load_hard_negatives(ctx)
     axes = list(ctx.config.axes)
     root = ctx.paths.root
+    contexts = load_document_contexts(ctx)
 
     def values(unit: str) -> dict[str, str]:
         m = meta.get(unit)
@@ -44,9 +45,9 @@ def build_validated_questions(ctx: StageContext) -> dict:
             continue
         funnel.append(FunnelRow(row["item_id"], row["gold_unit_id"], WRITE, "pass", "", row["question"]))
         unit = row["gold_unit_id"]
-        distractors = [Distractor(page_view(renders[n.negative_unit_id], root), n.axis, values(n.negative_unit_id))
+        distractors = [Distractor(page_view(renders[n.negative_unit_id], root, contexts), n.axis, values(n.negative_unit_id))
                        for n in negatives.get(unit, [])]
-        candidates.append(Candidate(row["item_id"], page_view(renders[unit], root), values(unit), row["question"],
+        candidates.append(Candidate(row["item_id"], page_view(renders[unit], root, contexts), values(unit), row["question"],
                                     row["answer"], row["language"], distractors))
     # [bad-input] Flag items whose gold or distractor pages carry prompt-injection text (core/questions/injection.py).
     flagged = injection_rows(candidates)

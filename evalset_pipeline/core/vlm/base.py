@@ -25,6 +25,22 @@ class CallUsage:
 
 
 @dataclass(frozen=True)
+class PageContext:
+    """The document a page belongs to, as a retriever's index shows it beside the page: its
+    registrant, form and reporting period (read once per document, `metadata.document_facts`).
+    A statement page that does not print the company name still answers a question naming it."""
+
+    entity: str = ""
+    form: str = ""
+    period: str = ""  # canonical fiscal label, e.g. 2023-Q3
+    period_end: str = ""  # ISO date
+
+    def as_dict(self) -> dict[str, str]:
+        return {"registrant": self.entity, "form": self.form, "fiscal_period": self.period,
+                "period_end": self.period_end}
+
+
+@dataclass(frozen=True)
 class PageView:
     """Everything a backend may look at for one page."""
 
@@ -32,6 +48,10 @@ class PageView:
     image_path: Path  # PNG render
     text_path: Path  # JSON text layer written by the render stage ({"text", "words", "width", "height"})
     image_hash: str  # sha256 of the PNG, part of every cache key
+    context: PageContext | None = None  # the page's document; part of the judge's and labeller's cache keys
+
+    def context_key(self) -> dict[str, str] | None:
+        return self.context.as_dict() if self.context else None
 
 
 @dataclass(frozen=True)

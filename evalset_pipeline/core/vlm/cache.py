@@ -264,14 +264,14 @@ class CachedBackend:
 
     def judge(self, pairs: Sequence[tuple[str, PageView]]) -> list[Judgment]:
         return self._run(
-            "judge", [(p.image_hash, q, None) for q, p in pairs],
+            "judge", [(p.image_hash, q, p.context_key()) for q, p in pairs],
             lambda idx: self.backend.judge([pairs[i] for i in idx]),
             lambda d: Judgment(**d),
         )
 
     def label(self, triples: Sequence[tuple[str, str, PageView]]) -> list[LabelResult]:
         return self._run(
-            "label", [(p.image_hash, q, a) for q, a, p in triples],
+            "label", [(p.image_hash, q, a if p.context is None else [a, p.context_key()]) for q, a, p in triples],
             lambda idx: self.backend.label([triples[i] for i in idx]),
             lambda d: LabelResult(**d),
         )

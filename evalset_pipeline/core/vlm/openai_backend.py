@@ -153,10 +153,11 @@ class OpenAIBackend:
         return self._batch([_Request("write", None, p) for p in pages])
 
     def judge(self, pairs: Sequence[tuple[str, PageView]]) -> list[Judgment]:
-        return self._batch([_Request("judge", {"question": q}, p) for q, p in pairs])
+        return self._batch([_Request("judge", {"question": q, **_document(p)}, p) for q, p in pairs])
 
     def label(self, triples: Sequence[tuple[str, str, PageView]]) -> list[LabelResult]:
-        return self._batch([_Request("label", {"question": q, "reference_answer": a}, p) for q, a, p in triples])
+        return self._batch([_Request("label", {"question": q, "reference_answer": a, **_document(p)}, p)
+                            for q, a, p in triples])
 
     def qualify(self, items: Sequence[tuple[str, Qualifiers]]) -> list[str]:
         return self._batch([
@@ -388,3 +389,8 @@ def _fit(png: bytes, max_side: int) -> bytes:
 def _clip(text: str, n: int) -> str:
     text = str(text)
     return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def _document(page: PageView) -> dict[str, Any]:
+    """The page's document, as the retriever's index shows it (registrant, form, fiscal period)."""
+    return {"document": page.context.as_dict()} if page.context is not None else {}

@@ -29,7 +29,7 @@ from rapidfuzz import fuzz
 from evalset_pipeline.core.hashing import sha256_text
 from evalset_pipeline.core.metadata.periods import display_period, find_periods, normalize_period, parse_periods
 from evalset_pipeline.core.vlm.answers import answers_agree
-from evalset_pipeline.core.vlm.base import Judgment, LabelResult, PageView, Qualifiers, WrittenQuestion
+from evalset_pipeline.core.vlm.base import Judgment, LabelResult, PageContext, PageView, Qualifiers, WrittenQuestion
 from evalset_pipeline.core.vlm.page_reader import METRIC_SYNONYMS, PageFacts, SeriesValue, read_page
 
 __all__ = [
@@ -340,8 +340,11 @@ def _norm_entity(name: str) -> str:
     return re.sub(r"[^\w]+", " ", text).strip()
 
 
-def answer_from_facts(parsed: ParsedQuestion, facts: PageFacts) -> Judgment:
-    """Does the page answer the parsed question, and what does it say? (The judge's rules.)"""
+def answer_from_facts(parsed: ParsedQuestion, facts: PageFacts, context: PageContext | None = None) -> Judgment:
+    """Does the page answer the parsed question, and what does it say? (The judge's rules.)
+
+    `context` is the page's document (registrant, form, period): a page that does not print its
+    company's name still belongs to its registrant."""
     if facts.kind not in ("chart", "table", "prose") or not facts.series:
         return Judgment(False, None, f"page is a {facts.kind} page with no figures")
     if parsed.metric is None or parsed.metric != facts.metric:
@@ -351,19 +354,20 @@ def answer_from_facts(parsed: ParsedQuestion, facts: PageFacts) -> Judgment:
         # A comparative column answers for its own period: the page is evidence, not a distractor.
         key = facts.segment_key(parsed.segment) if parsed.segment is not None else None
         if key is not None and key in facts.prior:
-            return _checked_context(parsed, facts) or Judgment(
+            return _checked_context(parsed, facts, context) or Judgment(
                 True, facts.prior[key].display, f"page's comparative column ({facts.prior_period}) states {key}: "
                                                 f"{facts.prior[key].display}")
     if missing:
         shown = ", ".join(facts.reporting_periods) or "no period"
         return Judgment(False, None, f"question period {', '.join(missing)} not on page ({shown})")
-    return _checked_context(parsed, facts) or _answer_value(parsed, facts)
+    return _checked_context(parsed, facts, context) or _answer_value(parsed, facts)
 
 
-def _checked_context(parsed: ParsedQuestion, facts: PageFacts) -> Judgment | None:
+def _checked_context(parsed: ParsedQuestion, facts: PageFacts, context: PageContext | None = None) -> Judgment | None:
     """A refusal when the page's entity, revision or extra qualifiers contradict the question, else None."""
     for entity in parsed.entities:
-        if not _entity_matches(entity, facts):
+        if not (_entity_matches(entity, facts) or (context is not None and context.entity and fuzz.ratio(
+                _norm_entity(entity), _norm_entity(context.entity)) >= ENTITY_MATCH_THRESHOLD)):
             return Judgment(False, None, f"question entity {entity!r} is not the page's ({facts.entity!r})")
     if parsed.revision == "restated" and not facts.restated:
         return Judgment(False, None, "question asks for restated figures; page shows figures as reported")
@@ -591,12 +595,12 @@ def _display_or_raw(period: str, language: str) -> str:
 # --- labelling --------------------------------------------------------------------------------------------
 
 
-def label_page(question: str, reference: str, facts: PageFacts) -> LabelResult:
+def label_page(question: str, reference: str, facts: PageFacts, context: PageContext | None = None) -> LabelResult:
     """sufficient: answers, agreeing with the reference; supporting: same subject, not the answer."""
     parsed = parse_question(question)
     if parsed is None:
         return LabelResult("irrelevant", "question form not recognised")
-    judgment = answer_from_facts(parsed, facts)
+    judgment = answer_from_facts(parsed, facts, context)
     if judgment.answers and answers_agree(judgment.answer, reference):
         return LabelResult("sufficient", f"page states the answer ({judgment.answer})")
     if parsed.metric is None or parsed.metric != facts.metric or not facts.series:
@@ -655,11 +659,11 @@ class TextLayerBackend:
             if parsed is None:
                 out.append(Judgment(False, None, "unrecognised question form"))
             else:
-                out.append(answer_from_facts(parsed, self.facts(page)))
+                out.append(answer_from_facts(parsed, self.facts(page), page.context))
         return out
 
     def label(self, triples: Sequence[tuple[str, str, PageView]]) -> list[LabelResult]:
-        return [label_page(q, ref, self.facts(p)) for q, ref, p in triples]
+        return [label_page(q, ref, self.facts(p), p.context) for q, ref, p in triples]
 
     def qualify(self, items: Sequence[tuple[str, Qualifiers]]) -> list[str]:
         return [qualify_question(q, quals) for q, quals in items]
