@@ -22,6 +22,7 @@ from evalset_pipeline.core.metadata.extraction import ORIGINAL, RESTATED, restat
 from evalset_pipeline.core.metadata.page_subject import PageLine, line_key, page_lines, read_subjects, running_lines
 from evalset_pipeline.core.vlm.page_reader import language_of
 from evalset_pipeline.core.metadata.periods import period_kind
+from evalset_pipeline.core.metadata.unaskable import skip_reason
 from evalset_pipeline.core.metadata.reporting_period import printed_periods
 from evalset_pipeline.core.render.pages import PageRender
 
@@ -73,7 +74,7 @@ def read_corpus_facts(pages: Sequence[PageRender], documents: Mapping[str, tuple
         title, author = documents.get(sha, ("", ""))
         calendar = FiscalCalendar(doc.fiscal_year_end_month)
         subjects = read_subjects(layers[sha], doc.entity, lines[sha])
-        for page, layer, subject in zip(doc_pages, layers[sha], subjects):
+        for page, layer, subject, page_lines_ in zip(doc_pages, layers[sha], subjects, lines[sha]):
             text = str(layer.get("text") or "")
             # The page-only reader is the costly part; it is needed only where the document is silent.
             needs_page = not (doc.entity and doc.period) or (not subject.subject and subject.layout != "sparse")
@@ -97,5 +98,6 @@ def read_corpus_facts(pages: Sequence[PageRender], documents: Mapping[str, tuple
             profiles.append(PageProfile(
                 page.unit_id, sha, page.page_number, subject.statement, subject.statement_source, subject.heading,
                 subject.heading_text, subject.layout, subject.numeric_share, doc.period_end,
-                period_kind(values.get("period", "")), printed_periods(str(layer.get("text") or ""), calendar)))
+                period_kind(values.get("period", "")), printed_periods(str(layer.get("text") or ""), calendar),
+                skip_reason(page_lines_, subject, page.page_number)))
     return CorpusFacts(facts, fields, sources, profiles)

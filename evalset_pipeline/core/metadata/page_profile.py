@@ -17,6 +17,7 @@ SCHEMA = pa.schema([
     ("statement", pa.string()), ("statement_source", pa.string()), ("heading", pa.string()),
     ("heading_text", pa.string()), ("layout", pa.string()), ("numeric_share", pa.float64()),
     ("period_end", pa.string()), ("period_kind", pa.string()), ("printed_periods", pa.list_(pa.string())),
+    ("skip_reason", pa.string()),
 ])
 
 
@@ -34,6 +35,7 @@ class PageProfile:
     period_end: str = ""
     period_kind: str = ""
     printed_periods: list[str] = field(default_factory=list)
+    skip_reason: str = ""  # why the page offers nothing to ask (metadata/unaskable.py), "" when it may
 
     def to_row(self) -> dict:
         return asdict(self)
