@@ -26,6 +26,7 @@ import dagster as dg
 from pydantic import Field
 
 from evalset_pipeline.core.checks import golden_gates as gates
+from evalset_pipeline.core.checks import verdicts
 from evalset_pipeline.core.checks.corpus_state import current_corpus_fingerprint, latest_golden_info, stat_cache_path
 from evalset_pipeline.core.paths import DataPaths
 from evalset_pipeline.core.pipeline.documents import load_documents, load_rejected
@@ -47,7 +48,7 @@ class GoldenGateConfig(dg.Config):
                                 description="Fewer main-slice items than this is a WARN; none at all is an ERROR")
 
 
-_GATES = {
+_GATES = {  # names: core/checks/verdicts.BLOCKING_GATES, which golden_set requires
     "candidate_labels_gold_sufficient": "The gold page is labelled sufficient for 100% of kept items.",
     "candidate_labels_no_sufficient_distractor": "No main-slice item is answerable from one of its distractors.",
     "candidate_labels_distractor_coverage": "Every kept item has distractors on at least one axis; per-axis coverage.",
@@ -64,15 +65,21 @@ _GATES = {
 def candidate_labels_gates(context: dg.AssetCheckExecutionContext, config: GoldenGateConfig,
                            settings: PipelineSettings) -> Iterator[dg.AssetCheckResult]:
     ctx = stage_context(context, settings)
-    validated, labels = gates.load_gate_inputs(ctx.paths)
+    validated, labels, tables = gates.load_gate_inputs_hashed(ctx.paths)
     outcomes = {
         "candidate_labels_gold_sufficient": lambda: gates.gold_is_sufficient(validated, labels),
         "candidate_labels_no_sufficient_distractor": lambda: gates.no_sufficient_distractor_in_main(validated, labels),
         "candidate_labels_distractor_coverage": lambda: gates.distractors_on_some_axis(validated, labels, ctx.config.axes),
         "candidate_labels_min_kept_items": lambda: gates.min_kept_items(validated, config.min_kept_items),
     }
-    for key in sorted(context.selected_asset_check_keys, key=lambda k: k.name):
-        yield _to_result(key, outcomes[key.name]())
+    keys = sorted(context.selected_asset_check_keys, key=lambda k: k.name)
+    results = {key.name: outcomes[key.name]() for key in keys}
+    # The verdict goes on disk, keyed by the bytes judged, before Dagster hears it: golden_set
+    # reads it whichever way it is launched, with or without these checks in its run.
+    verdicts.record_verdict(ctx.paths, tables, {name: verdicts.GateResult(o.passed, o.severity, o.description)
+                                                for name, o in results.items()})
+    for key in keys:
+        yield _to_result(key, results[key.name])
 
 
 class RejectedShareConfig(dg.Config):

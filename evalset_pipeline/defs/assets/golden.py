@@ -6,16 +6,19 @@ from evalset_pipeline.core.pipeline.golden_set import build_golden_set
 from evalset_pipeline.defs.assets.metadata import code_version_of
 from evalset_pipeline.defs.assets.previews import golden_set_story
 from evalset_pipeline.defs.assets.questions import candidate_labels
-from evalset_pipeline.defs.resources import EmbedderResource, PipelineSettings, VLMResource, stage_context
+from evalset_pipeline.defs.resources import EmbedderResource, PipelineSettings, stage_context
 
 
 @dg.asset(group_name="golden", deps=[candidate_labels], kinds={"duckdb", "parquet"},
           code_version=code_version_of("core/pipeline/golden_set.py", "core/golden"),
           description="Items + judgments + units, written as one fingerprinted version; identical inputs give the identical version. "
-                      "Published only after the blocking checks on candidate_labels pass.")
-def golden_set(context: dg.AssetExecutionContext, settings: PipelineSettings, vlm: VLMResource,
+                      "Published only from tables whose blocking checks on candidate_labels passed (a verdict stored with "
+                      "the tables), whichever way it is launched.")
+def golden_set(context: dg.AssetExecutionContext, settings: PipelineSettings,
                embedder: EmbedderResource) -> dg.MaterializeResult:
     ctx = stage_context(context, settings, embedder=embedder)
-    result, draft = build_golden_set(ctx, vlm.identity())
+    # Refuses unless the gates passed on these exact tables (core/checks/verdicts.py); backend and
+    # knobs come from what produced the tables, so this run's resources cannot relabel them.
+    result, draft = build_golden_set(ctx)
     context.log.info("golden set %s (seq %d, %s)", result.version_id, result.seq, "new" if result.created else "unchanged")
     return dg.MaterializeResult(metadata=golden_set_story(ctx, result, draft), data_version=dg.DataVersion(result.version_id))
