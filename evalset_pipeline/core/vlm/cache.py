@@ -18,6 +18,7 @@ from typing import Any, Callable, Sequence, TypeVar
 import duckdb
 
 from evalset_pipeline.core.hashing import canonical_json, sha256_text
+from evalset_pipeline.core.redact import redact
 from evalset_pipeline.core.vlm.base import (
     BatchError,
     CallUsage,
@@ -142,8 +143,9 @@ class CallCache:
     def _insert(self, verb: str, cols: list[str], rows: Sequence[dict[str, Any]]) -> None:
         """One multi-row statement: executemany commits row by row (~10 ms a row), this ~0.5 ms."""
         one = f"({', '.join('?' * len(cols))})"
+        # Scrubbed again on the way out: nothing secret-shaped is ever persisted, whichever backend.
         self._con.execute(f"{verb} ({', '.join(cols)}) VALUES {', '.join([one] * len(rows))}",
-                          [r[c] for r in rows for c in cols])
+                          [redact(v) if isinstance(v, str) else v for r in rows for v in (r[c] for c in cols)])
 
     def ledger(self) -> dict[str, Any]:
         with self._lock:
