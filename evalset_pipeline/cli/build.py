@@ -93,10 +93,12 @@ def _build(args: argparse.Namespace, data_dir: Path, corpus: Path) -> int:
         return 1
     golden_meta = result.asset_materializations_for_node("golden_set")[-1].metadata
     created = bool(golden_meta["new_version"].value)
+    moved = bool(golden_meta["latest_moved"].value) if "latest_moved" in golden_meta else created
     gs = load_golden_set("latest", data_dir)
     summary = {
         "version_id": gs.version_id,
         "new_version": created,
+        "latest_moved": moved,  # also true when reverted inputs confirmed an older version again
         "seq": gs.info.get("seq"),
         "items": gs.items.num_rows,
         "by_slice": _count(gs.items.column("slice").to_pylist()),
@@ -190,7 +192,9 @@ def _print_summary(s: dict) -> None:
     from rich.text import Text  # [bad-input] cells as Text: a file named "[/b].pdf" is not markup
 
     console = Console()
-    state = "new version" if s["new_version"] else "unchanged: same inputs, same version, no new row"
+    state = ("new version" if s["new_version"] else
+             "confirmed again: same inputs as this earlier version, LATEST moved back to it" if s.get("latest_moved") else
+             "unchanged: same inputs, same version, no new row")
     console.print(f"[bold]golden set[/bold] {s['version_id']}  (seq {s['seq']}, {state})")
     console.print(f"items: {s['items']}  " + "  ".join(f"{k}={v}" for k, v in s["by_slice"].items()))
     c = s["corpus"]

@@ -105,4 +105,20 @@ def golden_set_fresh(context: dg.AssetCheckExecutionContext, settings: PipelineS
     return _to_result(dg.AssetCheckKey(golden_set.key, "golden_set_fresh"), outcome)
 
 
-all_checks = [candidate_labels_gates, documents_rejected_share, golden_set_fresh]
+@dg.asset_check(asset=golden_set, name="golden_set_snapshots_intact",
+                description="Every published snapshot matches its checksums; history, LATEST, reader copy and warehouse agree.")
+def golden_set_snapshots_intact(context: dg.AssetCheckExecutionContext, settings: PipelineSettings) -> dg.AssetCheckResult:
+    from evalset_pipeline.core.golden.verify import verify_golden
+
+    report = verify_golden(DataPaths.at(settings.data_dir))
+    problems = [str(p) for p in report.problems]
+    # ERROR severity so the UI shows it red; not blocking: the damage is in versions already out.
+    return dg.AssetCheckResult(
+        passed=report.ok, severity=dg.AssetCheckSeverity.ERROR,
+        description=(f"{report.versions} snapshots verified, {report.events} publish events" if report.ok else
+                     f"{len(problems)} problem(s): {problems[0]} (run `evalset golden verify`)"),
+        metadata={"versions": report.versions, "problems": dg.MetadataValue.json(problems),
+                  "corrupt_versions": dg.MetadataValue.json(report.corrupt_versions), "notes": dg.MetadataValue.json(report.notes)})
+
+
+all_checks = [candidate_labels_gates, documents_rejected_share, golden_set_fresh, golden_set_snapshots_intact]

@@ -42,6 +42,7 @@ class PublishResult:
     parent_version: str | None = None  # the latest version when this one was first published
     is_latest: bool = True  # a publish always makes its version latest (latest = the current inputs)
     event: int = 0  # the publish event that made it latest (golden/publishes/)
+    latest_moved: bool = False  # this publish moved LATEST (a new version, or an older one confirmed again)
     warnings: tuple[str, ...] = ()  # e.g. the warehouse was held by a reader and lags until the next publish
 
 

@@ -208,6 +208,7 @@ def publish_golden_set(
     version_id = compute_version_id(draft.corpus.fingerprint, draft.config_fingerprint, tables)
     wait = _warehouse_wait_s() if warehouse_wait_s is None else warehouse_wait_s
     warnings: list[str] = []
+    moved = False
     with publish_lock(layout, lock_timeout_s):
         _remove_stray_tmp(layout)
         rows = scan_rows(layout)  # refuses when a snapshot is corrupt
@@ -254,6 +255,7 @@ def publish_golden_set(
                                      manifest_file_sha256(layout.snapshot(version_id)))
                 write_event(layout, event)  # the moment this version becomes "latest"
                 events.append(event)
+                moved = True
             if con is not None:
                 warehouse.insert_events(con, [as_row(e) for e in events])
         finally:
@@ -271,5 +273,6 @@ def publish_golden_set(
         parent_version=row["parent_version"],
         is_latest=True,
         event=events[-1].event,
+        latest_moved=moved,
         warnings=tuple(warnings),
     )

@@ -20,5 +20,12 @@ def golden_set(context: dg.AssetExecutionContext, settings: PipelineSettings,
     # Refuses unless the gates passed on these exact tables (core/checks/verdicts.py); backend and
     # knobs come from what produced the tables, so this run's resources cannot relabel them.
     result, draft = build_golden_set(ctx)
-    context.log.info("golden set %s (seq %d, %s)", result.version_id, result.seq, "new" if result.created else "unchanged")
-    return dg.MaterializeResult(metadata=golden_set_story(ctx, result, draft), data_version=dg.DataVersion(result.version_id))
+    state = "new" if result.created else "confirmed again, LATEST moved back to it" if result.latest_moved else "unchanged"
+    context.log.info("golden set %s (seq %d, %s)", result.version_id, result.seq, state)
+    for warning in result.warnings:
+        context.log.warning(warning)
+    meta = golden_set_story(ctx, result, draft)
+    meta["latest_moved"] = dg.MetadataValue.bool(result.latest_moved)
+    meta["publish_event"] = dg.MetadataValue.int(result.event)
+    meta["warnings"] = dg.MetadataValue.json(list(result.warnings))
+    return dg.MaterializeResult(metadata=meta, data_version=dg.DataVersion(result.version_id))
