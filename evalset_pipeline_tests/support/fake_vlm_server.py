@@ -397,7 +397,7 @@ def _echo(reply: dict[str, Any], auth: str) -> dict[str, Any]:
             msg["content"] = f"{content} {auth}"  # malformed replies too: they reach the failure ledger
             continue
         if isinstance(data, dict):
-            for key in ("reason", "rationale", "answer", "question"):
+            for key in ("reason", "rationale"):  # free text; answers and questions must still work
                 if isinstance(data.get(key), str) and data[key]:
                     data[key] = f"{data[key]} [{auth}]"
             msg["content"] = json.dumps(data)
