@@ -13,6 +13,11 @@ Advisory (never block):
 
   documents_rejected_share                WARN   too many PDFs could not be used
   golden_set_fresh                        WARN   the latest golden set was built from the corpus as it is now
+  golden_set_snapshots_intact             ERROR  every snapshot matches its checksums; indexes agree (not blocking)
+
+The gates also write their verdict beside the tables they judged (core/checks/verdicts.py), and
+golden_set refuses tables without a passing verdict, so a run that skips these checks
+(`--select golden_set`) cannot publish what they would have blocked.
 
 Thresholds are op config (set per run in the launchpad), their defaults from environment
 variables: EVALSET_MIN_KEPT_ITEMS (10), EVALSET_MAX_REJECTED_SHARE (0.2).
