@@ -58,6 +58,10 @@ def cmd_list(args: argparse.Namespace) -> int:
             min_width={"seq": 4, "version": 19}.get(col),
         )
     for r in reversed(rows):
+        if r.get("corrupt"):  # listed, never dropped: `evalset golden verify` says more
+            table.add_row("?" + ("[bold green]*[/]" if r["is_latest"] else " "), r["version_id"],
+                          "[bold red]CORRUPT[/]", "", "", "", "")
+            continue
         table.add_row(
             f"{r['seq']}{'[bold green]*[/]' if r['is_latest'] else ' '}",
             r["version_id"],
@@ -68,7 +72,49 @@ def cmd_list(args: argparse.Namespace) -> int:
             _short(r["config_fingerprint"], 8),
         )
     console.print(table)
+    for r in rows:
+        if r.get("corrupt"):
+            print(f"warning: {r['version_id']} is corrupt: {r['corrupt']} (run `evalset golden verify`)", file=sys.stderr)
     return 0
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    from evalset_pipeline.core.golden.reader import publish_history
+
+    events = publish_history(args.data_dir)
+    if args.json:
+        _emit_json(events)
+        return 0
+    table = Table(title="publish history (newest first): each time LATEST moved", box=box.SIMPLE_HEAD)
+    for col in ("event", "version", "seq", "published (UTC)", "what"):
+        table.add_column(col, no_wrap=True)
+    for e in reversed(events):
+        table.add_row(str(e["event"]), e["version_id"], str(e["seq"]), e["published_at"][:19].replace("T", " "),
+                      "new version" if e["new_version"] else "confirmed again (inputs reverted)")
+    Console().print(table)
+    return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from evalset_pipeline.core.golden.verify import repair_manifests, verify_golden
+    from evalset_pipeline.core.paths import DataPaths
+
+    paths = DataPaths.at(args.data_dir)
+    repaired = repair_manifests(paths) if args.repair else []
+    report = verify_golden(paths)
+    if args.json:
+        _emit_json({"ok": report.ok, "versions": report.versions, "events": report.events,
+                    "problems": [str(p) for p in report.problems], "notes": report.notes, "repaired": repaired})
+    else:
+        for line in repaired:
+            print(f"repair: {line}")
+        for note in report.notes:
+            print(f"note: {note}")
+        for problem in report.problems:
+            print(f"CORRUPT {problem}", file=sys.stderr)
+        state = "ok" if report.ok else f"{len(report.problems)} problem(s)"
+        print(f"{report.versions} versions, {report.events} publish events: {state}")
+    return 0 if report.ok else 1
 
 
 def _summary(golden: Any) -> dict[str, Any]:
@@ -229,6 +275,17 @@ def register(subparsers: Any) -> None:
     p = sub.add_parser("list", parents=[common], help="all versions, newest first")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_guarded(cmd_list))
+
+    p = sub.add_parser("history", parents=[common], help="every time LATEST moved, newest first")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_guarded(cmd_history))
+
+    p = sub.add_parser("verify", parents=[common],
+                       help="check every snapshot's checksums, the history, LATEST, the reader copy and the warehouse")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--repair", action="store_true",
+                   help="rewrite a damaged manifest from the warehouse where the data files still prove the version id")
+    p.set_defaults(func=_guarded(cmd_verify))
 
     p = sub.add_parser("show", parents=[common], help="one version's row, counts, funnel and provenance", epilog=EPILOG)
     p.add_argument("version", nargs="?", default="latest")

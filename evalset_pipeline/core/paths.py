@@ -66,5 +66,13 @@ class DataPaths:
         return self.root / "evalsets.duckdb"
 
     @property
+    def build_lock(self) -> Path:
+        return self.root / ".build.lock"
+
+    @property
+    def build_holders(self) -> Path:
+        return self.root / ".build.holders"
+
+    @property
     def regressions(self) -> Path:
         return self.root / "regressions"

@@ -13,6 +13,11 @@ Advisory (never block):
 
   documents_rejected_share                WARN   too many PDFs could not be used
   golden_set_fresh                        WARN   the latest golden set was built from the corpus as it is now
+  golden_set_snapshots_intact             ERROR  every snapshot matches its checksums; indexes agree (not blocking)
+
+The gates also write their verdict beside the tables they judged (core/checks/verdicts.py), and
+golden_set refuses tables without a passing verdict, so a run that skips these checks
+(`--select golden_set`) cannot publish what they would have blocked.
 
 Thresholds are op config (set per run in the launchpad), their defaults from environment
 variables: EVALSET_MIN_KEPT_ITEMS (10), EVALSET_MAX_REJECTED_SHARE (0.2).
@@ -26,6 +31,7 @@ import dagster as dg
 from pydantic import Field
 
 from evalset_pipeline.core.checks import golden_gates as gates
+from evalset_pipeline.core.checks import verdicts
 from evalset_pipeline.core.checks.corpus_state import current_corpus_fingerprint, latest_golden_info, stat_cache_path
 from evalset_pipeline.core.paths import DataPaths
 from evalset_pipeline.core.pipeline.documents import load_documents, load_rejected
@@ -47,7 +53,7 @@ class GoldenGateConfig(dg.Config):
                                 description="Fewer main-slice items than this is a WARN; none at all is an ERROR")
 
 
-_GATES = {
+_GATES = {  # names: core/checks/verdicts.BLOCKING_GATES, which golden_set requires
     "candidate_labels_gold_sufficient": "The gold page is labelled sufficient for 100% of kept items.",
     "candidate_labels_no_sufficient_distractor": "No main-slice item is answerable from one of its distractors.",
     "candidate_labels_distractor_coverage": "Every kept item has distractors on at least one axis; per-axis coverage.",
@@ -64,15 +70,21 @@ _GATES = {
 def candidate_labels_gates(context: dg.AssetCheckExecutionContext, config: GoldenGateConfig,
                            settings: PipelineSettings) -> Iterator[dg.AssetCheckResult]:
     ctx = stage_context(context, settings)
-    validated, labels = gates.load_gate_inputs(ctx.paths)
+    validated, labels, tables = gates.load_gate_inputs_hashed(ctx.paths)
     outcomes = {
         "candidate_labels_gold_sufficient": lambda: gates.gold_is_sufficient(validated, labels),
         "candidate_labels_no_sufficient_distractor": lambda: gates.no_sufficient_distractor_in_main(validated, labels),
         "candidate_labels_distractor_coverage": lambda: gates.distractors_on_some_axis(validated, labels, ctx.config.axes),
         "candidate_labels_min_kept_items": lambda: gates.min_kept_items(validated, config.min_kept_items),
     }
-    for key in sorted(context.selected_asset_check_keys, key=lambda k: k.name):
-        yield _to_result(key, outcomes[key.name]())
+    keys = sorted(context.selected_asset_check_keys, key=lambda k: k.name)
+    results = {key.name: outcomes[key.name]() for key in keys}
+    # The verdict goes on disk, keyed by the bytes judged, before Dagster hears it: golden_set
+    # reads it whichever way it is launched, with or without these checks in its run.
+    verdicts.record_verdict(ctx.paths, tables, {name: verdicts.GateResult(o.passed, o.severity, o.description)
+                                                for name, o in results.items()})
+    for key in keys:
+        yield _to_result(key, results[key.name])
 
 
 class RejectedShareConfig(dg.Config):
@@ -98,4 +110,20 @@ def golden_set_fresh(context: dg.AssetCheckExecutionContext, settings: PipelineS
     return _to_result(dg.AssetCheckKey(golden_set.key, "golden_set_fresh"), outcome)
 
 
-all_checks = [candidate_labels_gates, documents_rejected_share, golden_set_fresh]
+@dg.asset_check(asset=golden_set, name="golden_set_snapshots_intact",
+                description="Every published snapshot matches its checksums; history, LATEST, reader copy and warehouse agree.")
+def golden_set_snapshots_intact(context: dg.AssetCheckExecutionContext, settings: PipelineSettings) -> dg.AssetCheckResult:
+    from evalset_pipeline.core.golden.verify import verify_golden
+
+    report = verify_golden(DataPaths.at(settings.data_dir))
+    problems = [str(p) for p in report.problems]
+    # ERROR severity so the UI shows it red; not blocking: the damage is in versions already out.
+    return dg.AssetCheckResult(
+        passed=report.ok, severity=dg.AssetCheckSeverity.ERROR,
+        description=(f"{report.versions} snapshots verified, {report.events} publish events" if report.ok else
+                     f"{len(problems)} problem(s): {problems[0]} (run `evalset golden verify`)"),
+        metadata={"versions": report.versions, "problems": dg.MetadataValue.json(problems),
+                  "corrupt_versions": dg.MetadataValue.json(report.corrupt_versions), "notes": dg.MetadataValue.json(report.notes)})
+
+
+all_checks = [candidate_labels_gates, documents_rejected_share, golden_set_fresh, golden_set_snapshots_intact]

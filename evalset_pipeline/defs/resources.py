@@ -6,11 +6,13 @@ variable, the openai client reads its value, and nothing writes it anywhere.
 from __future__ import annotations
 
 import logging
-from typing import Any, Callable
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
 
 import dagster as dg
 from pydantic import Field
 
+from evalset_pipeline.core.buildlock import step_lock
 from evalset_pipeline.core.index.embeddings import EmbedderSpec
 from evalset_pipeline.core.paths import DataPaths, default_corpus_dir, default_data_dir
 from evalset_pipeline.core.pipeline.context import BuildConfig, StageContext
@@ -33,6 +35,18 @@ class PipelineSettings(dg.ConfigurableResource):
     max_pixels: int = 4_000_000
     workers: int = Field(default=0, description="Processes for render/embed; 0 = one per core")
     progress_bar: bool = Field(default=False, description="Show terminal progress bars (the CLI turns this on)")
+
+    @contextmanager
+    def yield_for_execution(self, context: dg.InitResourceContext) -> Iterator["PipelineSettings"]:
+        """Inside a run, hold the data directory (shared) while the step runs, so it cannot interleave
+        with an `evalset build` on the same directory (core/buildlock.py). Sensors and schedules
+        only read: no lock for them."""
+        run = getattr(context, "dagster_run", None)
+        if run is None:
+            yield self
+            return
+        with step_lock(DataPaths.at(self.data_dir), self.corpus_dir, detail=f"dagster run {run.run_id[:8]}"):
+            yield self
 
     def build_config(self) -> BuildConfig:
         return BuildConfig(

@@ -16,8 +16,13 @@ import os
 
 import dagster as dg
 
+from evalset_pipeline.core.paths import default_data_dir
+
 DEFAULT_CRON = "0 3 * * *"
 BUILD_TAGS_KEY = "evalset/build"  # every build run carries it, so dagster.yaml can allow one at a time
+# One run per data directory: dagster.yaml limits this tag to 1 per unique value, so runs of two
+# code locations with different data dirs may overlap, two runs on one data dir never do.
+DATA_DIR_TAG = "evalset/data_dir"
 
 
 def build_job(max_runtime_s: int | None = None):
@@ -26,7 +31,8 @@ def build_job(max_runtime_s: int | None = None):
         "build_golden_set",
         selection=dg.AssetSelection.all(),  # every asset and its checks; the external corpus_files is reported by the sensor, never built
         description="Corpus to golden set, every stage, with the blocking checks before publishing.",
-        tags={"dagster/max_runtime": str(runtime), BUILD_TAGS_KEY: "golden_set"},
+        tags={"dagster/max_runtime": str(runtime), BUILD_TAGS_KEY: "golden_set",
+              DATA_DIR_TAG: str(default_data_dir().resolve())},
     )
 
 

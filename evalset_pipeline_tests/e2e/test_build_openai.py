@@ -200,3 +200,16 @@ def test_the_api_key_is_written_nowhere(first_build, data_dir, server):
                     rows = con.execute(f'SELECT * FROM "{table}"').fetchall()
                     assert KEY not in json.dumps(rows, default=str), (path, table)
     assert scanned > 50
+
+
+def test_golden_set_alone_takes_provenance_from_what_produced_the_rows(first_build, small_corpus, data_dir):
+    """Issue 16 #1: publishing alone with default resources (textlayer) must not relabel openai rows."""
+    summary, _ = first_build
+    resources = {"settings": PipelineSettings(data_dir=str(data_dir), corpus_dir=str(small_corpus)),
+                 "vlm": VLMResource(), "embedder": EmbedderResource()}
+    latest = load_golden_set("latest", data_dir).version_id
+    result = dg.materialize(all_assets, resources=resources, selection=["golden_set"])
+    assert result.success
+    gs = load_golden_set("latest", data_dir)
+    assert gs.version_id == latest  # same rows, same producer: same version
+    assert (gs.info["provenance"]["backend"], gs.info["provenance"]["model"]) == ("openai", "fake-vlm")

@@ -124,8 +124,13 @@ class FakeVLMServer:
 
     def __init__(self, pages: PageIndex | None = None, *, latency_s: float = 0.0, model: str = "fake-vlm",
                  reject_json_schema: bool = False, reject_params: tuple[str, ...] = (),
-                 prompts_dir: str | Path | None = None):
+                 prompts_dir: str | Path | None = None, yes_man: bool = False, echo_auth: bool = False):
         self.pages = pages or PageIndex()
+        # yes_man: a model that says every page answers every question and labels it sufficient
+        # (what the blocking gates exist for). echo_auth: a misbehaving endpoint that echoes the
+        # request's Authorization header into every free-text field of its replies.
+        self.yes_man = yes_man
+        self.echo_auth = echo_auth
         self.latency_s = latency_s
         self.model = model
         self.reject_json_schema = reject_json_schema
@@ -218,8 +223,14 @@ class FakeVLMServer:
 
     # --- answering ----------------------------------------------------------------------------------
 
-    def _handle(self, body: dict[str, Any]) -> tuple[int, dict[str, Any], dict[str, str]]:
+    def _handle(self, body: dict[str, Any], auth: str = "") -> tuple[int, dict[str, Any], dict[str, str]]:
         """(status, JSON body, extra headers); status 0 means drop the connection."""
+        status, reply, headers = self._handle_plain(body)
+        if self.echo_auth and auth and status:
+            reply = _echo(reply, auth)
+        return status, reply, headers
+
+    def _handle_plain(self, body: dict[str, Any]) -> tuple[int, dict[str, Any], dict[str, str]]:
         messages = body.get("messages") or []
         system = next((m.get("content") for m in messages if m.get("role") == "system"), "")
         task = self._systems.get(system if isinstance(system, str) else "")
@@ -253,6 +264,11 @@ class FakeVLMServer:
             return 200, self._completion(body, 'Sure! Here is the JSON: {"answers": tru'), {}
         if fault is not None and fault.kind == "nonsense":
             return 200, self._completion(body, json.dumps(_NONSENSE[task])), {}
+        if self.yes_man:
+            reply = {"write": None, "judge": {"answers": True, "answer": "42", "reason": "it is all here"},
+                     "label": {"label": "sufficient", "rationale": "answers it"}, "qualify": None}[task]
+            if reply is not None:
+                return 200, self._completion(body, json.dumps(reply)), {}
         try:
             reply = self._answer(task, info, image)
         except LookupError as exc:
@@ -337,7 +353,7 @@ class _Handler(BaseHTTPRequestHandler):
             self.fake.in_flight += 1
             self.fake.max_in_flight = max(self.fake.max_in_flight, self.fake.in_flight)
         try:
-            status, reply, headers = self.fake._handle(body)
+            status, reply, headers = self.fake._handle(body, auth or "")
         finally:
             with self.fake._lock:
                 self.fake.in_flight -= 1
@@ -363,6 +379,29 @@ class _Handler(BaseHTTPRequestHandler):
             self._headers_buffer = []
         except (BrokenPipeError, ConnectionResetError):  # the client gave up (timeout) first
             self.close_connection = True
+
+
+def _echo(reply: dict[str, Any], auth: str) -> dict[str, Any]:
+    """Plant the caller's Authorization header in every text a model could write (and in errors)."""
+    if "error" in reply:
+        return {"error": {**reply["error"], "message": f"{reply['error']['message']} (you sent {auth})"}}
+    out = json.loads(json.dumps(reply))
+    for choice in out.get("choices", []):
+        msg = choice["message"]
+        if msg.get("refusal"):
+            msg["refusal"] += f" {auth}"
+        content = msg.get("content")
+        try:
+            data = json.loads(content) if content else None
+        except ValueError:
+            msg["content"] = f"{content} {auth}"  # malformed replies too: they reach the failure ledger
+            continue
+        if isinstance(data, dict):
+            for key in ("reason", "rationale"):  # free text; answers and questions must still work
+                if isinstance(data.get(key), str) and data[key]:
+                    data[key] = f"{data[key]} [{auth}]"
+            msg["content"] = json.dumps(data)
+    return out
 
 
 def _error(message: str) -> dict[str, Any]:

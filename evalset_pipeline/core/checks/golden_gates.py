@@ -17,6 +17,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Iterable, Mapping, Sequence
 
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from evalset_pipeline.core.hashing import sha256_bytes
 from evalset_pipeline.core.paths import DataPaths
 from evalset_pipeline.core.tables import read_rows
 
@@ -35,9 +39,20 @@ class CheckOutcome:
 
 def load_gate_inputs(paths: DataPaths) -> tuple[list[dict], list[dict]]:
     """(validated_questions rows, candidate_labels rows) from where their assets persisted them."""
-    validated = read_rows(paths.table("validated_questions"), producer="validated_questions")
-    labels = read_rows(paths.table("candidate_labels"), producer="candidate_labels")
+    validated, labels, _ = load_gate_inputs_hashed(paths)
     return validated, labels
+
+
+def load_gate_inputs_hashed(paths: DataPaths) -> tuple[list[dict], list[dict], dict[str, str]]:
+    """The gate inputs plus the sha256 of the exact bytes parsed: the key their verdict is stored under."""
+    rows, hashes = {}, {}
+    for name in ("validated_questions", "candidate_labels"):
+        path = paths.table(name)
+        read_rows(path, producer=name) if not path.exists() else None  # the usual "materialize X first" error
+        data = path.read_bytes()
+        hashes[name] = sha256_bytes(data)
+        rows[name] = pq.read_table(pa.BufferReader(data)).to_pylist()
+    return rows["validated_questions"], rows["candidate_labels"], hashes
 
 
 def _share(part: int, whole: int) -> float:

@@ -2,7 +2,9 @@
 
     golden/
       versions/<version_id>/      immutable snapshot: items/judgments/units Parquet + manifest.json
-      LATEST                      {"version_id", "seq"}: swapped atomically, read by the Python API
+      publishes/<event>.json      one per publish event (a new version, or an older one confirmed again):
+                                  the history of what "latest" was; the last one is latest
+      LATEST                      {"version_id", "seq", "event"}: swapped atomically, read by the Python API
       evalsets_read.duckdb        SQL reader copy, swapped atomically after each publish
       .publish.lock               serialises publishers (flock; released by the kernel on SIGKILL)
       .tmp-*                      work in progress; never read, removed by the next publish
@@ -30,7 +32,7 @@ VERSION_PREFIX_RE = re.compile(r"^gs-[0-9a-f]{4,16}$")
 
 MANIFEST = "manifest.json"
 TMP_PREFIX = ".tmp-"
-SNAPSHOT_FORMAT = 1
+SNAPSHOT_FORMAT = 2  # 2: the manifest carries its own sha256
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,10 @@ class GoldenLayout:
     @property
     def reader_db(self) -> Path:
         return self.root / "evalsets_read.duckdb"
+
+    @property
+    def publishes(self) -> Path:
+        return self.root / "publishes"
 
     @property
     def publish_lock(self) -> Path:

@@ -40,7 +40,10 @@ class PublishResult:
     created: bool  # False when an identical version already existed
     snapshot_dir: Path
     parent_version: str | None = None  # the latest version when this one was first published
-    is_latest: bool = True  # False when an identical *older* version was re-published (LATEST stays on the newest seq)
+    is_latest: bool = True  # a publish always makes its version latest (latest = the current inputs)
+    event: int = 0  # the publish event that made it latest (golden/publishes/)
+    latest_moved: bool = False  # this publish moved LATEST (a new version, or an older one confirmed again)
+    warnings: tuple[str, ...] = ()  # e.g. the warehouse was held by a reader and lags until the next publish
 
 
 @dataclass(frozen=True)

@@ -32,10 +32,17 @@ import pyarrow as pa
 
 from evalset_pipeline.core.golden import warehouse
 from evalset_pipeline.core.golden.errors import GoldenSetCorrupt, GoldenSetLocked
+from evalset_pipeline.core.golden.events import PublishEvent, as_row, read_events, write_event
 from evalset_pipeline.core.golden.fingerprint import IDENTITY_FORMAT, compute_version_id
 from evalset_pipeline.core.golden.layout import TMP_PREFIX, GoldenLayout, atomic_write_bytes, fsync_dir
 from evalset_pipeline.core.golden.model import GoldenSetDraft, PublishResult
-from evalset_pipeline.core.golden.snapshot import load_snapshot, read_manifest, with_version_id, write_snapshot
+from evalset_pipeline.core.golden.snapshot import (
+    load_snapshot,
+    manifest_file_sha256,
+    read_manifest,
+    with_version_id,
+    write_snapshot,
+)
 from evalset_pipeline.core.golden.validate import normalise_draft
 from evalset_pipeline.core.hashing import canonical_json
 from evalset_pipeline.core.paths import DataPaths
@@ -47,6 +54,8 @@ log = logging.getLogger(__name__)
 _PHASE_HOOK: Callable[[str], None] | None = None
 
 DEFAULT_LOCK_TIMEOUT_S = 120.0
+# A reader holding the warehouse delays a publish this long at most (EVALSET_WAREHOUSE_WAIT_S).
+DEFAULT_WAREHOUSE_WAIT_S = 10.0
 
 
 def _phase(name: str) -> None:
@@ -88,14 +97,32 @@ def _remove_stray_tmp(layout: GoldenLayout) -> None:
 
 
 def scan_rows(layout: GoldenLayout) -> dict[str, dict[str, Any]]:
-    """golden_sets rows (JSON form) of every complete snapshot, by version id."""
+    """golden_sets rows (JSON form) of every complete snapshot, by version id.
+
+    A snapshot whose manifest cannot be trusted is never skipped silently: publishing on top of
+    it would hand out its seq again and split "latest" between readers (issue 16).
+    """
+    rows, corrupt = scan_snapshots(layout)
+    if corrupt:
+        listed = "; ".join(f"{v}: {why}" for v, why in sorted(corrupt.items()))
+        raise GoldenSetCorrupt(
+            f"refusing to publish: {len(corrupt)} snapshot(s) under {layout.versions} fail their checksum ({listed}). "
+            "Run `evalset golden verify` for the full report and `evalset golden verify --repair` to rewrite a "
+            "manifest from the warehouse where the data files still prove the version id; otherwise restore the "
+            "directory from a backup. Nothing was published.")
+    return rows
+
+
+def scan_snapshots(layout: GoldenLayout) -> tuple[dict[str, dict[str, Any]], dict[str, str]]:
+    """(rows of readable snapshots, {version id: why it is corrupt})."""
     rows: dict[str, dict[str, Any]] = {}
+    corrupt: dict[str, str] = {}
     for version_id in layout.version_ids():
         try:
             rows[version_id] = read_manifest(layout.snapshot(version_id))["golden_set"]
         except GoldenSetCorrupt as exc:
-            log.warning("skipping unreadable snapshot: %s", exc)
-    return rows
+            corrupt[version_id] = str(exc)
+    return rows, corrupt
 
 
 def _utc(value: datetime) -> datetime:
@@ -133,13 +160,13 @@ def _reconcile_warehouse(con: Any, layout: GoldenLayout, rows: dict[str, dict[st
         log.info("reconciled %s into %s", version_id, layout.paths.warehouse)
 
 
-def _sync_readers(layout: GoldenLayout, rows: dict[str, dict[str, Any]]) -> None:
-    """Bring the SQL reader copy and then LATEST up to the newest complete version."""
-    newest = max(rows.values(), key=lambda r: r["seq"])
-    if warehouse.reader_db_state(layout.reader_db) != (len(rows), newest["seq"]):
-        warehouse.build_reader_db(layout, rows.values())
+def _sync_readers(layout: GoldenLayout, rows: dict[str, dict[str, Any]], events: list[PublishEvent]) -> None:
+    """Bring the SQL reader copy and then LATEST up to the last publish event."""
+    last = events[-1]
+    if warehouse.reader_db_state(layout.reader_db) != (len(rows), max(r["seq"] for r in rows.values()), last.event):
+        warehouse.build_reader_db(layout, rows.values(), [as_row(e) for e in events])
     _phase("reader_db_swapped")
-    pointer = {"version_id": newest["version_id"], "seq": newest["seq"]}
+    pointer = {"version_id": last.version_id, "seq": last.seq, "event": last.event}
     try:
         current = layout.read_latest()
     except ValueError:
@@ -149,62 +176,103 @@ def _sync_readers(layout: GoldenLayout, rows: dict[str, dict[str, Any]]) -> None
     _phase("latest_swapped")
 
 
+def _backfill_events(layout: GoldenLayout, rows: dict[str, dict[str, Any]], events: list[PublishEvent]) -> list[PublishEvent]:
+    """Data published before events existed: one event per version, in seq order (latest = highest seq)."""
+    if events or not rows:
+        return events
+    for i, row in enumerate(sorted(rows.values(), key=lambda r: r["seq"]), start=1):
+        event = PublishEvent(i, row["version_id"], row["seq"], str(row["created_at"]), True,
+                             manifest_file_sha256(layout.snapshot(row["version_id"])))
+        write_event(layout, event)
+        events.append(event)
+    return events
+
+
+def _warehouse_wait_s() -> float:
+    return float(os.environ.get("EVALSET_WAREHOUSE_WAIT_S", str(DEFAULT_WAREHOUSE_WAIT_S)))
+
+
 def publish_golden_set(
-    paths: DataPaths, draft: GoldenSetDraft, *, lock_timeout_s: float = DEFAULT_LOCK_TIMEOUT_S
+    paths: DataPaths, draft: GoldenSetDraft, *, lock_timeout_s: float = DEFAULT_LOCK_TIMEOUT_S,
+    warehouse_wait_s: float | None = None,
 ) -> PublishResult:
-    """Publish `draft` as a new version, or return the identical existing one (created=False)."""
+    """Publish `draft` and make it latest: a new version, or the identical existing one (created=False).
+
+    Latest is the version of the inputs published last, so confirming an older version again moves
+    LATEST back to it (a publish event; no new golden_sets row). A warehouse held by a reader for
+    longer than `warehouse_wait_s` does not stop the publish: snapshots, reader copy and LATEST are
+    the published state, the warehouse catches up on the next publish (`warnings` says so).
+    """
     layout = GoldenLayout(paths)
     tables = normalise_draft(draft)
     version_id = compute_version_id(draft.corpus.fingerprint, draft.config_fingerprint, tables)
+    wait = _warehouse_wait_s() if warehouse_wait_s is None else warehouse_wait_s
+    warnings: list[str] = []
+    moved = False
     with publish_lock(layout, lock_timeout_s):
         _remove_stray_tmp(layout)
-        rows = scan_rows(layout)
+        rows = scan_rows(layout)  # refuses when a snapshot is corrupt
+        events = _backfill_events(layout, rows, read_events(layout))
         created = version_id not in rows
         if created and layout.snapshot(version_id).exists():
             raise GoldenSetCorrupt(
                 f"{layout.snapshot(version_id)} exists but its manifest is unreadable; move it aside and publish again"
             )
+        try:
+            con = warehouse.connect_writer(paths.warehouse, wait)
+        except GoldenSetLocked as exc:
+            con = None
+            warnings.append(f"{exc} The version was published anyway (snapshot, reader copy, LATEST); the "
+                            "warehouse gets its rows on the next publish once the other session closes.")
+            log.warning("%s", warnings[-1])
         tmp_dir: Path | None = None
         try:
+            if con is not None:
+                _reconcile_warehouse(con, layout, rows)
             if created:
-                previous = max(rows.values(), key=lambda r: r["seq"], default=None)
-                row = _new_row(
-                    version_id,
-                    draft,
-                    tables["golden_items"],
-                    seq=(previous["seq"] + 1) if previous else 1,
-                    parent=previous["version_id"] if previous else None,
-                )
+                latest_now = events[-1].version_id if events else None
+                # seq is monotonic across everything ever handed out: manifests and the warehouse.
+                top = max([r["seq"] for r in rows.values()] + [e.seq for e in events]
+                          + [warehouse.max_seq(con) if con is not None else 0])
+                row = _new_row(version_id, draft, tables["golden_items"], seq=top + 1, parent=latest_now)
                 versioned = {name: with_version_id(name, t, version_id) for name, t in tables.items()}
                 tmp_dir = layout.tmp_path()
                 manifest = write_snapshot(tmp_dir, row, versioned, extra={"identity": IDENTITY_FORMAT})
                 _phase("snapshot_written")
-            con = warehouse.connect_writer(paths.warehouse, lock_timeout_s)
-            try:
-                _reconcile_warehouse(con, layout, rows)
-                if created:
-                    assert tmp_dir is not None
-                    layout.versions.mkdir(parents=True, exist_ok=True)
-                    os.rename(tmp_dir, layout.snapshot(version_id))
-                    tmp_dir = None
-                    fsync_dir(layout.versions)
-                    rows[version_id] = manifest["golden_set"]
-                    _phase("renamed")
+                layout.versions.mkdir(parents=True, exist_ok=True)
+                os.rename(tmp_dir, layout.snapshot(version_id))
+                tmp_dir = None
+                fsync_dir(layout.versions)
+                rows[version_id] = manifest["golden_set"]
+                _phase("renamed")
+                if con is not None:
                     warehouse.insert_version(con, rows[version_id], versioned)
-                    _phase("committed")
-            finally:
-                con.close()
+                _phase("committed")
+            if not events or events[-1].version_id != version_id:
+                top_event = max([e.event for e in events] + [warehouse.max_event(con) if con is not None else 0])
+                event = PublishEvent(top_event + 1, version_id, rows[version_id]["seq"],
+                                     datetime.now(timezone.utc).isoformat(), created,
+                                     manifest_file_sha256(layout.snapshot(version_id)))
+                write_event(layout, event)  # the moment this version becomes "latest"
+                events.append(event)
+                moved = True
+            if con is not None:
+                warehouse.insert_events(con, [as_row(e) for e in events])
         finally:
+            if con is not None:
+                con.close()
             if tmp_dir is not None:
                 shutil.rmtree(tmp_dir, ignore_errors=True)
-        _sync_readers(layout, rows)
+        _sync_readers(layout, rows, events)
         row = rows[version_id]
-        newest = max(rows.values(), key=lambda r: r["seq"])
     return PublishResult(
         version_id=version_id,
         seq=row["seq"],
         created=created,
         snapshot_dir=layout.snapshot(version_id),
         parent_version=row["parent_version"],
-        is_latest=newest["version_id"] == version_id,
+        is_latest=True,
+        event=events[-1].event,
+        latest_moved=moved,
+        warnings=tuple(warnings),
     )

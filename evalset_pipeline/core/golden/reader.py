@@ -84,10 +84,21 @@ def load_golden_set(
     return golden
 
 
+def publish_history(data_dir: str | Path | None = None) -> list[dict[str, Any]]:
+    """Every publish event, oldest first: when each version became latest (new, or confirmed again)."""
+    from dataclasses import asdict
+
+    from evalset_pipeline.core.golden.events import read_events
+
+    return [asdict(e) for e in read_events(_layout(data_dir))]
+
+
 def list_golden_sets(data_dir: str | Path | None = None) -> list[dict[str, Any]]:
     """Every published version's golden_sets row (decoded), oldest first, with `is_latest`.
 
-    Reads manifests only (no checksum pass), so it stays fast with hundreds of versions.
+    Reads manifests only (no data-file checksum pass), so it stays fast with hundreds of versions.
+    A snapshot whose manifest is unreadable or fails its own checksum is listed too, with
+    `corrupt` saying why (and seq None): a listing never silently drops a version.
     """
     layout = _layout(data_dir)
     try:
@@ -99,8 +110,9 @@ def list_golden_sets(data_dir: str | Path | None = None) -> list[dict[str, Any]]
     for version_id in layout.version_ids():
         try:
             info = decode_info(read_manifest(layout.snapshot(version_id))["golden_set"])
-        except GoldenSetCorrupt:
-            continue  # `show` on that id reports the corruption; a listing should still work
+            info["corrupt"] = None
+        except GoldenSetCorrupt as exc:
+            info = {"version_id": version_id, "seq": None, "corrupt": str(exc)}
         info["is_latest"] = version_id == latest_id
         out.append(info)
-    return sorted(out, key=lambda r: r["seq"])
+    return sorted(out, key=lambda r: (r["seq"] is None, r["seq"] or 0))

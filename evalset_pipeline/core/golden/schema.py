@@ -5,7 +5,8 @@ Tables (DuckDB `data/evalsets.duckdb` and per-version Parquet snapshots):
   golden_items      one row per question
   golden_judgments  one row per (question, candidate unit) with its three-way label
   golden_units      one row per page referenced by the version
-Views: latest_golden_items, latest_golden_judgments (newest version by seq).
+  golden_publishes  one row per publish event (LATEST moved: a new version, or an older one confirmed again)
+Views: latest_golden_set / _items / _judgments / _units: the version of the last publish event.
 """
 from __future__ import annotations
 
@@ -31,6 +32,16 @@ GOLDEN_SETS = pa.schema(
         ("n_regression", pa.int64()),
         ("funnel_json", pa.string()),  # decision counts with reasons
         ("provenance_json", pa.string()),  # backend, model, prompt hashes, calls, tokens, cost, code version
+    ]
+)
+
+GOLDEN_PUBLISHES = pa.schema(
+    [
+        ("event", pa.int64()),
+        ("version_id", pa.string()),
+        ("seq", pa.int64()),
+        ("published_at", pa.timestamp("us", tz="UTC")),
+        ("new_version", pa.bool_()),
     ]
 )
 

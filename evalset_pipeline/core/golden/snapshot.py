@@ -21,10 +21,13 @@ import pyarrow.parquet as pq
 
 from evalset_pipeline.core.golden.errors import GoldenSetCorrupt
 from evalset_pipeline.core.golden.layout import MANIFEST, SNAPSHOT_FORMAT, fsync_dir
+from evalset_pipeline.core.hashing import canonical_json
 from evalset_pipeline.core.golden.model import GoldenSet
 from evalset_pipeline.core.golden.schema import GOLDEN_SETS, TABLES
 from evalset_pipeline.core.hashing import sha256_bytes
 
+SELF_HASH = "manifest_sha256"
+LEGACY_FORMATS = (1,)  # written before manifests hashed themselves; read without that check
 FILES = {"golden_items": "items.parquet", "golden_judgments": "judgments.parquet", "golden_units": "units.parquet"}
 TIMESTAMP_FIELDS = ("created_at", "corpus_built_at")
 
@@ -84,6 +87,9 @@ def write_snapshot(
         "files": files,
         **(extra or {}),
     }
+    # The manifest checks its own bytes too: a flipped byte in the golden_sets row (seq, counts,
+    # funnel) would otherwise pass for the truth.
+    manifest[SELF_HASH] = manifest_hash(manifest)
     with open(directory / MANIFEST, "w", encoding="utf-8") as f:
         json.dump(manifest, f, indent=2, sort_keys=True, ensure_ascii=False)
         f.flush()
@@ -91,6 +97,14 @@ def write_snapshot(
     os.chmod(directory / MANIFEST, 0o444)
     fsync_dir(directory)
     return manifest
+
+
+def manifest_hash(manifest: dict[str, Any]) -> str:
+    return sha256_bytes(canonical_json({k: v for k, v in manifest.items() if k != SELF_HASH}).encode("utf-8"))
+
+
+def manifest_file_sha256(snapshot_dir: Path) -> str:
+    return sha256_bytes((snapshot_dir / MANIFEST).read_bytes())
 
 
 def read_manifest(snapshot_dir: Path) -> dict[str, Any]:
@@ -101,12 +115,17 @@ def read_manifest(snapshot_dir: Path) -> dict[str, Any]:
         raise GoldenSetCorrupt(f"{path} is missing: the snapshot directory is incomplete") from exc
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise GoldenSetCorrupt(f"{path} is not valid JSON: {exc}") from exc
+    if not isinstance(manifest, dict):
+        raise GoldenSetCorrupt(f"{path} is not a manifest object")
+    if manifest.get("format") not in LEGACY_FORMATS and manifest.get(SELF_HASH) != manifest_hash(manifest):
+        raise GoldenSetCorrupt(f"{path}: its content does not match its own checksum ({SELF_HASH}): the manifest "
+                               f"was changed after it was written")
     if (
         manifest.get("version_id") != snapshot_dir.name
         or manifest.get("golden_set", {}).get("version_id") != snapshot_dir.name
     ):
         raise GoldenSetCorrupt(f"{path} describes {manifest.get('version_id')!r}, not {snapshot_dir.name!r}")
-    if manifest.get("format") != SNAPSHOT_FORMAT:
+    if manifest.get("format") not in (SNAPSHOT_FORMAT, *LEGACY_FORMATS):
         raise GoldenSetCorrupt(f"{path}: unsupported snapshot format {manifest.get('format')!r}")
     return manifest
 

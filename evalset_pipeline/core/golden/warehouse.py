@@ -19,6 +19,7 @@ import random
 import shutil
 import time
 from collections.abc import Iterable
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -27,13 +28,17 @@ import pyarrow as pa
 
 from evalset_pipeline.core.golden.errors import GoldenSetLocked
 from evalset_pipeline.core.golden.layout import GoldenLayout, fsync_dir, fsync_file
-from evalset_pipeline.core.golden.schema import GOLDEN_SETS, TABLES
+from evalset_pipeline.core.golden.schema import GOLDEN_PUBLISHES, GOLDEN_SETS, TABLES
 from evalset_pipeline.core.golden.snapshot import FILES, golden_sets_table
 
-_SQL_TYPES = {pa.string(): "VARCHAR", pa.int64(): "BIGINT", pa.timestamp("us", tz="UTC"): "TIMESTAMPTZ"}
-_LATEST_ID = "(SELECT version_id FROM golden_sets ORDER BY seq DESC LIMIT 1)"
+_SQL_TYPES = {pa.string(): "VARCHAR", pa.int64(): "BIGINT", pa.timestamp("us", tz="UTC"): "TIMESTAMPTZ",
+              pa.bool_(): "BOOLEAN"}
+# Latest = the version of the last publish event (the current inputs), not the highest seq. Data
+# written before publish events existed has none: the highest seq then.
+_LATEST_ID = ("(SELECT coalesce((SELECT version_id FROM golden_publishes ORDER BY event DESC LIMIT 1), "
+              "(SELECT version_id FROM golden_sets ORDER BY seq DESC LIMIT 1)))")
 VIEWS = {
-    "latest_golden_set": "SELECT * FROM golden_sets ORDER BY seq DESC LIMIT 1",
+    "latest_golden_set": f"SELECT * FROM golden_sets WHERE version_id = {_LATEST_ID}",
     "latest_golden_items": f"SELECT * FROM golden_items WHERE version_id = {_LATEST_ID}",
     "latest_golden_judgments": f"SELECT * FROM golden_judgments WHERE version_id = {_LATEST_ID}",
     "latest_golden_units": f"SELECT * FROM golden_units WHERE version_id = {_LATEST_ID}",
@@ -53,6 +58,7 @@ def _create_table(name: str, schema: pa.Schema, primary_key: str | None = None) 
 
 def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
     con.execute(_create_table("golden_sets", GOLDEN_SETS, primary_key="version_id"))
+    con.execute(_create_table("golden_publishes", GOLDEN_PUBLISHES, primary_key="event"))
     for name, schema in TABLES.items():
         con.execute(_create_table(name, schema))
     for name, sql in VIEWS.items():
@@ -86,6 +92,40 @@ def known_versions(con: duckdb.DuckDBPyConnection) -> set[str]:
     return {r[0] for r in con.execute("SELECT version_id FROM golden_sets").fetchall()}
 
 
+def max_seq(con: duckdb.DuckDBPyConnection) -> int:
+    """Highest seq the warehouse ever gave out: seq stays monotonic even if a snapshot goes unreadable."""
+    return int(con.execute("SELECT coalesce(max(seq), 0) FROM golden_sets").fetchone()[0])
+
+
+def max_event(con: duckdb.DuckDBPyConnection) -> int:
+    return int(con.execute("SELECT coalesce(max(event), 0) FROM golden_publishes").fetchone()[0])
+
+
+def publishes_table(events: Iterable[dict[str, Any]]) -> pa.Table:
+    rows = [{k: (datetime.fromisoformat(v) if k == "published_at" else v) for k, v in e.items() if k in GOLDEN_PUBLISHES.names}
+            for e in events]
+    return pa.Table.from_pylist(rows, schema=GOLDEN_PUBLISHES)
+
+
+def insert_events(con: duckdb.DuckDBPyConnection, events: Iterable[dict[str, Any]]) -> int:
+    """Insert the publish events the warehouse lacks (one transaction); returns how many."""
+    have = {r[0] for r in con.execute("SELECT event FROM golden_publishes").fetchall()}
+    new = [e for e in events if e["event"] not in have]
+    if not new:
+        return 0
+    con.execute("BEGIN TRANSACTION")
+    try:
+        con.register("_incoming_golden_publishes", publishes_table(new))
+        cols = _columns(GOLDEN_PUBLISHES)
+        con.execute(f"INSERT INTO golden_publishes ({cols}) SELECT {cols} FROM _incoming_golden_publishes")
+        con.unregister("_incoming_golden_publishes")
+        con.execute("COMMIT")
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    return len(new)
+
+
 def insert_version(con: duckdb.DuckDBPyConnection, row: dict[str, Any], tables: dict[str, pa.Table]) -> bool:
     """Insert one version's rows in a single transaction; False (and no change) if it is already there."""
     sources = {"golden_sets": golden_sets_table([row]), **tables}
@@ -109,15 +149,16 @@ def insert_version(con: duckdb.DuckDBPyConnection, row: dict[str, Any], tables: 
         raise
 
 
-def reader_db_state(path: Path) -> tuple[int, int] | None:
-    """(number of versions, max seq) in the reader copy, or None if it is missing or unreadable."""
+def reader_db_state(path: Path) -> tuple[int, int, int] | None:
+    """(number of versions, max seq, max publish event) in the reader copy, or None if missing or unreadable."""
     try:
         con = duckdb.connect(str(path), read_only=True)
     except (duckdb.Error, OSError):
         return None
     try:
-        row = con.execute("SELECT count(*), coalesce(max(seq), -1) FROM golden_sets").fetchone()
-        return (int(row[0]), int(row[1])) if row else None
+        row = con.execute("SELECT count(*), coalesce(max(seq), -1), "
+                          "(SELECT coalesce(max(event), -1) FROM golden_publishes) FROM golden_sets").fetchone()
+        return (int(row[0]), int(row[1]), int(row[2])) if row else None
     except duckdb.Error:
         return None
     finally:
@@ -137,7 +178,7 @@ def _reader_db_versions(path: Path) -> set[str] | None:
         con.close()
 
 
-def build_reader_db(layout: GoldenLayout, rows: Iterable[dict[str, Any]]) -> Path:
+def build_reader_db(layout: GoldenLayout, rows: Iterable[dict[str, Any]], events: Iterable[dict[str, Any]] = ()) -> Path:
     """Write a reader copy holding exactly `rows`' versions and swap it in atomically.
 
     Incremental when possible: the current copy is never written after its swap (it was closed
@@ -168,6 +209,7 @@ def build_reader_db(layout: GoldenLayout, rows: Iterable[dict[str, Any]]) -> Pat
                     cols = _columns(TABLES[name])
                     con.execute(f"INSERT INTO {name} ({cols}) SELECT {cols} FROM read_parquet(?)", [files])
             con.execute("COMMIT")
+            insert_events(con, list(events))
             con.execute("CHECKPOINT")  # fold the WAL in: the swapped-in file must stand alone
         finally:
             con.close()

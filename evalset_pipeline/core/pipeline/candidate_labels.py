@@ -8,6 +8,7 @@ import pyarrow as pa
 
 from evalset_pipeline.core.pipeline.context import StageContext
 from evalset_pipeline.core.pipeline.hard_negatives import load_comparatives, load_hard_negatives
+from evalset_pipeline.core.pipeline.lineage import record_producer
 from evalset_pipeline.core.pipeline.model_calls import stage_backend
 from evalset_pipeline.core.pipeline.page_metadata import load_document_contexts, load_page_metadata
 from evalset_pipeline.core.pipeline.page_renders import load_page_renders
@@ -17,6 +18,7 @@ from evalset_pipeline.core.pipeline.validated_questions import load_validated_qu
 from evalset_pipeline.core.questions.labels import (COMPARATIVE, CandidateLabel, CandidateUnit, label_candidates,
                                                     settle_comparatives)
 from evalset_pipeline.core.questions.siblings import evidence_siblings
+from evalset_pipeline.core.vlm.factory import backend_identity
 from evalset_pipeline.core.tables import read_rows, write_rows
 
 SCHEMA = pa.schema([("item_id", pa.string()), ("unit_id", pa.string()), ("role", pa.string()), ("axis", pa.string()),
@@ -52,6 +54,7 @@ def build_candidate_labels(ctx: StageContext) -> dict:
                                      {c.page.unit_id: c.page for c in candidates}, backend)
         stats = backend.stats
     write_rows(ctx.paths.table("candidate_labels"), (asdict(lab) for lab in labels), SCHEMA)
+    record_producer(ctx, "candidate_labels", backend_identity(backend.backend))  # provenance = what wrote these rows
     by_role = Counter(f"{lab.role}:{lab.label}" for lab in labels)
     return {"labels": len(labels), "by_role_and_label": dict(sorted(by_role.items())),
             "comparatives": dict(sorted(Counter(f"{lab.role}:{lab.axis}:{lab.label}" for lab in labels

@@ -4,10 +4,12 @@ from __future__ import annotations
 import pyarrow as pa
 
 from evalset_pipeline.core.pipeline.context import StageContext
+from evalset_pipeline.core.pipeline.lineage import record_producer
 from evalset_pipeline.core.pipeline.gold_sample import load_gold_sample
 from evalset_pipeline.core.pipeline.model_calls import stage_backend
 from evalset_pipeline.core.pipeline.page_renders import load_page_renders
 from evalset_pipeline.core.pipeline.pages import page_view
+from evalset_pipeline.core.vlm.factory import backend_identity
 from evalset_pipeline.core.tables import read_rows, write_rows
 
 SCHEMA = pa.schema([("item_id", pa.string()), ("gold_unit_id", pa.string()), ("question", pa.string()),
@@ -31,6 +33,7 @@ def build_candidate_questions(ctx: StageContext) -> dict:
         for p, w in zip(pages, written)
     ]
     write_rows(ctx.paths.table("candidate_questions"), rows, SCHEMA)
+    record_producer(ctx, "candidate_questions", backend_identity(backend.backend))  # provenance = what wrote these rows
     return {"sampled": len(rows), "written": sum(r["written"] for r in rows),
             "model_calls": sum(stats.calls.values()), "cache_hits": sum(stats.cache_hits.values()),
             "preview": [r["question"] for r in rows if r["written"]][:5]}

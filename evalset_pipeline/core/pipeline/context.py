@@ -52,4 +52,9 @@ class StageContext:
         return self.config.workers or None
 
     def config_fingerprint(self, backend_identity: dict[str, Any]) -> str:
-        return fingerprint({"knobs": self.config.knobs(), "embedder": self.embedder.model_id, "vlm": backend_identity})
+        return config_fingerprint_of(self.config.knobs(), self.embedder.model_id, backend_identity)
+
+
+def config_fingerprint_of(knobs: dict[str, Any], embedder_id: str, backend_identity: dict[str, Any]) -> str:
+    """A golden set's config fingerprint: build knobs, embedder and model identity."""
+    return fingerprint({"knobs": knobs, "embedder": embedder_id, "vlm": backend_identity})

@@ -21,8 +21,15 @@ REJECTED = pa.schema([("path", pa.string()), ("sha256", pa.string()), ("reason",
 MANIFEST = "corpus_manifest.json"
 
 
+class EmptyCorpus(RuntimeError):
+    """The corpus root holds no PDF at all (not even a rejected one)."""
+
+
 def build_documents(ctx: StageContext) -> dict:
     scan = scan_corpus(ctx.corpus_dir)
+    if not scan.documents and not scan.rejected:
+        # Said here, not as "no main-slice item survived" four stages later.
+        raise EmptyCorpus(f"no PDFs under {ctx.corpus_dir} (looked for *.pdf in every sub-folder); nothing to build")
     write_rows(ctx.paths.table("documents"), (asdict(d) for d in scan.documents), DOCUMENTS)
     write_rows(ctx.paths.table("rejected_documents"), (asdict(r) for r in scan.rejected), REJECTED)
     m = scan.manifest()

@@ -1,13 +1,20 @@
 """`golden_set`: items + judgments + units, published as one immutable, fingerprinted version."""
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import pyarrow as pa
+
+from evalset_pipeline.core.checks import verdicts
 
 from evalset_pipeline.core.golden import schema
 from evalset_pipeline.core.golden.model import GoldenSetDraft, PublishResult
 from evalset_pipeline.core.golden.publish import publish_golden_set
 from evalset_pipeline.core.pipeline.candidate_labels import load_candidate_labels
-from evalset_pipeline.core.pipeline.context import StageContext
+from evalset_pipeline.core.hashing import canonical_json
+from evalset_pipeline.core.pipeline.context import StageContext, config_fingerprint_of
+from evalset_pipeline.core.pipeline.lineage import LineageMismatch, load_producer
+from evalset_pipeline.core.tables import read_table
 from evalset_pipeline.core.pipeline.documents import load_manifest
 from evalset_pipeline.core.pipeline.model_calls import load_call_stats
 from evalset_pipeline.core.pipeline.page_metadata import load_page_metadata
@@ -21,7 +28,31 @@ def _without_version(s: pa.Schema) -> pa.Schema:
     return pa.schema([f for f in s if f.name != "version_id"])
 
 
-def assemble_draft(ctx: StageContext, backend_identity: dict) -> GoldenSetDraft:
+@dataclass(frozen=True)
+class Lineage:
+    """What produced the rows being published, as the producing stages recorded it."""
+
+    backend: dict  # identity of the model that labelled (and, normally, wrote and validated)
+    knobs: dict
+    embedder: str
+    stages: dict  # stage -> backend identity, when the model stages disagree
+
+
+def load_lineage(ctx: StageContext, labels_sha256: str | None = None) -> Lineage:
+    labels = load_producer(ctx, "candidate_labels", labels_sha256)
+    stages = {"candidate_labels": labels.backend, "validated_questions": load_producer(ctx, "validated_questions").backend}
+    try:
+        stages["candidate_questions"] = load_producer(ctx, "candidate_questions").backend
+    except LineageMismatch:
+        pass  # golden_set does not read that table; validated_questions vouches for the questions
+    emb = read_table(ctx.paths.table("page_embeddings"), producer="page_embeddings").column("model_id").to_pylist()
+    mixed = len({canonical_json(b) for b in stages.values()}) > 1
+    return Lineage(labels.backend, labels.knobs, emb[0] if emb else ctx.embedder.model_id, stages if mixed else {})
+
+
+def assemble_draft(ctx: StageContext, lineage: Lineage) -> GoldenSetDraft:
+    # Identity and provenance come from what produced the rows, never from this run's settings.
+    backend_identity = lineage.backend
     validated = load_validated_questions(ctx)
     labels = load_candidate_labels(ctx)
     renders = {p.unit_id: p for p in load_page_renders(ctx)}
@@ -57,7 +88,8 @@ def assemble_draft(ctx: StageContext, backend_identity: dict) -> GoldenSetDraft:
     kept = sum(1 for v in validated if v.slice == "main")
     provenance = {
         **backend_identity,
-        "embedder": ctx.embedder.model_id,
+        "embedder": lineage.embedder,
+        **({"stages": lineage.stages} if lineage.stages else {}),
         "calls_this_build": stats.calls, "cache_hits_this_build": stats.cache_hits,
         "tokens": {"prompt": stats.total_prompt_tokens, "completion": stats.total_completion_tokens},
         "cost_usd": round(stats.total_cost_usd, 6),
@@ -70,12 +102,21 @@ def assemble_draft(ctx: StageContext, backend_identity: dict) -> GoldenSetDraft:
         judgments=pa.Table.from_pylist(judgments, schema=_without_version(schema.GOLDEN_JUDGMENTS)),
         units=pa.Table.from_pylist(units, schema=_without_version(schema.GOLDEN_UNITS)),
         corpus=load_manifest(ctx),
-        config_fingerprint=ctx.config_fingerprint(backend_identity),
+        config_fingerprint=config_fingerprint_of(
+            lineage.knobs, lineage.embedder, {"stages": lineage.stages} if lineage.stages else backend_identity),
         funnel={**summarize(load_funnel(ctx)), "regression": funnel_summary(regression_rows)},  # people in the loop
         provenance=provenance,
     )
 
 
-def build_golden_set(ctx: StageContext, backend_identity: dict) -> tuple[PublishResult, GoldenSetDraft]:
-    draft = assemble_draft(ctx, backend_identity)
+def build_golden_set(ctx: StageContext) -> tuple[PublishResult, GoldenSetDraft]:
+    """Publish the tables as they are, only if the blocking gates passed on exactly these bytes."""
+    tables = verdicts.table_hashes(ctx.paths)
+    verdict = verdicts.require_passed(ctx.paths, tables)
+    draft = assemble_draft(ctx, load_lineage(ctx, tables["candidate_labels"]))
+    if verdicts.table_hashes(ctx.paths) != tables:  # rewritten while we read them: judge them first
+        raise verdicts.GatesNotPassed("refusing to publish: validated_questions / candidate_labels changed while "
+                                      "golden_set read them; build again")
+    draft.provenance["gates"] = {"verdict": verdict.key, "judged_at": verdict.judged_at,
+                                 "warnings": {n: r.description for n, r in sorted(verdict.warnings.items())}}
     return publish_golden_set(ctx.paths, draft), draft

@@ -7,6 +7,7 @@ import pyarrow as pa
 
 from evalset_pipeline.core.pipeline.candidate_questions import load_candidate_questions
 from evalset_pipeline.core.pipeline.context import StageContext
+from evalset_pipeline.core.pipeline.lineage import record_producer
 from evalset_pipeline.core.pipeline.hard_negatives import load_hard_negatives
 from evalset_pipeline.core.pipeline.model_calls import stage_backend
 from evalset_pipeline.core.pipeline.page_metadata import load_document_contexts, load_page_metadata
@@ -16,6 +17,7 @@ from evalset_pipeline.core.questions import funnel as funnel_mod
 from evalset_pipeline.core.questions.funnel import FINAL, WRITE, FunnelRow
 from evalset_pipeline.core.questions.injection import injection_rows  # [bad-input]
 from evalset_pipeline.core.questions.validation import Candidate, Distractor, Validated, validate
+from evalset_pipeline.core.vlm.factory import backend_identity
 from evalset_pipeline.core.tables import read_rows, write_rows
 
 SCHEMA = pa.schema([("item_id", pa.string()), ("gold_unit_id", pa.string()), ("slice", pa.string()),
@@ -67,6 +69,7 @@ def build_validated_questions(ctx: StageContext) -> dict:
     funnel += decisions
     write_rows(ctx.paths.table("validated_questions"), (asdict(v) for v in kept), SCHEMA)
     write_rows(ctx.paths.table("funnel"), (asdict(f) for f in funnel), funnel_mod.SCHEMA)
+    record_producer(ctx, "validated_questions", backend_identity(backend.backend))  # provenance = what wrote these rows
     summary = funnel_mod.summarize(funnel)
     summary["injection_flagged"] = len(flagged)  # [bad-input]
     return {**summary, "regression": reg_summary,  # regression items are counted apart from the sampled funnel

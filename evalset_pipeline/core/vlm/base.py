@@ -117,7 +117,9 @@ class BatchError(RuntimeError):
 
     def __init__(self, message: str, results: dict[int, object] | None = None,
                  failures: Sequence[CallFailure] = ()):
-        super().__init__(message)
+        from evalset_pipeline.core.redact import redact
+
+        super().__init__(redact(message))  # it quotes raw replies, and Dagster stores the message
         self.results = dict(results or {})
         self.failures = list(failures)
 

@@ -9,7 +9,10 @@ dies on call 900 of 1000 resumes at call 900.
 from __future__ import annotations
 
 import json
+import os
+import re
 import threading
+import time
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -18,6 +21,7 @@ from typing import Any, Callable, Sequence, TypeVar
 import duckdb
 
 from evalset_pipeline.core.hashing import canonical_json, sha256_text
+from evalset_pipeline.core.redact import redact
 from evalset_pipeline.core.vlm.base import (
     BatchError,
     CallUsage,
@@ -98,13 +102,40 @@ class CallStats:
         return asdict(self)
 
 
+class ModelCallCacheLocked(RuntimeError):
+    """Another process kept the model-call cache open for longer than the allowed wait."""
+
+
+def _connect(path: Path, wait_s: float) -> duckdb.DuckDBPyConnection:
+    """Open the cache read-write, waiting up to `wait_s` while another process holds it (DuckDB
+    admits one writing process per file); then a documented error, not a raw IOException."""
+    deadline = time.monotonic() + wait_s
+    delay = 0.05
+    while True:
+        try:
+            return duckdb.connect(str(path))
+        except duckdb.IOException as exc:
+            if "lock" not in str(exc).lower():
+                raise
+            if time.monotonic() >= deadline:
+                holder = re.search(r"PID (\d+)", str(exc))
+                who = f"process {holder.group(1)}" if holder else "another process"
+                raise ModelCallCacheLocked(
+                    f"the model-call cache {path} is in use by {who} (waited {wait_s:.0f}s). Only one process may "
+                    f"write it: wait for that build or SQL session to finish (read the ledger with "
+                    f"duckdb -readonly only when no build runs), then build again. Nothing was lost.") from None
+            time.sleep(delay)
+            delay = min(delay * 2, 1.0)
+
+
 class CallCache:
     """The DuckDB-backed cache and ledger. One connection per process; writes are short."""
 
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, wait_s: float | None = None):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._con = duckdb.connect(str(self.path))
+        wait = float(os.environ.get("EVALSET_CACHE_WAIT_S", "30")) if wait_s is None else wait_s
+        self._con = _connect(self.path, wait)
         self._con.execute(_DDL)
         self._con.execute(_FAILURES_DDL)
         self._lock = threading.Lock()
@@ -142,8 +173,9 @@ class CallCache:
     def _insert(self, verb: str, cols: list[str], rows: Sequence[dict[str, Any]]) -> None:
         """One multi-row statement: executemany commits row by row (~10 ms a row), this ~0.5 ms."""
         one = f"({', '.join('?' * len(cols))})"
+        # Scrubbed again on the way out: nothing secret-shaped is ever persisted, whichever backend.
         self._con.execute(f"{verb} ({', '.join(cols)}) VALUES {', '.join([one] * len(rows))}",
-                          [r[c] for r in rows for c in cols])
+                          [redact(v) if isinstance(v, str) else v for r in rows for v in (r[c] for c in cols)])
 
     def ledger(self) -> dict[str, Any]:
         with self._lock:

@@ -40,6 +40,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Sequence
 
+from evalset_pipeline.core.redact import redact, register_secret_env
 from evalset_pipeline.core.vlm.base import (
     TASKS,
     BatchError,
@@ -62,7 +63,6 @@ DEFAULT_BASE_URL = "https://api.openai.com/v1"
 # Most to least constrained; "auto" starts at the first and steps down when the server says no.
 RESPONSE_FORMATS = ("json_schema", "json_object", "none")
 _MAX_IMAGE_CACHE = 32
-_SECRET = re.compile(r"\bsk-[A-Za-z0-9_\-]{6,}|\bBearer\s+\S+", re.I)
 _FORMAT_COMPLAINT = re.compile(r"response_format|json_schema|json_object|structured|schema", re.I)
 
 
@@ -117,6 +117,7 @@ class OpenAIBackend:
         self.model = model
         self.base_url = (base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL).rstrip("/")
         self.api_key_env = api_key_env  # the variable's name; its value goes to the client only
+        register_secret_env(api_key_env)  # and is scrubbed from everything persisted or printed
         self.max_in_flight = max(1, int(max_in_flight))
         self.image_max_side = int(image_max_side)
         self.timeout_s = float(timeout_s)
@@ -304,11 +305,13 @@ class OpenAIBackend:
         choice = response.choices[0]
         message = choice.message
         refusal = getattr(message, "refusal", None)
+        # Replies are scrubbed on the way in: an endpoint that echoes the Authorization header
+        # must not get the key into rationales, the cache, the failure ledger or Dagster's logs.
         if refusal:
-            return "", usage, str(refusal)
+            return "", usage, redact(str(refusal))
         if choice.finish_reason == "content_filter" and not message.content:
             return "", usage, "blocked by the server's content filter"
-        return message.content or "", usage, None
+        return redact(message.content or ""), usage, None
 
     def _step_down(self, exc: Exception, fmt: str, temperature: float | None) -> bool:
         """After a 400/422: stop sending what the server rejected (a response format it does not
@@ -351,7 +354,7 @@ class OpenAIBackend:
         key = getattr(self._client, "api_key", None)
         if isinstance(key, str) and len(key) >= 4:
             text = text.replace(key, "[redacted]")
-        return _clip(_SECRET.sub("[redacted]", text), 400)
+        return _clip(redact(text), 400)
 
     def _data_url(self, page: PageView) -> str:
         """The page as a base64 PNG data URL; the file's own bytes unless it must be downscaled."""

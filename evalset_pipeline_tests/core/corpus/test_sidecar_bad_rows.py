@@ -35,14 +35,14 @@ def test_bad_bytes_extra_fields_duplicates_and_odd_headers(tmp_path):
     assert "" not in sc.extra_columns and "region" in sc.extra_columns
 
 
-def test_unparseable_csv_keeps_the_rows_before_it(tmp_path):
-    """A runaway quoted field (over csv's 128 KiB field limit) stops parsing at that line."""
+def test_an_unparseable_row_costs_that_row_not_the_rest_of_the_file(tmp_path):
+    """Issue 16 #6: a runaway quoted field (over csv's 128 KiB field limit) used to drop every later row."""
     (tmp_path / "metadata.csv").write_bytes(
         HEADER + b"a.pdf,1,bar,,,,,\n" + b'a.pdf,2,"' + b"x" * 200_000 + b'\n' + b"a.pdf,3,bar,,,,,\n")
     sc = read_sidecar(tmp_path, {"a.pdf": 3})
-    assert set(sc.rows) == {("a.pdf", 1)}
+    assert set(sc.rows) == {("a.pdf", 1), ("a.pdf", 3)}
     [issue] = sc.issues
-    assert issue.line == 3 and "cannot parse CSV" in issue.message and "rest of file ignored" in issue.message
+    assert issue.line == 3 and "cannot parse CSV" in issue.message and "row skipped" in issue.message
 
 
 def test_rows_may_name_any_path_of_a_duplicate_and_any_unicode_form(tmp_path):

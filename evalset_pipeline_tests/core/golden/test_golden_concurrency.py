@@ -151,7 +151,8 @@ def _assert_repaired(data_dir: Path, draft, variant: int) -> None:
     seqs = sorted(v["seq"] for v in list_golden_sets(data_dir))
     assert result.created and after == before | {result.version_id}
     assert seqs == list(range(1, len(after) + 1)) and result.seq == seqs[-1]
-    assert layout.read_latest() == {"version_id": result.version_id, "seq": result.seq}
+    latest = layout.read_latest()
+    assert (latest["version_id"], latest["seq"]) == (result.version_id, result.seq)
     assert not list(layout.root.glob(".tmp-*"))
     for db in (layout.reader_db, DataPaths(data_dir).warehouse):
         con = duckdb.connect(str(db), read_only=True)
