@@ -373,17 +373,28 @@ def _cluster_columns(data: list[_Line], em: float) -> list[tuple[float, float]]:
     # A lone right edge in a long table is a stray (a note number), not a column.
     minimum = 2 if len(data) >= 4 else 1
     kept = [g for g in groups if len(g) >= minimum] or groups
-    cols = [(min(x0 for _, x0 in g), max(x1 for x1, _ in g)) for g in kept]
-    return _merge_overlapping(cols)
+    return [(min(x0 for _, x0 in g), statistics.median(x1 for x1, _ in g)) for g in _merge_minor(kept)]
 
 
-def _merge_overlapping(cols: list[tuple[float, float]]) -> list[tuple[float, float]]:
-    out: list[tuple[float, float]] = []
-    for x0, x1 in sorted(cols, key=lambda c: c[1]):
-        if out and x0 < out[-1][1] - 0.5 * min(x1 - x0, out[-1][1] - out[-1][0]) and x1 - out[-1][1] < 3:
-            out[-1] = (min(out[-1][0], x0), max(out[-1][1], x1))
-        else:
-            out.append((x0, x1))
+def _merge_minor(groups: list[list[tuple[float, float]]]) -> list[list[tuple[float, float]]]:
+    """A few cells printed off their column ("16.2%" under amounts) join the column they overlap."""
+    out = [list(g) for g in groups]
+    changed = True
+    while changed and len(out) > 1:
+        changed = False
+        for k, g in enumerate(out):
+            x0, x1 = min(e[1] for e in g), max(e[0] for e in g)
+            for j in (k - 1, k + 1):
+                if not 0 <= j < len(out) or len(g) * 3 > len(out[j]):
+                    continue
+                n0, n1 = min(e[1] for e in out[j]), max(e[0] for e in out[j])
+                if _overlap(x0, x1, n0, n1) > 0:
+                    out[j].extend(g)
+                    del out[k]
+                    changed = True
+                    break
+            if changed:
+                break
     return out
 
 
@@ -465,7 +476,8 @@ def _layout_changes(lines: list[_Line], block: _Block, line: _Line, em: float) -
     rows = sum(1 for ln in lines[block.start:block.end + 1] if _is_data(ln))
     if len(vals) < 2 or rows < 2:
         return False
-    misses = sum(1 for c in vals if min(abs(c.x1 - x1) for _, x1 in block.cols) > 1.5 * em)
+    misses = sum(1 for c in vals if min(abs(c.x1 - x1) for _, x1 in block.cols) > 1.5 * em
+                 and not any(_overlap(c.x0, c.x1, x0, x1) > 0 for x0, x1 in block.cols))
     return misses * 2 > len(vals)
 
 
@@ -488,7 +500,7 @@ def _header_lines(lines: list[_Line], block: _Block, floor: int, em: float) -> t
             sections.insert(0, line)
             top = i
             continue
-        if _is_header_like(line, block.cols, em) or (headers and _over_columns(line, block.cols, em)):
+        if _is_header_like(line, block.cols, em) or _over_columns(line, block.cols, em):
             headers.insert(0, line)
             top = i
             continue
@@ -510,7 +522,8 @@ def _header_texts(headers: list[_Line], cols: list[tuple[float, float]], em: flo
     for line in headers:
         over = []
         for cell in line.cells:
-            if cell.x1 < cols[0][0] - 2 * em:
+            unit_note = re.fullmatch(r"\s*\([^()]*\)\s*", cell.text) and _scale_of(cell.text) is not None
+            if cell.x1 < cols[0][0] - 2 * em or unit_note:  # "(dollars in millions)" is the unit, not a header
                 left.append(cell.text)
             else:
                 over.append(cell)
@@ -520,21 +533,37 @@ def _header_texts(headers: list[_Line], cols: list[tuple[float, float]], em: flo
 
 
 _SPAN_TEXT = re.compile(r"\b(?:months?|quarters?|years?|weeks?|ended|ending|as\s+of|fiscal|period|"
-                        r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|개월|분기|반기", re.I)
+                        r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|개월|분기|반기|(?:19|20)\d{2}", re.I)
 
 
 def _assign_line(cells: list[_Cell], cols: list[tuple[float, float]], em: float) -> list[tuple[int, str]]:
-    """A spanning line ("Years Ended" over three years) covers every column nearest to one of its cells."""
-    spanning = (0 < len(cells) < len(cols) and all(_SPAN_TEXT.search(c.text) for c in cells)
-                and not any(find_dates(c.text) or _BARE_YEAR.search(c.text) for c in cells))
-    if not spanning:
-        return [hit for cell in cells for hit in _assign_header(cell, cols, em)]
-    out = []
-    for i, (x0, x1) in enumerate(cols):
-        centre = (x0 + x1) / 2
-        cell = min(cells, key=lambda c: max(c.x0 - centre, centre - c.x1, 0.0))
-        out.append((i, cell.text))
+    """Columns each header cell of one line covers: those under it, widened to the run of columns it
+    is centred over ("Years Ended" over three years, "2022" over "Amount | Percent to Sales")."""
+    direct = [_assign_header(c, cols, em) for c in cells]
+    taken = {i for hits in direct for i, _ in hits}
+    out: list[tuple[int, str]] = []
+    for cell, hits in zip(cells, direct):
+        own = sorted({i for i, _ in hits})
+        if len(own) == 1 and _SPAN_TEXT.search(cell.text):
+            out.extend(_widen(cell, own[0], cols, taken, em))
+        else:
+            out.extend(hits)
     return out
+
+
+def _widen(cell: _Cell, i: int, cols: list[tuple[float, float]], taken: set[int], em: float) -> list[tuple[int, str]]:
+    centre = (cell.x0 + cell.x1) / 2
+    best = (i, i)
+    for a in range(i, -1, -1):
+        if a != i and a in taken:
+            break
+        for b in range(i, len(cols)):
+            if b != i and b in taken:
+                break
+            u0, u1 = cols[a][0], cols[b][1]
+            if abs((u0 + u1) / 2 - centre) <= max(2 * em, 0.12 * (u1 - u0)) and b - a > best[1] - best[0]:
+                best = (a, b)
+    return [(k, cell.text) for k in range(best[0], best[1] + 1)]
 
 
 def _assign_header(cell: _Cell, cols: list[tuple[float, float]], em: float) -> list[tuple[int, str]]:
@@ -548,7 +577,7 @@ def _assign_header(cell: _Cell, cols: list[tuple[float, float]], em: float) -> l
         return [(i, cell.text) for i in hits]
     if hits:
         return [(hits[0], cell.text)]
-    i = _column_of(_Cell(cell.words), cols, em) if cell.kind == "num" else _nearest(cell, cols, em)
+    i = _nearest(cell, cols, em)
     return [(i, cell.text)] if i is not None else []
 
 
@@ -704,7 +733,8 @@ def _page_currency(page: str) -> str | None:
 def _row_of(line: _Line, cols: list[tuple[float, float]], em: float) -> tuple[str, float, list[str | None]] | None:
     """(raw label, indent, cells per column) of one line, or None when it is not a table row."""
     first = cols[0][0]
-    label_cells = [c for c in line.cells if c.kind == "text" and c.x0 < first - 0.5 * em]
+    # Numbers well left of the columns belong to the label ("allowances of $203 (2021, $230)").
+    label_cells = [c for c in line.cells if c.x0 < first - 0.5 * em and (c.kind == "text" or c.x1 < first - 2 * em)]
     rest = [c for c in line.cells if c not in label_cells]
     cells: list[str | None] = [None] * len(cols)
     for c in rest:
@@ -822,7 +852,7 @@ def _title(lines: list[_Line], floor: int, top: int, em: float) -> tuple[str, st
         below = line
         if re.fullmatch(r"(?i)\s*(?:table of contents|index|page \d+|\d{1,3})\s*", text):
             continue  # running header and page numbers, not the table's heading
-        if re.fullmatch(r"\s*\([^()]*\)\s*", text) and _scale_of(text) is not None:
+        if re.fullmatch(r"(?:\s*\([^()]*\))+\s*", text) and _scale_of(text) is not None:
             continue  # the unit line is the unit, not the title
         picked.insert(0, text)
         if len(picked) >= 3:
@@ -852,8 +882,9 @@ def _table_of(lines: list[_Line], block: _Block, floor: int, page_text: str, em:
         if r is not None and (not all(c is None for c in r[2]) or _label_only_ok(line, cols, em)):
             raw.append((*r, line.yc))
     rows = tuple(_build_rows(raw))
-    if not any(any(v is not None for v in r.values) for r in rows):
-        return None
+    valued = sum(1 for r in rows if any(v is not None for v in r.values))
+    if valued == 0 or (valued == 1 and len(cols) == 1 and not headers):
+        return None  # a running footer with its page number ("Annual Report on Form 10-K  54")
     unit, per_share = _units(heading_all, page_text)
     if not unit and previous is not None and not headers:
         unit, per_share = previous.unit, previous.per_share_unit
