@@ -338,7 +338,11 @@ def _is_year_line(line: _Line) -> bool:
 
 
 def _is_data(line: _Line) -> bool:
-    return bool(_value_cells(line)) and not _is_year_line(line)
+    vals = _value_cells(line)
+    if not vals or _is_year_line(line):
+        return False
+    # "At January 1, 2023 and January 2, 2022": years inside dates are a heading, not amounts.
+    return not (all(_YEAR.match(c.text) for c in vals) and find_dates(line.text))
 
 
 _PERIOD_WORDS = re.compile(
@@ -639,7 +643,7 @@ def _make_column(index: int, header: str, cols: tuple[float, float], heading: st
         years = _BARE_YEAR.findall(header)
         year = int(years[-1]) if years else None
         # "For the years ended December 31, 2023, 2022 and 2021" above columns "2023 | 2022 | 2021".
-        md = _MONTH_DAY.search(heading)
+        md = _MONTH_DAY.search(heading) if not find_dates(heading) else None
         if year is not None and md:
             end = parse_date(f"{md.group(1)}, {year}")
             if end is not None:
@@ -847,8 +851,8 @@ def _title(lines: list[_Line], floor: int, top: int, em: float) -> tuple[str, st
         if below is not None and below.y0 - line.y1 > 4 * em * 1.25:
             break
         text = line.text
-        if len(text.split()) > 18 or _is_data(line):
-            break
+        if len(text.split()) > 18 or any(not _YEAR.match(c.text) for c in _value_cells(line)):
+            break  # prose, or a row of amounts: the heading ends here
         below = line
         if re.fullmatch(r"(?i)\s*(?:table of contents|index|page \d+|\d{1,3})\s*", text):
             continue  # running header and page numbers, not the table's heading
@@ -870,6 +874,7 @@ def _table_of(lines: list[_Line], block: _Block, floor: int, page_text: str, em:
     title, heading = _title(lines, floor, top, em)
     heading_all = f"{heading} {left_text} {' '.join(ln.text for ln in headers)}"
     columns = tuple(_make_column(i, header_texts[i], cols[i], f"{title} {left_text}") for i in range(len(cols)))
+    columns = _dates_from_heading(columns, f"{title} {left_text}")
     if not headers and previous is not None and _same_layout(previous.columns, cols, em):
         # A table continued under an interrupting heading keeps the columns it had above.
         columns = tuple(replace(c, x0=round(cols[c.index][0], 2), x1=round(cols[c.index][1], 2))
@@ -890,6 +895,15 @@ def _table_of(lines: list[_Line], block: _Block, floor: int, page_text: str, em:
         unit, per_share = previous.unit, previous.per_share_unit
     top_y = lines[top].y0 if top < len(lines) else lines[block.start].y0
     return Table(columns, rows, unit, per_share, title, round(top_y, 2), round(lines[block.end].y1, 2))
+
+
+def _dates_from_heading(columns: tuple[Column, ...], heading: str) -> tuple[Column, ...]:
+    """"At January 1, 2023 and January 2, 2022" over "2022 | 2021": one heading date per year column, in order."""
+    dated = [c for c in columns if c.year is not None and c.end is None]
+    dates = [d for _, _, d in find_dates(heading)]
+    if not dated or len(dates) != len(dated) or len(dated) != len(columns):
+        return columns
+    return tuple(replace(c, end=d, year=None) for c, d in zip(columns, dates))
 
 
 def _label_only_ok(line: _Line, cols: list[tuple[float, float]], em: float) -> bool:
@@ -923,7 +937,7 @@ def _read_tables(layer: dict[str, Any]) -> list[Table]:
         if table is not None:
             tables.append(table)
             previous = table
-        floor = block.end + 1
+            floor = block.end + 1  # a block that made no table leaves its lines to the next heading
     return tables
 
 
