@@ -23,7 +23,7 @@ import re
 import statistics
 import unicodedata
 from dataclasses import dataclass, field, replace
-from typing import Any, Iterable, Sequence
+from typing import Any, Sequence
 
 from evalset_pipeline.core.metadata.fiscal import find_dates, parse_date
 from evalset_pipeline.core.vlm.page_reader import parse_number
@@ -134,7 +134,7 @@ class _Line:
 _CURRENCY_SIGNS = ("US$", "$", "₩", "€", "£", "¥")
 _DASHES = "—–-−‒―"
 # A number cell as printed: optional sign or "(", digits with thousands commas, decimals, ")" and "%".
-_NUMERIC = re.compile(r"^[+\-−]?\(?[+\-−]?\d[\d,]*(?:\.\d+)?\s*\)?\s*%?\s*\)?$|^[+\-−]?\(?\.\d+\)?%?$")
+_NUMERIC = re.compile(r"^[+\-−]?\(?[+\-−]?\d(?:[\d,]*\d)?(?:\.\d+)?\s*\)?\s*%?\s*\)?$|^[+\-−]?\(?\.\d+\)?%?$")
 _DASH = re.compile(r"^\(?[" + _DASHES + r"]{1,3}\)?\s*%?$")
 _YEAR = re.compile(r"^(?:FY\s?|Fiscal\s+)?((?:19|20)\d{2})[A-Za-z]?$", re.I)
 _LEADER = re.compile(r"(?:\s*\.){3,}|(?:\s*[·…_]){2,}")
@@ -246,6 +246,8 @@ def _breaks(prev: _Word, w: _Word, em: float) -> bool:
         return False
     if pk == "currency" and wk in ("num", "dash"):
         return gap > 4 * em
+    if pk == "text" and _YEAR.match(w.text) and re.search(r"\d{1,2},?$|,$", prev.text) and gap < 3 * em:
+        return False  # "Balance at December 31, | 2015": the year ends the label's date
     if pk in ("num", "dash") and wk in ("num", "dash", "currency"):
         return True  # two numbers side by side are two cells, however close
     if pk in ("num", "dash") and wk == "text" and gap > 0.5 * em:
@@ -279,6 +281,11 @@ _NUMBERED_WORDS = ("level", "tier", "note", "notes", "phase", "class", "stage", 
                    "schedule", "step", "pillar", "group", "region", "segment", "plan")
 
 
+_MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+                "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov",
+                "dec")
+
+
 def clean_label(text: str) -> str:
     """Drop dot leaders, footnote marks, a trailing ":" and extra spaces."""
     t = _LEADER.sub(" ", _norm(text))
@@ -288,7 +295,7 @@ def clean_label(text: str) -> str:
         m = _TRAILING_DIGIT.search(t)
         if m:
             words = t[: m.start()].split()
-            if words and words[-1].lower() not in _NUMBERED_WORDS:
+            if words and words[-1].lower().rstrip(".,") not in _NUMBERED_WORDS + _MONTH_NAMES:
                 t = t[: m.start()].strip()
         t = t.rstrip(" :;").strip()
         if t == before:
@@ -504,6 +511,8 @@ def _header_lines(lines: list[_Line], block: _Block, floor: int, em: float) -> t
             sections.insert(0, line)
             top = i
             continue
+        if _is_title(line):
+            break  # the statement's title, centred over a wide table, is not a column header
         if _is_header_like(line, block.cols, em) or _over_columns(line, block.cols, em):
             headers.insert(0, line)
             top = i
@@ -514,9 +523,24 @@ def _header_lines(lines: list[_Line], block: _Block, floor: int, em: float) -> t
     return headers, sections, top
 
 
+_TITLE_WORDS = re.compile(r"\bconsolidated\b|\bstatements?\s+of\b|\bbalance\s+sheets?\b|\bsubsidiar(?:y|ies)\b|"
+                          r"\btable\s+of\s+contents\b|\b(?:inc|corp|corporation|company|plc|ltd)\b\.?$", re.I)
+
+
+def _is_title(line: _Line) -> bool:
+    text = line.text
+    upper = len(line.cells) == 1 and len(text.split()) >= 3 and text.upper() == text and re.search(r"[A-Z]{3}", text)
+    return bool(_TITLE_WORDS.search(text) or upper)
+
+
 def _over_columns(line: _Line, cols: list[tuple[float, float]], em: float) -> bool:
+    """Text only over the columns (besides a short note like "(Dollars in millions)" at the left)."""
     left = cols[0][0] - 4 * em
-    return bool(line.cells) and all(c.x0 >= left - em for c in line.cells) and not _is_data(line)
+    over = [c for c in line.cells if c.x0 >= left - em]
+    rest = [c for c in line.cells if c not in over]
+    return (bool(over) and not _is_data(line)
+            and all(c.x1 < cols[0][0] - em and len(c.text.split()) <= 10 for c in rest)
+            and (not rest or len(over) >= 2))
 
 
 def _header_texts(headers: list[_Line], cols: list[tuple[float, float]], em: float) -> tuple[list[str], str]:
