@@ -30,6 +30,9 @@ from evalset_pipeline.core.hashing import sha256_text
 from evalset_pipeline.core.metadata.periods import display_period, find_periods, normalize_period, parse_periods
 from evalset_pipeline.core.vlm.answers import answers_agree
 from evalset_pipeline.core.vlm.base import Judgment, LabelResult, PageContext, PageView, Qualifiers, WrittenQuestion
+from evalset_pipeline.core.vlm.table_questions import (TableQuestion, has_dated_table, judge_table_question,
+                                                        parse_table_question, qualify_table_question,
+                                                        write_table_question)
 from evalset_pipeline.core.vlm.page_reader import METRIC_SYNONYMS, PageFacts, SeriesValue, read_page
 
 __all__ = [
@@ -44,7 +47,8 @@ __all__ = [
 ]
 
 # judge-2 / label-2: a value asked for the period of a table's comparative column is read from that column.
-RULES_VERSION = {"write": "write-2", "judge": "judge-2", "label": "label-2", "qualify": "qualify-1"}
+# write-3 / judge-3 / label-3 / qualify-2: dated tables of real filings are asked about one cell (table_questions).
+RULES_VERSION = {"write": "write-3", "judge": "judge-3", "label": "label-3", "qualify": "qualify-2"}
 ENTITY_MATCH_THRESHOLD = 90.0
 QUESTION_KINDS = ("argmax", "argmin", "value", "prior", "yoy", "total", "total_yoy", "total_inferred", "share")
 INFERRED_KINDS = ("total_inferred", "share")
@@ -650,11 +654,22 @@ class TextLayerBackend:
         return facts
 
     def write_questions(self, pages: Sequence[PageView]) -> list[WrittenQuestion | None]:
-        return [write_question(self.facts(p)) for p in pages]
+        # A page with a dated table (a statement, a note table) is asked about one of its cells;
+        # charts, KPI tables without dates and prose keep the page reader's questions.
+        out: list[WrittenQuestion | None] = []
+        for p in pages:
+            layer = _load_layer(Path(p.text_path))
+            out.append(write_table_question(layer) if has_dated_table(layer) else write_question(self.facts(p)))
+        return out
 
     def judge(self, pairs: Sequence[tuple[str, PageView]]) -> list[Judgment]:
         out: list[Judgment] = []
         for question, page in pairs:
+            table_q = parse_table_question(question)
+            if table_q is not None:
+                out.append(judge_table_question(table_q, _load_layer(Path(page.text_path)), page.context,
+                                                self.facts(page).restated))
+                continue
             parsed = parse_question(question)
             if parsed is None:
                 out.append(Judgment(False, None, "unrecognised question form"))
@@ -663,15 +678,42 @@ class TextLayerBackend:
         return out
 
     def label(self, triples: Sequence[tuple[str, str, PageView]]) -> list[LabelResult]:
-        return [label_page(q, ref, self.facts(p), p.context) for q, ref, p in triples]
+        out: list[LabelResult] = []
+        for q, ref, p in triples:
+            table_q = parse_table_question(q)
+            if table_q is None:
+                out.append(label_page(q, ref, self.facts(p), p.context))
+            else:
+                out.append(label_table_page(table_q, ref, self.judge([(q, p)])[0],
+                                            _load_layer(Path(p.text_path)), p.context))
+        return out
 
     def qualify(self, items: Sequence[tuple[str, Qualifiers]]) -> list[str]:
-        return [qualify_question(q, quals) for q, quals in items]
+        return [qualify_table_question(q, quals.values) if parse_table_question(q) else qualify_question(q, quals)
+                for q, quals in items]
 
 
-def _load_facts(path: Path) -> PageFacts:
+def label_table_page(q: TableQuestion, reference: str, judgment: Judgment, layer: dict, context: PageContext | None
+                     ) -> LabelResult:
+    """sufficient: the page prints the asked value for the asked row and period (any column);
+    supporting: it has the row (or, for a table on the asked entity, the subject) but not that
+    period or not that value; irrelevant: everything else."""
+    if judgment.answers and answers_agree(judgment.answer, reference):
+        return LabelResult("sufficient", f"page states the answer ({judgment.answer})")
+    if judgment.answers:
+        return LabelResult("supporting", f"page prints {judgment.answer} for the asked row and period, not {reference}")
+    if "is on the page" in judgment.reason:
+        return LabelResult("supporting", f"same row, not for the asked period: {judgment.reason}")
+    return LabelResult("irrelevant", judgment.reason)
+
+
+def _load_layer(path: Path) -> dict:
     try:
         layer = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return PageFacts(kind="other")
-    return read_page(layer if isinstance(layer, dict) else {})
+        return {}
+    return layer if isinstance(layer, dict) else {}
+
+
+def _load_facts(path: Path) -> PageFacts:
+    return read_page(_load_layer(path))

@@ -1,0 +1,219 @@
+"""Questions about one cell of a real financial table, for the offline `textlayer` backend.
+
+Writer: from the page's tables (`table_reader`), one row and one dated column, chosen
+deterministically from the page's content; the question names the row (with its section when the
+row is a sub-item) and the column's period as the page prints it, and the answer is the cell as
+printed with the table's unit:
+
+    What was Total revenue for the year ended December 1, 2017?  ->  7,301,505 (USD thousands)
+    What were Total assets as of December 31, 2022?               ->  46,455 (USD millions)
+
+It never computes (no sums, no shares), and a row's unit is `cell_unit`'s: a money row never
+reads as "employees", a share count never as money.
+
+Judge: the same grammar read back. A page answers when one of its tables has a row whose label
+matches (loosely: case, punctuation, word order) and a column of the asked kind and date, any
+column, comparatives included; the entity named in a qualifier must be the page's, as the page
+prints it or as its document's registrant (`PageContext`).
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from rapidfuzz import fuzz
+
+from evalset_pipeline.core.hashing import sha256_text
+from evalset_pipeline.core.metadata.fiscal import find_dates
+from evalset_pipeline.core.vlm.base import Judgment, PageContext, WrittenQuestion
+from evalset_pipeline.core.vlm.table_reader import Column, Row, Table, cell_unit, read_tables
+
+__all__ = ["TableQuestion", "parse_table_question", "write_table_question", "judge_table_question",
+           "qualify_table_question", "has_dated_table"]
+
+LABEL_MATCH = 90.0
+ENTITY_MATCH = 90.0
+_SPANS = {3: "three months", 6: "six months", 9: "nine months", 12: "year"}
+_SPAN_WORDS = {"three months": 3, "six months": 6, "nine months": 9, "year": 12, "fiscal year": 12, "twelve months": 12}
+_MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+                "November", "December")
+_DATE = r"[A-Z][a-z]+ \d{1,2}, \d{4}"
+_GRAMMAR = re.compile(
+    r"^What (?:was|were) (?P<label>.+?)(?: under (?P<parent>.+?))? "
+    r"(?:for the (?P<span>three months|six months|nine months|twelve months|fiscal year|year) ended (?P<end>" + _DATE + r")"
+    r"|as of (?P<instant>" + _DATE + r")|in fiscal (?P<year>\d{4}))"
+    r"(?P<rest>(?:, for [^?]+?)?(?:, as (?:restated|originally reported))?)\?$")
+_ENTITY = re.compile(r", for (?P<entity>[^?]+?)(?=, as (?:restated|originally reported)|$)")
+_PLURAL_START = re.compile(r"^(?:total\s+)?\S+s\b", re.I)
+
+
+@dataclass(frozen=True)
+class TableQuestion:
+    label: str
+    parent: str
+    months: int | None  # 3/6/9/12, None for "as of" (an instant) or a bare fiscal year
+    end: date | None
+    year: int | None
+    entity: str = ""
+    revision: str = ""
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"[^\w]+", " ", unicodedata.normalize("NFKC", text).casefold()).strip()
+
+
+def _date_text(d: date) -> str:
+    return f"{_MONTH_NAMES[d.month - 1]} {d.day}, {d.year}"
+
+
+def _period_phrase(col: Column) -> str | None:
+    if col.end is not None and col.months in _SPANS:
+        return f"for the {_SPANS[col.months]} ended {_date_text(col.end)}"
+    if col.end is not None and col.months is None:
+        return f"as of {_date_text(col.end)}"
+    if col.end is None and col.year is not None and col.months in (None, 12):
+        return f"in fiscal {col.year}"
+    return None
+
+
+def _label_phrase(row: Row) -> str:
+    label = row.label.strip()
+    return f"{label} under {row.parent}" if row.parent and _norm(row.parent) not in _norm(label) else label
+
+
+def _usable_row(row: Row) -> bool:
+    letters = re.sub(r"[^A-Za-z\uac00-\ud7a3]", "", row.label)
+    return len(letters) >= 3 and len(row.label) <= 90 and " under " not in row.label and "?" not in row.label
+
+
+def has_dated_table(layer: dict[str, Any]) -> bool:
+    """Does the page hold a table with at least one column this writer can name a period for?"""
+    return any(_period_phrase(c) for t in read_tables(layer) for c in t.columns)
+
+
+def _cells(tables: list[Table]) -> list[tuple[Table, Row, int, str]]:
+    out = []
+    for t in tables:
+        for row in t.rows:
+            if not _usable_row(row):
+                continue
+            for i, (cell, value) in enumerate(zip(row.cells, row.values)):
+                phrase = _period_phrase(t.columns[i]) if i < len(t.columns) else None
+                if cell and value is not None and phrase:
+                    out.append((t, row, i, phrase))
+    return out
+
+
+def write_table_question(layer: dict[str, Any]) -> WrittenQuestion | None:
+    """One question about one printed cell of the page's tables (deterministic), or None."""
+    cells = _cells(read_tables(layer))
+    if not cells:
+        return None
+    # Prefer the page's own (latest) period and rows that stand alone (totals, unique labels).
+    latest = max((c[0].columns[c[2]].end or date(c[0].columns[c[2]].year or 1900, 12, 31)) for c in cells)
+    current = [c for c in cells if (c[0].columns[c[2]].end or date(c[0].columns[c[2]].year or 1900, 12, 31)) == latest]
+    # A question must name one cell: a (row, period) pair printed twice on the page (a row repeated
+    # in a second table, or under a section the text layer cannot tell apart) is never asked.
+    asked = [(_norm(_label_phrase(r)), phrase) for _, r, _, phrase in cells]
+    pool = [c for c, key in zip(cells, asked) if c in current and asked.count(key) == 1]
+    if not pool:
+        return None
+    table, row, col, phrase = pool[int(sha256_text(str(layer.get("text") or ""))[:12], 16) % len(pool)]
+    label = _label_phrase(row)
+    verb = "were" if _PLURAL_START.match(row.label) and not re.match(r"^(?:total\s+)?\S+ss\b", row.label, re.I) else "was"
+    unit = cell_unit(table, row, col)
+    cell = row.cells[col] or ""
+    answer = cell if unit in ("", "%") or cell.endswith("%") else f"{cell} ({unit})"
+    if unit == "%" and not cell.endswith("%"):
+        answer = f"{cell}%"
+    return WrittenQuestion(f"What {verb} {label} {phrase}?", answer, "en")
+
+
+def parse_table_question(question: str) -> TableQuestion | None:
+    m = _GRAMMAR.match(question.strip())
+    if not m:
+        return None
+
+    def when(text: str | None) -> date | None:
+        found = find_dates(text or "")
+        return found[0][2] if found else None
+
+    rest = m["rest"] or ""
+    entity = _ENTITY.search(rest)
+    revision = "restated" if "as restated" in rest else "original" if "originally reported" in rest else ""
+    return TableQuestion(m["label"], m["parent"] or "", _SPAN_WORDS.get(m["span"] or "", None) if m["span"] else None,
+                         when(m["end"]) or when(m["instant"]), int(m["year"]) if m["year"] else None,
+                         entity["entity"].strip() if entity else "", revision)
+
+
+def _column_fits(q: TableQuestion, col: Column) -> bool:
+    if q.year is not None:
+        return col.end is None and col.year == q.year and col.months in (None, 12)
+    if q.end is None or col.end is None:
+        return False
+    return col.end == q.end and col.months == q.months
+
+
+def _row_score(q: TableQuestion, row: Row) -> float:
+    """How well a row's label names the asked one (word order and punctuation aside); 0 when the
+    section differs. "Total cost of revenue" is not "Total revenue": the whole label must agree."""
+    if q.parent and fuzz.token_set_ratio(_norm(q.parent), _norm(row.parent)) < LABEL_MATCH:
+        return 0.0
+    score = fuzz.token_sort_ratio(_norm(q.label), _norm(row.label))
+    return score if score >= LABEL_MATCH else 0.0
+
+
+def _entity_ok(entity: str, text: str, context: PageContext | None) -> bool:
+    if not entity:
+        return True
+    if context is not None and context.entity and fuzz.ratio(_norm(entity), _norm(context.entity)) >= ENTITY_MATCH:
+        return True
+    return _norm(entity) in _norm(text)
+
+
+def judge_table_question(q: TableQuestion, layer: dict[str, Any], context: PageContext | None = None,
+                         restated: bool = False) -> Judgment:
+    """Does the page print the asked cell, in any column (comparatives included)?"""
+    text = str(layer.get("text") or "")
+    if not _entity_ok(q.entity, text, context):
+        shown = context.entity if context is not None and context.entity else "another entity"
+        return Judgment(False, None, f"question entity {q.entity!r} is not the page's ({shown!r})")
+    if q.revision == "restated" and not restated:
+        return Judgment(False, None, "question asks for restated figures; page shows figures as reported")
+    if q.revision == "original" and restated:
+        return Judgment(False, None, "question asks for figures as originally reported; page is restated")
+    scored = [(_row_score(q, row), t, row) for t in read_tables(layer) for row in t.rows]
+    best = max((s for s, _, _ in scored), default=0.0)
+    found_row = best > 0
+    for score, table, row in scored:
+        if score < best or not found_row:
+            continue
+        if True:
+            for i, col in enumerate(table.columns):
+                cell = row.cells[i] if i < len(row.cells) else None
+                if cell and row.values[i] is not None and _column_fits(q, col):
+                    unit = cell_unit(table, row, i)
+                    answer = cell if unit in ("", "%") or cell.endswith("%") else f"{cell} ({unit})"
+                    return Judgment(True, answer, f"row {row.label!r}, column {col.header!r}: {cell}")
+    if found_row:
+        return Judgment(False, None, f"row {q.label!r} is on the page but not for the asked period")
+    return Judgment(False, None, f"no row {q.label!r} on the page")
+
+
+def qualify_table_question(question: str, values: dict[str, str], display: dict[str, str] | None = None) -> str:
+    """Name the gold's entity (and revision) after the period; never doubled, the period already asked."""
+    q = parse_table_question(question)
+    if q is None:
+        return question
+    base = question.strip().rstrip("?")
+    base = re.sub(r", for [^?]+?(?=, as (?:restated|originally reported)|$)", "", base)
+    base = re.sub(r", as (?:restated|originally reported)$", "", base)
+    entity = (display or {}).get("entity") or values.get("entity") or q.entity
+    out = base + (f", for {entity}" if entity else "")
+    revision = values.get("revision") or q.revision
+    if revision in ("restated", "original"):
+        out += ", as restated" if revision == "restated" else ", as originally reported"
+    return out + "?"
