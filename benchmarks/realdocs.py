@@ -1,4 +1,4 @@
-"""`python -m benchmarks realdocs [--corpus DIR] [--data-dir D] [--sample-size N]`: page understanding on real filings.
+"""`python -m benchmarks realdocs [--corpus DIR] [--data-dir D] [--sample-size N]`: real filings, end to end.
 
 Builds DIR (default ../shared/realdocs/financebench-dev) with no sidecar through Dagster, every
 asset except the `scores` group, and prints one JSON line measured against the truth files that
@@ -14,6 +14,9 @@ sit beside the PDFs (`documents.csv`, `statements.csv`; see that folder's README
   largest_template_share, single_page_template_share
   pool_share                         per axis, the share of gold-eligible pages (a template and a
                                      value on that axis) whose pool is non-empty
+  questions                          at --sample-size N (default 300): the funnel (sampled, written,
+                                     kept, dropped and skip reasons) and the automatic audit of the
+                                     kept main items (`audit`: answer-on-page, leak, units)
 
 DIR may be the folder holding `pdfs/` and the truth files, or the PDF folder itself (truth then
 read from its parent). It must not hold a metadata.csv: this measures extraction without one.
@@ -139,7 +142,93 @@ def measure(data_dir: Path, truth_dir: Path) -> dict[str, Any]:
     }
 
 
-def run(corpus: str | None = None, data_dir: str | None = None, sample_size: str | int = 80) -> dict[str, Any]:
+def _number(text: str) -> str:
+    """The figure of an answer as printed ("1,234" of "1,234 (USD millions)"), "" if none."""
+    import re
+
+    m = re.search(r"\(?-?\d[\d,]*(?:\.\d+)?\)?%?", text or "")
+    return m.group(0) if m else ""
+
+
+def _check_unit(answer: str, page_text: str, checked: int, ok: int) -> tuple[int, int]:
+    """Does the answer's unit agree with what the page states? Independent of the table reader:
+    "(USD millions)" needs the page to say millions and dollars; "(USD)" a per-share row."""
+    import re
+
+    m = re.search(r"\(([A-Z]{3})(?: (\d+ )?(thousands|millions|billions))?\)$", answer)
+    if not m:
+        return checked, ok
+    text = page_text.casefold()
+    money = "$" in page_text or m.group(1).casefold() in text or "dollar" in text
+    scale = m.group(3)
+    agrees = money and (scale in text if scale else "per share" in text or "per common share" in text)
+    return checked + 1, ok + agrees
+
+
+def audit(data_dir: Path) -> dict[str, Any]:
+    """Automatic checks of the kept main items of the latest golden set in `data_dir`.
+
+    answer_on_page  the answer's figure is printed on the gold page in the row and column the question
+                    names (table questions: read back with the table reader, entity aside), or anywhere
+                    on the page (other questions)
+    leak            distractors that print the same figure for the same row and period
+    units           answers whose unit agrees with the gold table's stated unit (scale and currency)
+    """
+    import json
+
+    from evalset_pipeline.core.golden.reader import load_golden_set
+    from evalset_pipeline.core.vlm.table_questions import judge_table_question, parse_table_question
+
+    gs = load_golden_set("latest", data_dir)
+    units = {u["unit_id"]: u for u in gs.units.to_pylist()}
+    items = [i for i in gs.items.to_pylist() if i["slice"] == "main"]
+    judged = gs.judgments.to_pylist()
+    root = Path(data_dir)
+
+    def layer(unit_id: str) -> dict:
+        return json.loads((root / units[unit_id]["text_path"]).read_text(encoding="utf-8"))
+
+    on_page = unit_ok = unit_checked = leaks = distractors = 0
+    failures: list[dict] = []
+    for item in items:
+        gold = layer(item["gold_unit_id"])
+        q = parse_table_question(item["question"])
+        number = _number(item["answer"])
+        if q is not None:
+            unqualified = q.__class__(q.label, q.parent, q.months, q.end, q.year)
+            j = judge_table_question(unqualified, gold)
+            ok = j.answers and _number(j.answer or "") == number
+            unit_checked, unit_ok = _check_unit(item["answer"], str(gold.get("text") or ""), unit_checked, unit_ok)
+        else:
+            unqualified = None
+            ok = bool(number) and number.strip("()%") in str(gold.get("text") or "")
+        on_page += ok
+        if not ok:
+            failures.append({"question": item["question"], "answer": item["answer"]})
+        for d in (j for j in judged if j["item_id"] == item["item_id"] and j["role"] == "distractor"):
+            distractors += 1
+            if unqualified is not None:
+                dj = judge_table_question(unqualified, layer(d["unit_id"]))
+                leaks += bool(dj.answers and _number(dj.answer or "") == number)
+    n = len(items)
+    return {"kept_main": n, "answer_on_page": round(on_page / n, 4) if n else None,
+            "leak": round(leaks / distractors, 4) if distractors else 0.0, "distractors": distractors,
+            "units": round(unit_ok / unit_checked, 4) if unit_checked else None, "units_checked": unit_checked,
+            "answer_not_on_page_examples": failures[:5]}
+
+
+def _funnel(data_dir: Path) -> dict[str, Any]:
+    import pyarrow.parquet as pq
+
+    from evalset_pipeline.core.golden.reader import load_golden_set
+
+    funnel = load_golden_set("latest", data_dir).info.get("funnel") or {}
+    rows = pq.read_table(Path(data_dir) / "artifacts" / "tables" / "funnel.parquet").to_pylist()
+    skipped = Counter(r["reason"] for r in rows if r["stage"] == "write" and r["decision"] == "skipped")
+    return {"funnel": funnel, "write_skip_reasons": dict(skipped.most_common(5))}
+
+
+def run(corpus: str | None = None, data_dir: str | None = None, sample_size: str | int = 300) -> dict[str, Any]:
     import dagster as dg
 
     from evalset_pipeline.definitions import all_assets
@@ -159,6 +248,7 @@ def run(corpus: str | None = None, data_dir: str | None = None, sample_size: str
                        raise_on_error=True)
         seconds = time.perf_counter() - t0
         figures = measure(Path(data_dir), truth)
+        figures["questions"] = {**_funnel(Path(data_dir)), **audit(Path(data_dir)), "sample_size": int(sample_size)}
     finally:
         if scratch is not None:
             shutil.rmtree(scratch, ignore_errors=True)

@@ -208,6 +208,8 @@ def _print_summary(s: dict) -> None:
             t.add_row(key, str(f[key]))
     for reason, n in (f.get("dropped_reasons") or {}).items():
         t.add_row(f"  dropped: {reason}", str(n))
+    for reason, n in list((f.get("skipped_reasons") or {}).items())[:3]:  # the top skip reasons
+        t.add_row(f"  skipped: {reason}", str(n))
     console.print(t)
     if s["rejected_documents"]:
         r = Table(title="rejected documents")

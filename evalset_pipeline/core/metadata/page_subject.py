@@ -155,9 +155,27 @@ def _layout(lines: Sequence[PageLine]) -> tuple[str, float]:
     return ("prose" if long_lines >= 0.25 else "mixed"), numeric
 
 
+_SPAN_LINE = re.compile(r"\b(?:three|six|nine|twelve|fifty-two|fifty-three|\d{1,2})[- ](?:months?|weeks?)\b|"
+                        r"\b(?:years?|quarters?|periods?)\s+end(?:ed|ing)\b", re.I)
+
+
+def _heading_like(text: str) -> bool:
+    """A title, not a line of prose or a column header: short, starts like a title, does not run on,
+    and carries no "N months ended" span (those head columns, not pages)."""
+    words = text.split()
+    if not 0 < len(words) <= 12 or _NUMBER.match(words[0]) or _SPAN_LINE.search(text):
+        return False
+    first = words[0].lstrip("(\"'“‘•-–—")
+    if first[:1].islower() and not _CONTINUED.fullmatch(text.strip()):
+        return False  # a sentence carried over from the page before
+    if text.rstrip().endswith((",", ";")) or (text.rstrip().endswith(".") and len(words) > 6):
+        return False
+    return True
+
+
 def _heading_lines(lines: Sequence[PageLine], running: set[str], height: float) -> list[PageLine]:
     top = [ln for ln in lines if ln.y1 <= _TOP_SHARE * height and line_key(ln.text) not in running]
-    return [ln for ln in top if 0 < len(ln.text.split()) <= 16 and not _NUMBER.match(ln.text.split()[0])]
+    return [ln for ln in top if _heading_like(ln.text)]
 
 
 def read_subjects(layers: Sequence[dict[str, Any]], entity: str = "",

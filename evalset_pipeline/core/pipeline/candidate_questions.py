@@ -7,13 +7,23 @@ from evalset_pipeline.core.pipeline.context import StageContext
 from evalset_pipeline.core.pipeline.lineage import record_producer
 from evalset_pipeline.core.pipeline.gold_sample import load_gold_sample
 from evalset_pipeline.core.pipeline.model_calls import stage_backend
+from evalset_pipeline.core.pipeline.page_metadata import load_page_profiles
 from evalset_pipeline.core.pipeline.page_renders import load_page_renders
 from evalset_pipeline.core.pipeline.pages import page_view
 from evalset_pipeline.core.vlm.factory import backend_identity
 from evalset_pipeline.core.tables import read_rows, write_rows
 
 SCHEMA = pa.schema([("item_id", pa.string()), ("gold_unit_id", pa.string()), ("question", pa.string()),
-                    ("answer", pa.string()), ("language", pa.string()), ("written", pa.bool_())])
+                    ("answer", pa.string()), ("language", pa.string()), ("written", pa.bool_()),
+                    ("skip_reason", pa.string())])
+
+
+def no_question_reason(layout: str) -> str:
+    """Why the writer found nothing to ask, by the kind of page (the funnel's skip reason)."""
+    return {"prose": "prose page: no table or chart figure to ask about",
+            "tabular": "table without a dated column or segment series",
+            "mixed": "figures without a dated column or segment series",
+            "sparse": "too little text to ask about"}.get(layout, "page offers no question")
 
 
 def item_id_for(gold_unit_id: str) -> str:
@@ -27,9 +37,11 @@ def build_candidate_questions(ctx: StageContext) -> dict:
     with stage_backend(ctx, "candidate_questions") as backend:
         written = backend.write_questions(pages)
         stats = backend.stats
+    profiles = load_page_profiles(ctx)
     rows = [
         {"item_id": item_id_for(p.unit_id), "gold_unit_id": p.unit_id, "question": w.question if w else "",
-         "answer": w.answer if w else "", "language": w.language if w else "", "written": w is not None}
+         "answer": w.answer if w else "", "language": w.language if w else "", "written": w is not None,
+         "skip_reason": "" if w else no_question_reason(profiles[p.unit_id].layout if p.unit_id in profiles else "")}
         for p, w in zip(pages, written)
     ]
     write_rows(ctx.paths.table("candidate_questions"), rows, SCHEMA)

@@ -42,8 +42,9 @@ def build_validated_questions(ctx: StageContext) -> dict:
     candidates = []
     for row in load_candidate_questions(ctx):
         if not row["written"]:
-            funnel.append(FunnelRow(row["item_id"], row["gold_unit_id"], WRITE, "skipped", "page offers no question"))
-            funnel.append(FunnelRow(row["item_id"], row["gold_unit_id"], FINAL, "skipped", "no question written"))
+            why = row.get("skip_reason") or "page offers no question"
+            funnel.append(FunnelRow(row["item_id"], row["gold_unit_id"], WRITE, "skipped", why))
+            funnel.append(FunnelRow(row["item_id"], row["gold_unit_id"], FINAL, "skipped", why))
             continue
         funnel.append(FunnelRow(row["item_id"], row["gold_unit_id"], WRITE, "pass", "", row["question"]))
         unit = row["gold_unit_id"]

@@ -31,6 +31,7 @@ def summarize(rows: Iterable[FunnelRow]) -> dict:
     final = [r for r in rows if r.stage == FINAL]
     decisions = Counter(r.decision for r in final)
     dropped = Counter(_reason_family(r.reason) for r in final if r.decision == "dropped")
+    skipped = Counter(_reason_family(r.reason) for r in final if r.decision == "skipped")
     return {
         "sampled": len(final),
         "generated": len(final) - decisions.get("skipped", 0),
@@ -41,6 +42,7 @@ def summarize(rows: Iterable[FunnelRow]) -> dict:
         "underspecified": decisions.get("underspecified", 0),
         "dropped": decisions.get("dropped", 0),
         "dropped_reasons": dict(sorted(dropped.items())),
+        "skipped_reasons": dict(skipped.most_common()),
     }
 
 

@@ -746,10 +746,13 @@ def _units(heading: str, page: str) -> tuple[str, str]:
 
 
 def _page_currency(page: str) -> str | None:
-    """A currency only from symbols printed on the page; words in prose could name any currency."""
-    for sign, code in (("₩", "KRW"), ("€", "EUR"), ("£", "GBP"), ("$", "USD")):
-        if sign in page:
-            return code
+    """A currency only from symbols printed on the page; words in prose could name any currency.
+    The symbol printed most often wins: a note that mentions a euro bond once does not make a
+    dollar table euros."""
+    counts = {code: page.count(sign) for sign, code in (("₩", "KRW"), ("€", "EUR"), ("£", "GBP"), ("$", "USD"))}
+    best = max(counts, key=lambda c: counts[c])
+    if counts[best]:
+        return best
     if re.search(r"백만원|억원|천원|\(원\)", page):
         return "KRW"
     return None
@@ -1001,6 +1004,10 @@ def cell_unit(table: Table, row: Row, column: int | None = None) -> str:
     if printed and all(c.endswith("%") or _DASH.match(c) for c in printed) and any(c.endswith("%") for c in printed):
         return "%"
     if re.search(r"\(%\)|\bin\s+%|as\s+a\s+(?:%|percent(?:age)?)\s+of|\bpercent(?:age)?\b", label, re.I):
+        return "%"
+    # a ratio or a rate is a percentage, not money ("Tier 1 capital ratio", "Effective tax rate",
+    # "Return on equity"); "Interest rate swaps" and "Gross margin" are not caught: the word must end the label
+    if re.search(r"(?:\bratio|\brate|\byield)\s*(?:\([^)]*\))?$|^return\s+on\b", label.strip(), re.I):
         return "%"
     return table.unit
 

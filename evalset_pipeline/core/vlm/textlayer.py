@@ -659,7 +659,16 @@ class TextLayerBackend:
         out: list[WrittenQuestion | None] = []
         for p in pages:
             layer = _load_layer(Path(p.text_path))
-            out.append(write_table_question(layer) if has_dated_table(layer) else write_question(self.facts(p)))
+            if has_dated_table(layer):
+                out.append(write_table_question(layer))
+                continue
+            facts = self.facts(p)
+            # The page reader's questions are about segments: a table must say it is one by segment
+            # (a real filing's other tables would hand it footnote marks and row labels as "segments").
+            if facts.kind == "table" and not _SEGMENT_TITLE.search(facts.title + " " + facts.text[:300]):
+                out.append(None)
+                continue
+            out.append(write_question(facts))
         return out
 
     def judge(self, pairs: Sequence[tuple[str, PageView]]) -> list[Judgment]:
@@ -691,6 +700,10 @@ class TextLayerBackend:
     def qualify(self, items: Sequence[tuple[str, Qualifiers]]) -> list[str]:
         return [qualify_table_question(q, quals.values) if parse_table_question(q) else qualify_question(q, quals)
                 for q, quals in items]
+
+
+_SEGMENT_TITLE = re.compile(r"\bby\s+(?:reportable\s+|operating\s+|business\s+)?(?:segments?|divisions?|regions?)\b|"
+                            r"부문별|사업부별", re.I)
 
 
 def label_table_page(q: TableQuestion, reference: str, judgment: Judgment, layer: dict, context: PageContext | None

@@ -73,6 +73,7 @@ def funnel_md(funnel: dict[str, Any]) -> str:
             ("sampled", "skipped", "generated", "kept_as_written", "qualified", "kept", "underspecified", "dropped")
             if k in funnel]
     rows += [{"stage": f"↳ dropped: {reason}", "count": n} for reason, n in (funnel.get("dropped_reasons") or {}).items()]
+    rows += [{"stage": f"↳ skipped: {reason}", "count": n} for reason, n in (funnel.get("skipped_reasons") or {}).items()]
     return md_table(rows, ["stage", "count"])
 
 
