@@ -663,9 +663,12 @@ class TextLayerBackend:
                 out.append(write_table_question(layer))
                 continue
             facts = self.facts(p)
-            # The page reader's questions are about segments: a table must say it is one by segment
-            # (a real filing's other tables would hand it footnote marks and row labels as "segments").
-            if facts.kind == "table" and not _SEGMENT_TITLE.search(facts.title + " " + facts.text[:300]):
+            # The page reader's questions are about segments: a table or chart must say it is one by
+            # segment, and every "segment" must be a name (a real filing's other tables would hand it
+            # footnote marks, "$" cells and row labels as segments).
+            if facts.kind in ("table", "chart") and not (
+                    _SEGMENT_TITLE.search(facts.title + " " + facts.text[:300])
+                    and all(sum(c.isalpha() for c in name) >= 2 for name in facts.series)):
                 out.append(None)
                 continue
             out.append(write_question(facts))
