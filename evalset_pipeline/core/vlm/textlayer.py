@@ -48,7 +48,8 @@ __all__ = [
 
 # judge-2 / label-2: a value asked for the period of a table's comparative column is read from that column.
 # write-3 / judge-3 / label-3 / qualify-2: dated tables of real filings are asked about one cell (table_questions).
-RULES_VERSION = {"write": "write-3", "judge": "judge-3", "label": "label-3", "qualify": "qualify-2"}
+# write-4 / judge-4 / label-4: segment questions only on segment pages; ratio rows in %; heading-like titles.
+RULES_VERSION = {"write": "write-4", "judge": "judge-4", "label": "label-4", "qualify": "qualify-2"}
 ENTITY_MATCH_THRESHOLD = 90.0
 QUESTION_KINDS = ("argmax", "argmin", "value", "prior", "yoy", "total", "total_yoy", "total_inferred", "share")
 INFERRED_KINDS = ("total_inferred", "share")
