@@ -15,6 +15,8 @@ say the gold page does not answer, which is the first check of validation.
 """
 from __future__ import annotations
 
+import functools
+
 import json
 import re
 import threading
@@ -637,7 +639,7 @@ class TextLayerBackend:
     def prompt_hash(self, task: str) -> str:
         if task not in RULES_VERSION:
             raise ValueError(f"unknown task {task!r}; expected one of {sorted(RULES_VERSION)}")
-        return sha256_text(f"{self.model}:{task}:{RULES_VERSION[task]}")[:16]
+        return sha256_text(f"{self.model}:{task}:{RULES_VERSION[task]}:{_rules_source_hash()}")[:16]
 
     def facts(self, page: PageView) -> PageFacts:
         """Parsed facts of a page, cached per text layer (LRU)."""
@@ -704,6 +706,17 @@ class TextLayerBackend:
     def qualify(self, items: Sequence[tuple[str, Qualifiers]]) -> list[str]:
         return [qualify_table_question(q, quals.values) if parse_table_question(q) else qualify_question(q, quals)
                 for q, quals in items]
+
+
+@functools.lru_cache(maxsize=1)
+def _rules_source_hash() -> str:
+    """The offline backend's rules are its code: any edit to the modules it reads pages with must
+    re-ask (the call cache would otherwise serve answers of the old rules). RULES_VERSION still
+    names the meaning; this catches the edits nobody remembered to version."""
+    here = Path(__file__).resolve().parent
+    parts = [(here / name).read_bytes() for name in ("textlayer.py", "table_questions.py", "table_reader.py",
+                                                     "page_reader.py", "answers.py")]
+    return sha256_text("\0".join(p.decode("utf-8", "replace") for p in parts))[:16]
 
 
 _SEGMENT_TITLE = re.compile(r"\bby\s+(?:reportable\s+|operating\s+|business\s+)?(?:segments?|divisions?|regions?)\b|"
