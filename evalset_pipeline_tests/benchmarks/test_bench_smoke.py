@@ -52,6 +52,17 @@ def test_rebuild_tiny():
     assert "page_renders" in r["rebuild_steps_s"]
 
 
+def test_templates_tiny():
+    """The template-discovery benchmark end to end, past exact_limit so the k-means/IVF graph runs."""
+    from benchmarks import templates
+
+    r = templates.run(n=6_000)
+    assert r["pages"] == 6_000 and r["clustering"]["method"] == "knn" and 0 < r["ratio"] < 1
+    assert sum(r["page_kinds"].values()) == 6_000 and r["sources"]["structure"] == r["page_kinds"]["statement"]
+    assert r["ari_by_kind"]["statement"] == 1.0 and r["ari_by_kind"]["visual"] > 0.9
+    json.dumps(r)
+
+
 def test_scale_aggregates(monkeypatch):
     """The growth arithmetic on canned builds; the child-process build itself runs in test_child_build."""
     from benchmarks import scale

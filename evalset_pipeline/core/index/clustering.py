@@ -16,10 +16,11 @@ faiss k-means providing the scale:
   scipy's O(n^2) single-linkage pass; well under a second).
 - Above that (400,000 pages): the graph is approximate. faiss k-means is trained on a sample
   (<= `max_points_per_centroid` pages per centroid, k = n / `pages_per_unit` <= `max_units`
-  centroids) and used as the cells of an IVF index holding every page (that is "k-means on a
-  sample, assign all"); each page's `neighbours` nearest pages are searched in its `nprobe`
-  nearest cells, and the edges at or above the threshold give the components. Nothing is
-  quadratic in the page count; a missed edge can only split a template, never merge two.
+  centroids) and used as the cells of an inverted file holding every page (that is "k-means on
+  a sample, assign all"; a cell over max(512, 2 x the mean size), as look-alike prose makes, is
+  bisected: see `_knn_edges`); each page's `neighbours` nearest pages are searched in its
+  `nprobe` nearest cells, and the edges at or above the threshold give the components. Nothing
+  is quadratic in the page count; a missed edge can only split a template, never merge two.
 - Threshold. Given, or chosen: each threshold of a small grid (0.50 to 0.95 in steps of 0.05)
   is scored by the silhouette (cosine distance) of the partition it yields, on a sample of at
   most `silhouette_sample` pages; the best wins and ties go to the higher threshold, i.e. the
@@ -61,18 +62,67 @@ def _unit_rows(x: np.ndarray) -> np.ndarray:
     return x / np.where(norms > 0, norms, 1.0)
 
 
+def _top_cells(x: np.ndarray, centroids: np.ndarray, p: int) -> tuple[np.ndarray, np.ndarray]:
+    """(similarity, cell) of each row's `p` nearest centroids, nearest first (exact, by BLAS blocks)."""
+    import faiss
+
+    index = faiss.IndexFlatIP(centroids.shape[1])
+    index.add(np.ascontiguousarray(centroids, dtype=np.float32))
+    sims = np.empty((len(x), p), dtype=np.float32)
+    cells = np.empty((len(x), p), dtype=np.int64)
+    step = 32_768
+    for a in range(0, len(x), step):
+        sims[a : a + step], cells[a : a + step] = index.search(x[a : a + step], p)
+    return sims, cells
+
+
+def _bisect(x: np.ndarray, members: np.ndarray, cap: int, rng: np.random.Generator) -> list[np.ndarray]:
+    """Split one over-full cell into parts of at most `cap` pages: halves at the median of the
+    members' projection on their first principal direction (a few power iterations), recursively."""
+    parts, stack = [], [members]
+    while stack:
+        m = stack.pop()
+        if m.size <= cap:
+            parts.append(m)
+            continue
+        v = x[m]
+        mu = v.mean(axis=0)
+        d = rng.standard_normal(v.shape[1]).astype(np.float32)
+        for _ in range(6):  # d <- C d with C the members' covariance, without forming C
+            d = v.T @ (v @ d - mu @ d)
+            d /= max(float(np.linalg.norm(d)), 1e-12)
+        order = np.argsort(v @ d, kind="stable")
+        half = m.size // 2
+        stack += [m[np.sort(order[half:])], m[np.sort(order[:half])]]
+    return parts
+
+
 def _knn_edges(x: np.ndarray, cells: int, neighbours: int, nprobe: int, max_points_per_cell: int, niter: int,
-               seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(row, col, similarity) of every page's approximate nearest neighbours, found with a faiss IVF
-    index whose cells are spherical k-means centroids trained on a sample."""
+               seed: int, balance: float = 2.0, min_cap: int = 512) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(row, col, similarity) of every page's approximate nearest neighbours: an inverted file whose
+    cells are spherical k-means centroids trained on a sample, searched cell by cell with BLAS.
+
+    Scale (issue 13, benchmarks/templates.py): pages that all look alike (a filing's prose, one
+    appearance centre plus noise) have no structure for k-means to follow; its centroids' ranks
+    are then set by how many pages each averaged, so a few "rich" cells take most of the blob
+    (26,749 of 400,000 pages in one cell, 77,000 pages scanned per prose query: the search grew
+    quadratically, about 3.3 hours). Two changes keep it linear:
+    - a cell holding more than max(`min_cap`, `balance` x the mean cell size) pages is bisected
+      at the median of its first principal direction until every part fits (parts get their
+      members' mean as centroid), so a query scans at most nprobe x cap pages; cells that fit are
+      left as k-means made them (a balanced corpus has the very cells faiss's IVF had);
+    - the probed cells are scanned with one matrix product per cell (BLAS, about 12x faiss
+      IVFFlat's per-query scan on this machine) instead of `IndexIVFFlat.search`, and the
+      centroid lookup is exact (a flat product) instead of an HNSW graph.
+    A page's candidates are still exactly the pages of its `nprobe` nearest cells, so on cells
+    that fit the graph is the one the IVF search gave; a page probing a part also keeps its best
+    match there (see below). Every edge is a real pair at its real similarity, so a missed edge
+    can still only split a template, never merge two."""
     import faiss
 
     n, d = x.shape
-    # Exact k-means while training; an HNSW graph over the centroids to route the 2n lookups
-    # (add + search) instead of comparing every page with every centroid twice.
-    quantizer = faiss.IndexHNSWFlat(d, 32, faiss.METRIC_INNER_PRODUCT)
-    index = faiss.IndexIVFFlat(quantizer, d, cells, faiss.METRIC_INNER_PRODUCT)
-    index.clustering_index = faiss.IndexFlatIP(d)
+    index = faiss.IndexIVFFlat(faiss.IndexFlatIP(d), d, cells, faiss.METRIC_INNER_PRODUCT)
+    index.clustering_index = faiss.IndexFlatIP(d)  # exact k-means while training, as before
     index.cp.spherical = True
     index.cp.niter = niter
     index.cp.seed = seed
@@ -82,16 +132,73 @@ def _knn_edges(x: np.ndarray, cells: int, neighbours: int, nprobe: int, max_poin
     rng = np.random.default_rng(seed)
     budget = cells * max_points_per_cell
     index.train(x if n <= budget else x[np.sort(rng.choice(n, budget, replace=False))])
-    index.add(x)
-    index.nprobe = min(nprobe, cells)
+    centroids = index.quantizer.reconstruct_n(0, cells)
+    p = min(nprobe, cells)
+    probe_sims, probes = _top_cells(x, centroids, p)
+
+    # Cells as k-means made them (each page in its nearest), over-full ones bisected.
+    own = probes[:, 0]
+    order = np.argsort(own, kind="stable")
+    starts = np.searchsorted(own[order], np.arange(cells + 1))
+    cap = max(min_cap, int(np.ceil(balance * n / cells)))
+    members = [order[starts[c] : starts[c + 1]] for c in range(cells)]
+    first_part = len(members)  # cells from here on are parts of a bisected cell
+    if any(m.size > cap for m in members):
+        kept, parts = [], []
+        for c, m in enumerate(members):
+            if m.size > cap:
+                parts += _bisect(x, m, cap, rng)
+            elif m.size:
+                kept.append(c)
+        centroids = np.concatenate([centroids[kept], _unit_rows(np.stack([x[m].mean(axis=0) for m in parts]))])
+        members = [members[c] for c in kept] + parts
+        first_part = len(kept)
+        p = min(nprobe, len(members))
+        probe_sims, probes = _top_cells(x, centroids, p)
+    del probe_sims
+
+    # Scan: every cell against the pages that probe it, one product per block; keep the best m.
     m = min(neighbours + 1, n)
-    sims = np.empty((n, m), dtype=np.float32)
-    cols = np.empty((n, m), dtype=np.int64)
-    step = 32_768
-    for a in range(0, n, step):
-        sims[a : a + step], cols[a : a + step] = index.search(x[a : a + step], m)
+    best_s = np.full((n, m), -np.inf, dtype=np.float32)
+    best_c = np.full((n, m), -1, dtype=np.int64)
+    flat = probes.reshape(-1)
+    by_cell = np.argsort(flat, kind="stable")
+    qstarts = np.searchsorted(flat[by_cell], np.arange(len(members) + 1))
+    part_of = np.full(n, -1, dtype=np.int64)
+    for c in range(first_part, len(members)):
+        part_of[members[c]] = c
+    extra: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    step = 8_192
+    for c, cols in enumerate(members):
+        queries = by_cell[qstarts[c] : qstarts[c + 1]] // p
+        if not cols.size or not queries.size:
+            continue
+        block = x[cols].T
+        k = min(m, cols.size)
+        for a in range(0, queries.size, step):
+            q = queries[a : a + step]
+            s = x[q] @ block
+            top = np.argpartition(-s, k - 1, axis=1)[:, :k] if k < cols.size else np.broadcast_to(np.arange(k), s.shape)
+            cand_s = np.concatenate([best_s[q], np.take_along_axis(s, top, axis=1)], axis=1)
+            cand_c = np.concatenate([best_c[q], cols[top]], axis=1)
+            keep = np.argpartition(-cand_s, m - 1, axis=1)[:, :m]
+            best_s[q] = np.take_along_axis(cand_s, keep, axis=1)
+            best_c[q] = np.take_along_axis(cand_c, keep, axis=1)
+            if c >= first_part:
+                # In a look-alike blob a page's nearest pages sit in its own part (they share the
+                # projections that split them) or its own document, so top-m edges alone left
+                # parts on their own (9 prose clusters instead of 1 at 20,000 benchmark pages):
+                # every probing page outside the part also keeps its best match in it.
+                out = part_of[q] != c
+                so = s[out]
+                j = so.argmax(axis=1)
+                extra.append((q[out], cols[j], so[np.arange(j.size), j]))
     rows = np.repeat(np.arange(n), m)
-    cols, sims = cols.reshape(-1), sims.reshape(-1)
+    cols, sims = best_c.reshape(-1), best_s.reshape(-1)
+    if extra:
+        rows = np.concatenate([rows] + [e[0] for e in extra])
+        cols = np.concatenate([cols] + [e[1] for e in extra])
+        sims = np.concatenate([sims] + [e[2] for e in extra])
     keep = (cols >= 0) & (cols != rows)
     return rows[keep], cols[keep], sims[keep]
 

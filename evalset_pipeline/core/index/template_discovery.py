@@ -45,8 +45,11 @@ def discover_templates(unit_ids: Sequence[str], named: Sequence[str], appearance
     carried = carried_headings([shapes[i].heading if shapes[i] else "" for i in order],
                                [shapes[i].document if shapes[i] else f"?{i}" for i in order])
     headings = [""] * len(unit_ids)
+    keys: dict[str, str] = {}  # scale: one heading_key (regex) per distinct heading, not per page
     for i, h in zip(order, carried):
-        headings[i] = heading_key(h)
+        if h not in keys:
+            keys[h] = heading_key(h)
+        headings[i] = keys[h]
     rows = [{"heading": h, "layout": s.layout, "numeric_share": s.numeric_share} if s else None
             for h, s in zip(headings, shapes)]
     structural = [f"statement:{s.statement}" if s and s.statement else "" for s in shapes]

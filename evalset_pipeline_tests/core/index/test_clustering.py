@@ -118,3 +118,23 @@ def test_without_any_metadata_every_page_gets_a_cluster_template(pages):
     s = groups.summary()
     assert s["templates"] == groups.clustering.count == s["clustering"]["clusters"]
     assert sum(s["clustering"]["cluster_sizes"]) == len(pages.ids)
+
+
+def test_knn_path_bisects_a_look_alike_blob_and_keeps_it_whole():
+    """Pages that all look alike (a report's prose: one centre, a little house style per document)
+    pile into a few k-means cells; over-full cells are bisected (a query then scans at most
+    nprobe x cap pages) and the parts must stay joined: without each probing page's best match in
+    every part it probes, this blob falls into 4 components."""
+    from evalset_pipeline.core.index.clustering import _components, _knn_edges, _unit_rows
+
+    rng = np.random.default_rng(5)
+    d, docs, per_doc, templates, per = 848, 40, 100, 10, 60
+    blob = docs * per_doc
+    centres = rng.normal(size=(templates + 1, d))
+    t = np.r_[np.zeros(blob, int), np.repeat(np.arange(1, templates + 1), per)]
+    style = np.r_[np.repeat(rng.normal(size=(docs, d)), per_doc, axis=0), np.zeros((templates * per, d))]
+    x = _unit_rows((centres[t] * 3 + 0.4 * style + rng.normal(size=(t.size, d))).astype(np.float32))
+    rows, cols, sims = _knn_edges(x, 30, 10, 8, 16, 10, 0, min_cap=128)
+    labels = _components(len(x), rows, cols, sims, 0.85)
+    assert len(set(labels[:blob])) == 1
+    assert adjusted_rand_index(t, labels) == pytest.approx(1.0)
