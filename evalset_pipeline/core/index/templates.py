@@ -17,7 +17,8 @@ clustering like metadata templates, so a look-alike table can join them.
 
 Given the pages' headings, two refinements make a cluster "one kind of page" (measured in
 benchmarks/realdocs.py): a cluster whose pages carry many different headings (more than
-`max_diversity` distinct per page: a report's narrative, which looks alike page after page) is
+`max_diversity` distinct per page, or `MANY_HEADINGS` in all: a report's narrative, which looks alike
+page after page) is
 split by heading similarity, and a page then left alone joins the cluster whose centroid is
 nearest in structure (heading, layout, appearance) when at least `join_similarity` close (a
 one-page template can never give a distractor).
@@ -99,6 +100,9 @@ def _unit(x: np.ndarray) -> np.ndarray:
     return x / np.where(n > 0, n, 1.0)
 
 
+MANY_HEADINGS = 24  # distinct headings that make a cluster a lump whatever its size
+
+
 def _split_by_heading(labels: np.ndarray, headings: Sequence[str], heading_vectors: np.ndarray,
                       min_pages: int, max_diversity: float, heading_similarity: float) -> np.ndarray:
     """Split every cluster whose pages carry many different headings into groups of similar headings.
@@ -120,7 +124,10 @@ def _split_by_heading(labels: np.ndarray, headings: Sequence[str], heading_vecto
         for row, h in zip(members.tolist(), names):
             first.setdefault(h, row)
         distinct = sorted(first)
-        if members.size < min_pages or len(distinct) <= max_diversity * members.size:
+        # Many different headings, relative to the cluster (a report's narrative) or in absolute number
+        # (a corpus-wide narrative lump: headings repeat across documents, so the share falls with size).
+        diverse = len(distinct) > max_diversity * members.size or len(distinct) >= MANY_HEADINGS
+        if members.size < min_pages or not diverse:
             continue
         vecs = heading_vectors[[first[h] for h in distinct]]
         empty = np.linalg.norm(vecs, axis=1) == 0
