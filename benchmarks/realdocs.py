@@ -40,9 +40,9 @@ def _folders(corpus: str | Path | None) -> tuple[Path, Path]:
     pdfs = root / "pdfs" if (root / "pdfs").is_dir() else root
     truth = root if (root / "documents.csv").exists() else pdfs.parent
     if (pdfs / "metadata.csv").exists():
-        raise SystemExit(f"{pdfs / 'metadata.csv'} exists: this benchmark measures extraction without a sidecar")
+        raise ValueError(f"{pdfs / 'metadata.csv'} exists: this benchmark measures extraction without a sidecar")
     if not (truth / "documents.csv").exists():
-        raise SystemExit(f"no documents.csv beside {pdfs}: the benchmark needs the truth files (see its docstring)")
+        raise ValueError(f"no documents.csv beside {pdfs}: the benchmark needs the truth files (see its docstring)")
     return pdfs, truth
 
 

@@ -133,3 +133,24 @@ def test_text_vectors_are_cached(tmp_path):
     assert loads == ["m"] and b[:, 0].tolist() == [1, 2]  # nothing new: no model load
     encode_texts_cached("m", ["ccc"], tmp_path, load=load)
     assert loads == ["m", "m"] and encoded[-1] == "ccc"
+
+
+def test_realdocs_pairwise_statement_figures():
+    from benchmarks.realdocs import _pairs
+
+    truth = {("a", 1): "balance_sheet", ("b", 1): "balance_sheet", ("a", 2): "cash_flows", ("b", 2): "cash_flows"}
+    perfect = {k: f"statement:{v}" for k, v in truth.items()}
+    assert (_pairs(perfect, truth)["precision"], _pairs(perfect, truth)["recall"]) == (1.0, 1.0)
+    lumped = {k: "one" for k in truth}  # 6 pairs share a template, 2 of them are the same statement
+    assert (_pairs(lumped, truth)["precision"], _pairs(lumped, truth)["recall"]) == (round(2 / 6, 4), 1.0)
+
+
+def test_realdocs_refuses_a_corpus_with_a_sidecar_and_options_need_one_benchmark(tmp_path, capsys):
+    from benchmarks.realdocs import _folders
+
+    (tmp_path / "metadata.csv").write_text("document,page\n")
+    (tmp_path / "documents.csv").write_text("document\n")
+    with pytest.raises(ValueError, match="metadata.csv exists"):
+        _folders(tmp_path)
+    assert bench_main.main(["--corpus", str(tmp_path)]) == 2
+    assert "exactly one benchmark" in capsys.readouterr().err
