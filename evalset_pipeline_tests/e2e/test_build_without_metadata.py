@@ -85,7 +85,7 @@ def test_golden_set_distractors_share_the_true_template_and_differ_on_one_axis(b
 def test_templates_and_axes_match_the_generator_without_a_sidecar(built):
     """Issue 13's floor for the synthetic corpus: ARI >= 0.9 against the true templates, and the
     document facts (entity, period) right on every page."""
-    data_dir, _ = built
+    data_dir, result = built
     paths = DataPaths.at(data_dir)
     units = read_rows(paths.table("page_renders"))
     truth = truth_by_unit(plan_sample_corpus(entities=5, periods=2), units)
@@ -98,4 +98,7 @@ def test_templates_and_axes_match_the_generator_without_a_sidecar(built):
     assert all(meta[u]["period"] == truth[u].period for u in ids)
     facts = read_rows(paths.table("document_facts"))
     assert {f["entity_source"] for f in facts} == {"pdf-author"}
+    shown = _meta(result, "page_metadata")  # what the UI shows: no page had to fall back to its own values
+    assert (shown["pages_with_own_entity"], shown["pages_with_own_period"]) == (0, 0)
+    assert shown["documents_without_period"] == 0
     assert all(f["period"] for f in facts)

@@ -11,7 +11,7 @@ page-only reader.
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
 from evalset_pipeline.core.metadata.document_facts import DocumentFacts, extract_document_facts, reconcile
@@ -35,6 +35,8 @@ class CorpusFacts:
     fields: dict[str, dict[str, str]]  # unit -> axis values read off the page in its document
     sources: dict[str, dict[str, str]]  # unit -> axis -> where the value came from
     profiles: list[PageProfile]
+    # axis -> pages whose value is the page's own because its document states none (entity, period)
+    fallbacks: dict[str, int] = field(default_factory=dict)
 
 
 def _running_header(lines: Sequence[Sequence[PageLine]]) -> str:
@@ -69,6 +71,7 @@ def read_corpus_facts(pages: Sequence[PageRender], documents: Mapping[str, tuple
     fields: dict[str, dict[str, str]] = {}
     sources: dict[str, dict[str, str]] = {}
     profiles: list[PageProfile] = []
+    fallbacks = {"entity": 0, "period": 0}
     for sha, doc_pages in sorted(by_doc.items()):
         doc = by_sha[sha]
         title, author = documents.get(sha, ("", ""))
@@ -85,6 +88,8 @@ def read_corpus_facts(pages: Sequence[PageRender], documents: Mapping[str, tuple
             for name, value in own.items():
                 if value:
                     values[name], where[name] = value, "extracted"
+            fallbacks["entity"] += bool(not doc.entity and values.get("entity"))
+            fallbacks["period"] += bool(not doc.period and values.get("period"))
             if doc.entity:
                 values["entity"], where["entity"] = doc.entity, "extracted"
             if doc.period:
@@ -100,4 +105,4 @@ def read_corpus_facts(pages: Sequence[PageRender], documents: Mapping[str, tuple
                 subject.heading_text, subject.layout, subject.numeric_share, doc.period_end,
                 period_kind(values.get("period", "")), printed_periods(str(layer.get("text") or ""), calendar),
                 skip_reason(page_lines_, subject, page.page_number)))
-    return CorpusFacts(facts, fields, sources, profiles)
+    return CorpusFacts(facts, fields, sources, profiles, fallbacks)

@@ -55,6 +55,9 @@ def build_page_metadata_table(ctx: StageContext) -> dict:
                            for f in facts.documents[:MAX_LISTED]],
         "documents_without_entity": sum(1 for f in facts.documents if not f.entity),
         "documents_without_period": sum(1 for f in facts.documents if not f.period),
+        # pages that fell back to what they print themselves, their document stating no such fact
+        "pages_with_own_entity": facts.fallbacks.get("entity", 0),
+        "pages_with_own_period": facts.fallbacks.get("period", 0),
         "distributions": {axis: _distribution(m.get(axis) for m in meta) for axis in ("entity", "period", "metric")},
         "statements": _distribution(p.statement for p in facts.profiles if p.statement),
         "layouts": _distribution(p.layout for p in facts.profiles),
