@@ -12,7 +12,9 @@ from pathlib import Path
 
 def main(argv: list[str]) -> int:
     from evalset_pipeline.core.golden.reader import load_golden_set
-    from evalset_pipeline.core.vlm.table_questions import judge_table_question, parse_table_question
+    from dataclasses import replace
+
+    from evalset_pipeline.core.vlm.table_questions import judge_table_question, parse_table_question, read_table_page
 
     data = Path(argv[0])
     n = int(argv[1]) if len(argv) > 1 else 40
@@ -35,7 +37,8 @@ def main(argv: list[str]) -> int:
             prints = ""
             if q is not None:
                 layer = json.loads((data / units[j["unit_id"]]["text_path"]).read_text(encoding="utf-8"))
-                prints = f" prints={judge_table_question(q.__class__(q.label, q.parent, q.months, q.end, q.year), layer).answer}"
+                cell = replace(q, entity="", revision="")
+                prints = f" prints={judge_table_question(cell, read_table_page(layer)).answer}"
             print(f"   {j['role']:10s} {j['axis']:11s} {j['label']:11s} {where(j['unit_id'])}{prints}")
     return 0
 

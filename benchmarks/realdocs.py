@@ -177,7 +177,9 @@ def audit(data_dir: Path) -> dict[str, Any]:
     import json
 
     from evalset_pipeline.core.golden.reader import load_golden_set
-    from evalset_pipeline.core.vlm.table_questions import judge_table_question, parse_table_question
+    from dataclasses import replace
+
+    from evalset_pipeline.core.vlm.table_questions import judge_table_question, parse_table_question, read_table_page
 
     gs = load_golden_set("latest", data_dir)
     units = {u["unit_id"]: u for u in gs.units.to_pylist()}
@@ -188,6 +190,9 @@ def audit(data_dir: Path) -> dict[str, Any]:
     def layer(unit_id: str) -> dict:
         return json.loads((root / units[unit_id]["text_path"]).read_text(encoding="utf-8"))
 
+    def tables(unit_id: str):
+        return read_table_page(layer(unit_id))
+
     on_page = unit_ok = unit_checked = leaks = distractors = 0
     failures: list[dict] = []
     for item in items:
@@ -195,8 +200,8 @@ def audit(data_dir: Path) -> dict[str, Any]:
         q = parse_table_question(item["question"])
         number = _number(item["answer"])
         if q is not None:
-            unqualified = q.__class__(q.label, q.parent, q.months, q.end, q.year)
-            j = judge_table_question(unqualified, gold)
+            unqualified = replace(q, entity="", revision="")  # the cell itself; the entity is the context's
+            j = judge_table_question(unqualified, read_table_page(gold))
             ok = j.answers and _number(j.answer or "") == number
             unit_checked, unit_ok = _check_unit(item["answer"], str(gold.get("text") or ""), unit_checked, unit_ok)
         else:
@@ -208,7 +213,7 @@ def audit(data_dir: Path) -> dict[str, Any]:
         for d in (j for j in judged if j["item_id"] == item["item_id"] and j["role"] == "distractor"):
             distractors += 1
             if unqualified is not None:
-                dj = judge_table_question(unqualified, layer(d["unit_id"]))
+                dj = judge_table_question(unqualified, tables(d["unit_id"]))
                 leaks += bool(dj.answers and _number(dj.answer or "") == number)
     n = len(items)
     return {"kept_main": n, "answer_on_page": round(on_page / n, 4) if n else None,

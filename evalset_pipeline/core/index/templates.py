@@ -131,8 +131,7 @@ def _split_by_heading(labels: np.ndarray, headings: Sequence[str], heading_vecto
             continue
         vecs = heading_vectors[[first[h] for h in distinct]]
         empty = np.linalg.norm(vecs, axis=1) == 0
-        sub = cluster_embeddings(np.where(empty[:, None], 0, vecs) + 0, heading_similarity).labels if len(distinct) > 1 \
-            else np.zeros(1, np.int64)
+        sub = cluster_embeddings(vecs, heading_similarity).labels if len(distinct) > 1 else np.zeros(1, np.int64)
         sub = np.where(empty, int(sub.max()) + 1 if sub.size else 0, sub)  # pages with no heading: one group
         group_of = dict(zip(distinct, sub.tolist()))
         new = np.array([group_of[h] for h in names], dtype=np.int64)

@@ -10,7 +10,7 @@ page-only reader.
 """
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
@@ -19,7 +19,8 @@ from evalset_pipeline.core.metadata.extraction import extract_fields
 from evalset_pipeline.core.metadata.fiscal import FiscalCalendar
 from evalset_pipeline.core.metadata.page_profile import PageProfile
 from evalset_pipeline.core.metadata.extraction import ORIGINAL, RESTATED, restated_in
-from evalset_pipeline.core.metadata.page_subject import PageLine, line_key, page_lines, read_subjects, running_lines
+from evalset_pipeline.core.metadata.page_subject import (PageLine, line_counts, line_key, page_lines, read_subjects,
+                                                         running_lines)
 from evalset_pipeline.core.vlm.page_reader import language_of
 from evalset_pipeline.core.metadata.periods import period_kind
 from evalset_pipeline.core.metadata.unaskable import skip_reason
@@ -39,9 +40,9 @@ class CorpusFacts:
     fallbacks: dict[str, int] = field(default_factory=dict)
 
 
-def _running_header(lines: Sequence[Sequence[PageLine]]) -> str:
+def _running_header(lines: Sequence[Sequence[PageLine]], counts: Counter[str]) -> str:
     """The top line repeated on most pages, as printed (a fallback name for the document's entity)."""
-    running = running_lines(lines, min_share=0.5)
+    running = running_lines(lines, min_share=0.5, counts=counts)
     for page in lines:
         for line in page[:3]:
             if line_key(line.text) in running and any(c.isalpha() for c in line.text) and len(line.text) <= 80:
@@ -57,15 +58,17 @@ def read_corpus_facts(pages: Sequence[PageRender], documents: Mapping[str, tuple
         by_doc[page.document_sha256].append(page)
     layers: dict[str, list[dict[str, Any]]] = {}
     lines: dict[str, list[list[PageLine]]] = {}
+    counts: dict[str, Counter[str]] = {}
     facts: list[DocumentFacts] = []
     for sha, doc_pages in sorted(by_doc.items()):
         doc_pages.sort(key=lambda p: p.page_number)
         layers[sha] = [load_layer(p) for p in doc_pages]
         lines[sha] = [page_lines(layer) for layer in layers[sha]]
+        counts[sha] = line_counts(lines[sha])
         title, author = documents.get(sha, ("", ""))
         texts = [str(layer.get("text") or "") for layer in layers[sha]]
         facts.append(extract_document_facts(sha, doc_pages[0].document_path, texts, title=title or "",
-                                            author=author or "", running_header=_running_header(lines[sha])))
+                                            author=author or "", running_header=_running_header(lines[sha], counts[sha])))
     facts = reconcile(facts)
     by_sha = {f.document_sha256: f for f in facts}
     fields: dict[str, dict[str, str]] = {}
@@ -76,7 +79,7 @@ def read_corpus_facts(pages: Sequence[PageRender], documents: Mapping[str, tuple
         doc = by_sha[sha]
         title, author = documents.get(sha, ("", ""))
         calendar = FiscalCalendar(doc.fiscal_year_end_month)
-        subjects = read_subjects(layers[sha], doc.entity, lines[sha])
+        subjects = read_subjects(layers[sha], doc.entity, lines[sha], counts[sha])
         for page, layer, subject, page_lines_ in zip(doc_pages, layers[sha], subjects, lines[sha]):
             text = str(layer.get("text") or "")
             # The page-only reader is the costly part; it is needed only where the document is silent.

@@ -26,7 +26,7 @@ from typing import Any, Sequence
 from evalset_pipeline.core.metadata.periods import find_periods
 from evalset_pipeline.core.vlm.page_reader import metric_of
 
-__all__ = ["PageLine", "PageSubject", "page_lines", "running_lines", "read_subjects", "STATEMENTS", "line_key"]
+__all__ = ["PageLine", "PageSubject", "page_lines", "line_counts", "running_lines", "read_subjects", "STATEMENTS", "line_key"]
 
 _OF = r"statements?\s+of\s+(?:consolidated\s+|condensed\s+|combined\s+)*"
 STATEMENTS: dict[str, re.Pattern[str]] = {
@@ -59,10 +59,6 @@ class PageLine:
     y0: float
     y1: float
     x0: float
-
-    @property
-    def size(self) -> float:
-        return self.y1 - self.y0
 
 
 @dataclass(frozen=True)
@@ -97,17 +93,25 @@ def line_key(text: str) -> str:
     return re.sub(r"\d+", "#", re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text)).strip().casefold())
 
 
-def running_lines(pages: Sequence[Sequence[PageLine]], min_share: float = 0.3) -> set[str]:
-    """Keys of lines repeated on at least `min_share` of a document's pages (and on 3 or more)."""
+def line_counts(pages: Sequence[Sequence[PageLine]]) -> Counter[str]:
+    """On how many of a document's pages each line key appears."""
     counts: Counter[str] = Counter()
     for lines in pages:
         counts.update({line_key(ln.text) for ln in lines})
+    return counts
+
+
+def running_lines(pages: Sequence[Sequence[PageLine]], min_share: float = 0.3,
+                  counts: Counter[str] | None = None) -> set[str]:
+    """Keys of lines repeated on at least `min_share` of a document's pages (and on 3 or more);
+    `counts`: the pages' `line_counts`, when the caller has them already."""
+    counts = line_counts(pages) if counts is None else counts
     floor = max(3, min_share * len(pages))
     return {k for k, c in counts.items() if c >= floor}
 
 
-def _statement_of(line: str, entity: str = "") -> str:
-    core = normalise_heading(line, entity, keep_spans=False)
+def _statement_of(core: str) -> str:
+    """The statement a normalised heading line names, whole, or ""."""
     for patterns, text in ((STATEMENTS, core), (_DESPACED, core.replace(" ", ""))):
         best: tuple[int, int, str] | None = None
         for name, pattern in patterns.items():
@@ -121,7 +125,7 @@ def _statement_of(line: str, entity: str = "") -> str:
     return ""
 
 
-def normalise_heading(text: str, entity: str = "", keep_spans: bool = False) -> str:
+def normalise_heading(text: str, entity: str = "") -> str:
     t = unicodedata.normalize("NFKC", text)
     for m in reversed(find_periods(t)):
         t = t[: m.start] + " " + t[m.end :]
@@ -179,30 +183,31 @@ def _heading_lines(lines: Sequence[PageLine], running: set[str], height: float) 
 
 
 def read_subjects(layers: Sequence[dict[str, Any]], entity: str = "",
-                  lines_of_pages: Sequence[Sequence[PageLine]] | None = None) -> list[PageSubject]:
+                  lines_of_pages: Sequence[Sequence[PageLine]] | None = None,
+                  counts: Counter[str] | None = None) -> list[PageSubject]:
     """Subjects of one document's pages, in page order (continuation pages need their predecessor).
-    `lines_of_pages`: the pages' `page_lines`, when the caller has them already."""
+    `lines_of_pages` / `counts`: the pages' `page_lines` / `line_counts`, when the caller has them."""
     all_lines = list(lines_of_pages) if lines_of_pages is not None else [page_lines(layer) for layer in layers]
-    running = running_lines(all_lines)
+    running = running_lines(all_lines, counts=counts)
     out: list[PageSubject] = []
     for layer, lines in zip(layers, all_lines):
         height = float(layer.get("height") or max((ln.y1 for ln in lines), default=1.0))
         layout, numeric = _layout(lines)
         heads = _heading_lines(lines, running, height)
+        normalised = [normalise_heading(ln.text, entity) for ln in heads]  # once per line: find_periods is costly
+        named = [(ln, core) for ln, core in zip(heads, normalised) if core]
         statement, source = "", ""
-        figures = layout in ("tabular", "mixed") and numeric >= 0.12
-        if figures:
+        if layout in ("tabular", "mixed") and numeric >= 0.12:  # a statement is mostly figures
             # The statement's name is among the page's first headings (entity and section lines may precede it).
-            named = [ln for ln in heads[:6] if normalise_heading(ln.text, entity)]
-            found = [s for s in (_statement_of(ln.text, entity) for ln in named) if s]
-            if found and len(set(found)) <= 2 and any(_statement_of(ln.text, entity) for ln in named[:3]):
+            first = [core for core in normalised[:6] if core]
+            found = [st for st in map(_statement_of, first) if st]
+            if found and len(set(found)) <= 2 and any(map(_statement_of, first[:3])):
                 statement, source = found[0], "heading"
             elif not found and out and out[-1].statement and (
                     any(_CONTINUED.search(ln.text) for ln in heads[:4]) or not any(
-                        normalise_heading(ln.text, entity) for ln in heads[:2] if len(ln.text.split()) >= 2)):
+                        core for ln, core in zip(heads[:2], normalised[:2]) if len(ln.text.split()) >= 2)):
                 statement, source = out[-1].statement, "continued"
-        heading_line = next((ln for ln in heads if normalise_heading(ln.text, entity)), None)
-        heading = normalise_heading(heading_line.text, entity) if heading_line else ""
+        heading_line, heading = named[0] if named else (None, "")
         measure = metric_of(heading_line.text) if heading_line else None
         subject = statement or measure or heading
         out.append(PageSubject(statement, source, heading, heading_line.text if heading_line else "", subject,

@@ -22,7 +22,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import Any, Sequence
 
 from rapidfuzz import fuzz
 
@@ -31,8 +31,10 @@ from evalset_pipeline.core.metadata.fiscal import find_dates
 from evalset_pipeline.core.vlm.base import Judgment, PageContext, WrittenQuestion
 from evalset_pipeline.core.vlm.table_reader import Column, Row, Table, cell_unit, read_tables
 
-__all__ = ["TableQuestion", "parse_table_question", "write_table_question", "judge_table_question",
-           "qualify_table_question", "has_dated_table"]
+__all__ = ["TablePage", "TableQuestion", "read_table_page", "parse_table_question", "write_table_question",
+           "judge_table_question", "qualify_table_question", "has_dated_table", "ROW_WITHOUT_PERIOD"]
+
+ROW_WITHOUT_PERIOD = "is on the page but not for the asked period"  # the judge's reason a labeller reads
 
 LABEL_MATCH = 90.0
 ENTITY_MATCH = 90.0
@@ -48,6 +50,18 @@ _GRAMMAR = re.compile(
     r"(?P<rest>(?:, for [^?]+?)?(?:, as (?:restated|originally reported))?)\?$")
 _ENTITY = re.compile(r", for (?P<entity>[^?]+?)(?=, as (?:restated|originally reported)|$)")
 _PLURAL_START = re.compile(r"^(?:total\s+)?\S+s\b", re.I)
+
+
+@dataclass(frozen=True)
+class TablePage:
+    """A page as this module reads it: its text (for entity names) and its tables, read once."""
+
+    text: str
+    tables: tuple[Table, ...]
+
+
+def read_table_page(layer: dict[str, Any]) -> TablePage:
+    return TablePage(str(layer.get("text") or ""), tuple(read_tables(layer)))
 
 
 @dataclass(frozen=True)
@@ -89,12 +103,19 @@ def _usable_row(row: Row) -> bool:
     return len(letters) >= 3 and len(row.label) <= 90 and " under " not in row.label and "?" not in row.label
 
 
-def has_dated_table(layer: dict[str, Any]) -> bool:
+def has_dated_table(page: TablePage) -> bool:
     """Does the page hold a table with at least one column this writer can name a period for?"""
-    return any(_period_phrase(c) for t in read_tables(layer) for c in t.columns)
+    return any(_period_phrase(c) for t in page.tables for c in t.columns)
 
 
-def _cells(tables: list[Table]) -> list[tuple[Table, Row, int, str]]:
+def _answer(cell: str, unit: str) -> str:
+    """A cell as printed with its unit: "1,234 (USD millions)", "12.5%", "2,663.9" (a count)."""
+    if unit == "%":
+        return cell if cell.endswith("%") else f"{cell}%"
+    return cell if not unit or cell.endswith("%") else f"{cell} ({unit})"
+
+
+def _cells(tables: Sequence[Table]) -> list[tuple[Table, Row, int, str]]:
     out = []
     for t in tables:
         for row in t.rows:
@@ -107,9 +128,9 @@ def _cells(tables: list[Table]) -> list[tuple[Table, Row, int, str]]:
     return out
 
 
-def write_table_question(layer: dict[str, Any]) -> WrittenQuestion | None:
+def write_table_question(page: TablePage) -> WrittenQuestion | None:
     """One question about one printed cell of the page's tables (deterministic), or None."""
-    cells = _cells(read_tables(layer))
+    cells = _cells(page.tables)
     if not cells:
         return None
     # Prefer the page's own (latest) period and rows that stand alone (totals, unique labels).
@@ -121,14 +142,10 @@ def write_table_question(layer: dict[str, Any]) -> WrittenQuestion | None:
     pool = [c for c, key in zip(cells, asked) if c in current and asked.count(key) == 1]
     if not pool:
         return None
-    table, row, col, phrase = pool[int(sha256_text(str(layer.get("text") or ""))[:12], 16) % len(pool)]
+    table, row, col, phrase = pool[int(sha256_text(page.text)[:12], 16) % len(pool)]
     label = _label_phrase(row)
     verb = "were" if _PLURAL_START.match(row.label) and not re.match(r"^(?:total\s+)?\S+ss\b", row.label, re.I) else "was"
-    unit = cell_unit(table, row, col)
-    cell = row.cells[col] or ""
-    answer = cell if unit in ("", "%") or cell.endswith("%") else f"{cell} ({unit})"
-    if unit == "%" and not cell.endswith("%"):
-        answer = f"{cell}%"
+    answer = _answer(row.cells[col] or "", cell_unit(table, row, col))
     return WrittenQuestion(f"What {verb} {label} {phrase}?", answer, "en")
 
 
@@ -174,36 +191,31 @@ def _entity_ok(entity: str, text: str, context: PageContext | None) -> bool:
     return _norm(entity) in _norm(text)
 
 
-def judge_table_question(q: TableQuestion, layer: dict[str, Any], context: PageContext | None = None,
+def judge_table_question(q: TableQuestion, page: TablePage, context: PageContext | None = None,
                          restated: bool = False) -> Judgment:
-    """Does the page print the asked cell, in any column (comparatives included)?"""
-    text = str(layer.get("text") or "")
-    if not _entity_ok(q.entity, text, context):
+    """Does the page print the asked cell, in any column (comparatives included)? Among rows, only
+    the best-matching label counts ("Total revenue" never answers for "Total cost of revenue")."""
+    if not _entity_ok(q.entity, page.text, context):
         shown = context.entity if context is not None and context.entity else "another entity"
         return Judgment(False, None, f"question entity {q.entity!r} is not the page's ({shown!r})")
     if q.revision == "restated" and not restated:
         return Judgment(False, None, "question asks for restated figures; page shows figures as reported")
     if q.revision == "original" and restated:
         return Judgment(False, None, "question asks for figures as originally reported; page is restated")
-    scored = [(_row_score(q, row), t, row) for t in read_tables(layer) for row in t.rows]
+    scored = [(_row_score(q, row), t, row) for t in page.tables for row in t.rows]
     best = max((s for s, _, _ in scored), default=0.0)
-    found_row = best > 0
-    for score, table, row in scored:
-        if score < best or not found_row:
-            continue
-        if True:
-            for i, col in enumerate(table.columns):
-                cell = row.cells[i] if i < len(row.cells) else None
-                if cell and row.values[i] is not None and _column_fits(q, col):
-                    unit = cell_unit(table, row, i)
-                    answer = cell if unit in ("", "%") or cell.endswith("%") else f"{cell} ({unit})"
-                    return Judgment(True, answer, f"row {row.label!r}, column {col.header!r}: {cell}")
-    if found_row:
-        return Judgment(False, None, f"row {q.label!r} is on the page but not for the asked period")
-    return Judgment(False, None, f"no row {q.label!r} on the page")
+    if best == 0:
+        return Judgment(False, None, f"no row {q.label!r} on the page")
+    for table, row in ((t, r) for s, t, r in scored if s == best):
+        for i, col in enumerate(table.columns):
+            cell = row.cells[i] if i < len(row.cells) else None
+            if cell and row.values[i] is not None and _column_fits(q, col):
+                return Judgment(True, _answer(cell, cell_unit(table, row, i)),
+                                f"row {row.label!r}, column {col.header!r}: {cell}")
+    return Judgment(False, None, f"row {q.label!r} {ROW_WITHOUT_PERIOD}")
 
 
-def qualify_table_question(question: str, values: dict[str, str], display: dict[str, str] | None = None) -> str:
+def qualify_table_question(question: str, values: dict[str, str]) -> str:
     """Name the gold's entity (and revision) after the period; never doubled, the period already asked."""
     q = parse_table_question(question)
     if q is None:
@@ -211,7 +223,7 @@ def qualify_table_question(question: str, values: dict[str, str], display: dict[
     base = question.strip().rstrip("?")
     base = re.sub(r", for [^?]+?(?=, as (?:restated|originally reported)|$)", "", base)
     base = re.sub(r", as (?:restated|originally reported)$", "", base)
-    entity = (display or {}).get("entity") or values.get("entity") or q.entity
+    entity = values.get("entity") or q.entity
     out = base + (f", for {entity}" if entity else "")
     revision = values.get("revision") or q.revision
     if revision in ("restated", "original"):

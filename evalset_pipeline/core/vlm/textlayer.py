@@ -32,8 +32,9 @@ from evalset_pipeline.core.hashing import sha256_text
 from evalset_pipeline.core.metadata.periods import display_period, find_periods, normalize_period, parse_periods
 from evalset_pipeline.core.vlm.answers import answers_agree
 from evalset_pipeline.core.vlm.base import Judgment, LabelResult, PageContext, PageView, Qualifiers, WrittenQuestion
-from evalset_pipeline.core.vlm.table_questions import (TableQuestion, has_dated_table, judge_table_question,
-                                                        parse_table_question, qualify_table_question,
+from evalset_pipeline.core.vlm.table_questions import (ROW_WITHOUT_PERIOD, TablePage, has_dated_table,
+                                                        judge_table_question, parse_table_question,
+                                                        qualify_table_question, read_table_page,
                                                         write_table_question)
 from evalset_pipeline.core.vlm.page_reader import METRIC_SYNONYMS, PageFacts, SeriesValue, read_page
 
@@ -632,7 +633,7 @@ class TextLayerBackend:
     model = "textlayer-v1"
 
     def __init__(self, cache_size: int = 4096) -> None:
-        self._cache: OrderedDict[tuple[str, str], PageFacts] = OrderedDict()
+        self._cache: OrderedDict[tuple[str, str], tuple[PageFacts, TablePage]] = OrderedDict()
         self._cache_size = cache_size
         self._lock = threading.Lock()
 
@@ -643,29 +644,36 @@ class TextLayerBackend:
 
     def facts(self, page: PageView) -> PageFacts:
         """Parsed facts of a page, cached per text layer (LRU)."""
+        return self._read(page)[0]
+
+    def table_page(self, page: PageView) -> TablePage:
+        """The page's tables, read once per text layer (LRU, with its facts)."""
+        return self._read(page)[1]
+
+    def _read(self, page: PageView) -> tuple[PageFacts, TablePage]:
         key = (str(page.text_path), page.image_hash)
         with self._lock:
             if key in self._cache:
                 self._cache.move_to_end(key)
                 return self._cache[key]
-        facts = _load_facts(Path(page.text_path))
+        layer = _load_layer(Path(page.text_path))
+        read = (read_page(layer), read_table_page(layer))
         with self._lock:
-            self._cache[key] = facts
+            self._cache[key] = read
             self._cache.move_to_end(key)
             while len(self._cache) > self._cache_size:
                 self._cache.popitem(last=False)
-        return facts
+        return read
 
     def write_questions(self, pages: Sequence[PageView]) -> list[WrittenQuestion | None]:
         # A page with a dated table (a statement, a note table) is asked about one of its cells;
         # charts, KPI tables without dates and prose keep the page reader's questions.
         out: list[WrittenQuestion | None] = []
         for p in pages:
-            layer = _load_layer(Path(p.text_path))
-            if has_dated_table(layer):
-                out.append(write_table_question(layer))
+            facts, tables = self._read(p)
+            if has_dated_table(tables):
+                out.append(write_table_question(tables))
                 continue
-            facts = self.facts(p)
             # The page reader's questions are about segments: a table or chart must say it is one by
             # segment, and every "segment" must be a name (a real filing's other tables would hand it
             # footnote marks, "$" cells and row labels as segments).
@@ -682,8 +690,8 @@ class TextLayerBackend:
         for question, page in pairs:
             table_q = parse_table_question(question)
             if table_q is not None:
-                out.append(judge_table_question(table_q, _load_layer(Path(page.text_path)), page.context,
-                                                self.facts(page).restated))
+                facts, tables = self._read(page)
+                out.append(judge_table_question(table_q, tables, page.context, facts.restated))
                 continue
             parsed = parse_question(question)
             if parsed is None:
@@ -699,8 +707,7 @@ class TextLayerBackend:
             if table_q is None:
                 out.append(label_page(q, ref, self.facts(p), p.context))
             else:
-                out.append(label_table_page(table_q, ref, self.judge([(q, p)])[0],
-                                            _load_layer(Path(p.text_path)), p.context))
+                out.append(label_table_page(ref, self.judge([(q, p)])[0]))
         return out
 
     def qualify(self, items: Sequence[tuple[str, Qualifiers]]) -> list[str]:
@@ -723,8 +730,7 @@ _SEGMENT_TITLE = re.compile(r"\bby\s+(?:reportable\s+|operating\s+|business\s+)?
                             r"부문별|사업부별", re.I)
 
 
-def label_table_page(q: TableQuestion, reference: str, judgment: Judgment, layer: dict, context: PageContext | None
-                     ) -> LabelResult:
+def label_table_page(reference: str, judgment: Judgment) -> LabelResult:
     """sufficient: the page prints the asked value for the asked row and period (any column);
     supporting: it has the row (or, for a table on the asked entity, the subject) but not that
     period or not that value; irrelevant: everything else."""
@@ -732,7 +738,7 @@ def label_table_page(q: TableQuestion, reference: str, judgment: Judgment, layer
         return LabelResult("sufficient", f"page states the answer ({judgment.answer})")
     if judgment.answers:
         return LabelResult("supporting", f"page prints {judgment.answer} for the asked row and period, not {reference}")
-    if "is on the page" in judgment.reason:
+    if judgment.reason.endswith(ROW_WITHOUT_PERIOD):
         return LabelResult("supporting", f"same row, not for the asked period: {judgment.reason}")
     return LabelResult("irrelevant", judgment.reason)
 
@@ -745,5 +751,4 @@ def _load_layer(path: Path) -> dict:
     return layer if isinstance(layer, dict) else {}
 
 
-def _load_facts(path: Path) -> PageFacts:
-    return read_page(_load_layer(path))
+

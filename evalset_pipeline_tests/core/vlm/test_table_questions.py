@@ -3,8 +3,13 @@ from __future__ import annotations
 
 from evalset_pipeline.core.vlm.base import PageContext
 from evalset_pipeline.core.vlm.table_questions import (judge_table_question, parse_table_question,
-                                                        qualify_table_question, write_table_question)
+                                                        qualify_table_question, read_table_page,
+                                                        write_table_question)
 from evalset_pipeline_tests.core.metadata.drawn import draw_pdf, layers_of
+
+
+def pages_of(path):
+    return [read_table_page(layer) for layer in layers_of(path)]
 
 HEAD = ("", "Three Months Ended", "")
 
@@ -20,7 +25,7 @@ ROWS_2024 = [("Net sales", "1,300", "1,200"), ("Cost of sales", "(760)", "(700)"
 
 
 def test_writer_asks_one_printed_cell_with_its_period_and_unit_and_the_judge_reads_it_back(tmp_path):
-    [gold] = layers_of(draw_pdf(tmp_path / "g.pdf", [statement("July 1, 2023", "July 2, 2022", ROWS_2023)]))
+    [gold] = pages_of(draw_pdf(tmp_path / "g.pdf", [statement("July 1, 2023", "July 2, 2022", ROWS_2023)]))
     written = write_table_question(gold)
     assert written is not None and written.question.startswith("What ")
     assert "for the three months ended July 1, 2023" in written.question  # the page's own period, as printed
@@ -31,7 +36,7 @@ def test_writer_asks_one_printed_cell_with_its_period_and_unit_and_the_judge_rea
 
 
 def test_a_distractor_answers_only_through_its_comparative_column(tmp_path):
-    gold, later, other = layers_of(draw_pdf(tmp_path / "p.pdf", [
+    gold, later, other = pages_of(draw_pdf(tmp_path / "p.pdf", [
         statement("July 1, 2023", "July 2, 2022", ROWS_2023),
         statement("June 29, 2024", "July 1, 2023", ROWS_2024),  # the next year's filing prints 2023 as prior
         statement("June 29, 2024", "July 1, 2023", [("Net sales", "1,300", "1,250"), *ROWS_2024[1:]])]))  # restated
@@ -45,7 +50,7 @@ def test_a_distractor_answers_only_through_its_comparative_column(tmp_path):
 
 
 def test_total_rows_are_matched_whole(tmp_path):
-    [page] = layers_of(draw_pdf(tmp_path / "t.pdf", [[
+    [page] = pages_of(draw_pdf(tmp_path / "t.pdf", [[
         "CONSOLIDATED BALANCE SHEETS", "($ in millions)", ("", "December 31, 2022", "December 31, 2021"),
         ("Cash", "100", "90"), ("Total current assets", "400", "380"), ("Property, net", "600", "590"),
         ("Total assets", "1,000", "970")]]))
@@ -56,7 +61,7 @@ def test_total_rows_are_matched_whole(tmp_path):
 
 
 def test_a_money_row_is_never_read_with_a_headcount_unit(tmp_path):
-    [page] = layers_of(draw_pdf(tmp_path / "h.pdf", [[
+    [page] = pages_of(draw_pdf(tmp_path / "h.pdf", [[
         "SELECTED OPERATING DATA", "($ in millions, except employees)", HEAD, ("", "July 1, 2023", "July 2, 2022"),
         ("Salaries paid to employees", "456", "420"), ("Number of employees", "12,345", "12,000")]]))
     money = judge_table_question(parse_table_question(
@@ -68,7 +73,7 @@ def test_a_money_row_is_never_read_with_a_headcount_unit(tmp_path):
 
 
 def test_entity_qualifier_uses_the_document_and_is_never_doubled(tmp_path):
-    [page] = layers_of(draw_pdf(tmp_path / "e.pdf", [statement("July 1, 2023", "July 2, 2022", ROWS_2023)]))
+    [page] = pages_of(draw_pdf(tmp_path / "e.pdf", [statement("July 1, 2023", "July 2, 2022", ROWS_2023)]))
     base = "What was Net sales for the three months ended July 1, 2023?"
     qualified = qualify_table_question(base, {"entity": "Contoso Ltd."})
     assert qualified == "What was Net sales for the three months ended July 1, 2023, for Contoso Ltd.?"
