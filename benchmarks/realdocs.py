@@ -150,6 +150,14 @@ def _number(text: str) -> str:
     return m.group(0) if m else ""
 
 
+def _prints(text: str, number: str) -> bool:
+    """Does `text` print the figure `number` as a whole token ("1,234" not inside "21,234.5")?"""
+    import re
+
+    figure = re.escape(number.strip("()%"))
+    return re.search(rf"(?<![\d.,]){figure}(?![\d]|[.,]\d)", text) is not None
+
+
 def _check_unit(answer: str, page_text: str, checked: int, ok: int) -> tuple[int, int]:
     """Does the answer's unit agree with what the page states? Independent of the table reader:
     "(USD millions)" needs the page to say millions and dollars; "(USD)" a per-share row."""
@@ -161,7 +169,7 @@ def _check_unit(answer: str, page_text: str, checked: int, ok: int) -> tuple[int
     text = page_text.casefold()
     money = "$" in page_text or m.group(1).casefold() in text or "dollar" in text
     scale = m.group(3)
-    agrees = money and (scale in text if scale else "per share" in text or "per common share" in text)
+    agrees = money and (scale.rstrip("s") in text if scale else "per share" in text or "per common share" in text)
     return checked + 1, ok + agrees
 
 
@@ -172,6 +180,9 @@ def audit(data_dir: Path) -> dict[str, Any]:
                     names (table questions: read back with the table reader, entity aside), or anywhere
                     on the page (other questions)
     leak            distractors that print the same figure for the same row and period
+    figure_printed_on_distractor
+                    distractors that print the answer's figure anywhere (no reader: an upper bound on
+                    leaks, which also counts the figure in another row, column or sentence)
     units           answers whose unit agrees with the gold table's stated unit (scale and currency)
     """
     import json
@@ -193,7 +204,7 @@ def audit(data_dir: Path) -> dict[str, Any]:
     def tables(unit_id: str):
         return read_table_page(layer(unit_id))
 
-    on_page = unit_ok = unit_checked = leaks = distractors = 0
+    on_page = unit_ok = unit_checked = leaks = distractors = printed = 0
     failures: list[dict] = []
     for item in items:
         gold = layer(item["gold_unit_id"])
@@ -215,9 +226,12 @@ def audit(data_dir: Path) -> dict[str, Any]:
             if unqualified is not None:
                 dj = judge_table_question(unqualified, tables(d["unit_id"]))
                 leaks += bool(dj.answers and _number(dj.answer or "") == number)
+            # Reader-free upper bound: the distractor prints the figure anywhere, in any row or column.
+            printed += bool(number) and _prints(str(layer(d["unit_id"]).get("text") or ""), number)
     n = len(items)
     return {"kept_main": n, "answer_on_page": round(on_page / n, 4) if n else None,
             "leak": round(leaks / distractors, 4) if distractors else 0.0, "distractors": distractors,
+            "figure_printed_on_distractor": round(printed / distractors, 4) if distractors else 0.0,
             "units": round(unit_ok / unit_checked, 4) if unit_checked else None, "units_checked": unit_checked,
             "answer_not_on_page_examples": failures[:5]}
 

@@ -86,6 +86,11 @@ def _effective_month(d: date) -> tuple[int, int]:
     return d.year, d.month
 
 
+def effective_year(d: date) -> int:
+    """The year a period ending on `d` is named after: the year ended January 1, 2023 is 2022."""
+    return _effective_month(d)[0]
+
+
 @dataclass(frozen=True)
 class FiscalCalendar:
     """A filer's fiscal year, known by the month it ends in (12 = calendar year)."""

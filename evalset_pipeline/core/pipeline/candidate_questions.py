@@ -20,7 +20,7 @@ SCHEMA = pa.schema([("item_id", pa.string()), ("gold_unit_id", pa.string()), ("q
 
 def no_question_reason(layout: str) -> str:
     """Why the writer found nothing to ask, by the kind of page (the funnel's skip reason)."""
-    return {"prose": "prose page: no table or chart figure to ask about",
+    return {"prose": "prose page: no sentence states a figure for a named period",
             "tabular": "table without a dated column or segment series",
             "mixed": "figures without a dated column or segment series",
             "sparse": "too little text to ask about"}.get(layout, "page offers no question")

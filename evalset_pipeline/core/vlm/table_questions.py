@@ -20,15 +20,16 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any, Sequence
 
 from rapidfuzz import fuzz
 
 from evalset_pipeline.core.hashing import sha256_text
-from evalset_pipeline.core.metadata.fiscal import find_dates
+from evalset_pipeline.core.metadata.fiscal import effective_year, find_dates
 from evalset_pipeline.core.vlm.base import Judgment, PageContext, WrittenQuestion
+from evalset_pipeline.core.vlm.prose_reader import read_prose_tables
 from evalset_pipeline.core.vlm.table_reader import Column, Row, Table, cell_unit, read_tables
 
 __all__ = ["TablePage", "TableQuestion", "read_table_page", "parse_table_question", "write_table_question",
@@ -46,7 +47,7 @@ _DATE = r"[A-Z][a-z]+ \d{1,2}, \d{4}"
 _GRAMMAR = re.compile(
     r"^What (?:was|were) (?P<label>.+?)(?: under (?P<parent>.+?))? "
     r"(?:for the (?P<span>three months|six months|nine months|twelve months|fiscal year|year) ended (?P<end>" + _DATE + r")"
-    r"|as of (?P<instant>" + _DATE + r")|in fiscal (?P<year>\d{4}))"
+    r"|as of (?P<instant>" + _DATE + r")|in (?:fiscal )?(?P<year>\d{4}))"
     r"(?P<rest>(?:, for [^?]+?)?(?:, as (?:restated|originally reported))?)\?$")
 _ENTITY = re.compile(r", for (?P<entity>[^?]+?)(?=, as (?:restated|originally reported)|$)")
 _PLURAL_START = re.compile(r"^(?:total\s+)?\S+s\b", re.I)
@@ -54,14 +55,15 @@ _PLURAL_START = re.compile(r"^(?:total\s+)?\S+s\b", re.I)
 
 @dataclass(frozen=True)
 class TablePage:
-    """A page as this module reads it: its text (for entity names) and its tables, read once."""
+    """A page as this module reads it: its text (for entity names) and its tables, read once;
+    the figures its prose states for a named period are one-row tables too (`prose_reader`)."""
 
     text: str
     tables: tuple[Table, ...]
 
 
 def read_table_page(layer: dict[str, Any]) -> TablePage:
-    return TablePage(str(layer.get("text") or ""), tuple(read_tables(layer)))
+    return TablePage(str(layer.get("text") or ""), tuple(read_tables(layer)) + tuple(read_prose_tables(layer)))
 
 
 @dataclass(frozen=True)
@@ -89,18 +91,36 @@ def _period_phrase(col: Column) -> str | None:
     if col.end is not None and col.months is None:
         return f"as of {_date_text(col.end)}"
     if col.end is None and col.year is not None and col.months in (None, 12):
-        return f"in fiscal {col.year}"
+        # As the page prints it: "Fiscal 2023" is asked "in fiscal 2023", a bare "2023" "in 2023".
+        return f"in fiscal {col.year}" if "fiscal" in col.header.casefold() else f"in {col.year}"
     return None
 
 
-def _label_phrase(row: Row) -> str:
+def _section(row: Row, table: Table, generic: bool) -> str:
+    """What a row is asked under: its parent row, else (for a label that says little alone, or one
+    the page prints under several headings) the heading the table sits under."""
+    if row.parent:
+        return row.parent
+    return table.subject if generic else ""
+
+
+def _label_phrase(row: Row, table: Table | None = None, generic: bool = False) -> str:
     label = row.label.strip()
-    return f"{label} under {row.parent}" if row.parent and _norm(row.parent) not in _norm(label) else label
+    parent = _section(row, table, generic) if table is not None else row.parent
+    return f"{label} under {parent}" if parent and _norm(parent) not in _norm(label) else label
+
+
+# A label that names no line item on its own ("Total", "Other", "Americas", "Percent change").
+_GENERIC_LABEL = re.compile(r"^(?:(?:sub)?total|other|all other|net|corporate|percent(?:age)? change|change|"
+                            r"increase|decrease|[A-Za-z&.-]+)$", re.I)
+# Ranks and counts of positions are not amounts ("# of deals", "Rank"): never asked with a money unit.
+_RANK = re.compile(r"#|\brank(?:ing)?\b|\bposition\b", re.I)
 
 
 def _usable_row(row: Row) -> bool:
     letters = re.sub(r"[^A-Za-z\uac00-\ud7a3]", "", row.label)
-    return len(letters) >= 3 and len(row.label) <= 90 and " under " not in row.label and "?" not in row.label
+    return (len(letters) >= 3 and len(row.label) <= 90 and " under " not in row.label and "?" not in row.label
+            and not _RANK.search(row.label))
 
 
 def has_dated_table(page: TablePage) -> bool:
@@ -115,38 +135,87 @@ def _answer(cell: str, unit: str) -> str:
     return cell if not unit or cell.endswith("%") else f"{cell} ({unit})"
 
 
-def _cells(tables: Sequence[Table]) -> list[tuple[Table, Row, int, str]]:
+def _same_period(a: Column, b: Column) -> bool:
+    return (a.months, a.end, a.year) == (b.months, b.end, b.year)
+
+
+def _after_report(col: Column, context: PageContext | None) -> bool:
+    """A column dated after the filing's own period is a projection ("2032" of a payments schedule)."""
+    if context is None or not context.period_end:
+        return False
+    try:
+        report_year = date.fromisoformat(context.period_end).year
+    except ValueError:
+        return False
+    year = col.year if col.end is None else effective_year(col.end)
+    return year is not None and year > report_year
+
+
+def _cells(tables: Sequence[Table], context: PageContext | None = None) -> list[tuple[Table, Row, int, str]]:
     out = []
     for t in tables:
         for row in t.rows:
             if not _usable_row(row):
                 continue
             for i, (cell, value) in enumerate(zip(row.cells, row.values)):
-                phrase = _period_phrase(t.columns[i]) if i < len(t.columns) else None
-                if cell and value is not None and phrase:
-                    out.append((t, row, i, phrase))
+                col = t.columns[i] if i < len(t.columns) else None
+                phrase = _period_phrase(col) if col is not None else None
+                if not (cell and value is not None and phrase) or _after_report(col, context):
+                    continue
+                # Sub-columns of one period (U.S. / International / Total under "2021") cannot be told
+                # apart by the period alone: such a cell is never asked.
+                if any(j != i and _same_period(col, other) for j, other in enumerate(t.columns)):
+                    continue
+                out.append((t, row, i, phrase))
     return out
 
 
-def write_table_question(page: TablePage) -> WrittenQuestion | None:
+def _period_key(col: Column) -> date:
+    return col.end or date(col.year or 1900, 12, 31)
+
+
+def write_table_question(page: TablePage, context: PageContext | None = None) -> WrittenQuestion | None:
     """One question about one printed cell of the page's tables (deterministic), or None."""
-    cells = _cells(page.tables)
+    cells = _cells(page.tables, context)
     if not cells:
         return None
-    # Prefer the page's own (latest) period and rows that stand alone (totals, unique labels).
-    latest = max((c[0].columns[c[2]].end or date(c[0].columns[c[2]].year or 1900, 12, 31)) for c in cells)
-    current = [c for c in cells if (c[0].columns[c[2]].end or date(c[0].columns[c[2]].year or 1900, 12, 31)) == latest]
+    # A label that says little alone, or that the page prints in several tables, is asked under the
+    # heading its table sits under; without one it cannot be asked.
+    keys = [(_norm(r.label), phrase) for _, r, _, phrase in cells]
+    tables_of: dict[tuple[str, str], set[int]] = {}
+    for (t, _, _, _), key in zip(cells, keys):
+        tables_of.setdefault(key, set()).add(id(t))
+    phrased = []
+    for (t, r, i, phrase), key in zip(cells, keys):
+        generic = bool(_GENERIC_LABEL.match(r.label.strip())) or len(tables_of[key]) > 1
+        if t.subject and context is not None and context.entity and \
+                fuzz.ratio(_norm(t.subject), _norm(context.entity)) >= ENTITY_MATCH:
+            t = replace(t, subject="")  # a running header naming the company is no section
+        if generic and not r.parent and not t.subject:
+            continue
+        phrased.append((t, r, i, phrase, _label_phrase(r, t, generic)))
+    if not phrased:
+        return None
+    # Prefer the page's own (latest) period.
+    latest = max(_period_key(t.columns[i]) for t, _, i, _, _ in phrased)
     # A question must name one cell: a (row, period) pair printed twice on the page (a row repeated
     # in a second table, or under a section the text layer cannot tell apart) is never asked.
-    asked = [(_norm(_label_phrase(r)), phrase) for _, r, _, phrase in cells]
-    pool = [c for c, key in zip(cells, asked) if c in current and asked.count(key) == 1]
+    asked = [(_norm(label), phrase) for _, _, _, phrase, label in phrased]
+    pool = [c for c, key in zip(phrased, asked) if _period_key(c[0].columns[c[2]]) == latest and asked.count(key) == 1]
     if not pool:
         return None
-    table, row, col, phrase = pool[int(sha256_text(page.text)[:12], 16) % len(pool)]
-    label = _label_phrase(row)
-    verb = "were" if _PLURAL_START.match(row.label) and not re.match(r"^(?:total\s+)?\S+ss\b", row.label, re.I) else "was"
-    answer = _answer(row.cells[col] or "", cell_unit(table, row, col))
-    return WrittenQuestion(f"What {verb} {label} {phrase}?", answer, "en")
+    first = int(sha256_text(page.text)[:12], 16) % len(pool)
+    for table, row, col, phrase, label in pool[first:] + pool[:first]:
+        verb = "were" if _PLURAL_START.match(row.label) and not re.match(r"^(?:total\s+)?\S+ss\b", row.label,
+                                                                         re.I) else "was"
+        question = f"What {verb} {label} {phrase}?"
+        answer = _answer(row.cells[col] or "", cell_unit(table, row, col))
+        # Read back as the judge will: a question whose words fit another cell of the page better
+        # (a "% of revenue" column of the same year, a closer label) is not asked.
+        parsed = parse_table_question(question)
+        if parsed is not None and judge_table_question(parsed, page).answer == answer:
+            return WrittenQuestion(question, answer, "en")
+    return None
 
 
 def parse_table_question(question: str) -> TableQuestion | None:
@@ -167,17 +236,26 @@ def parse_table_question(question: str) -> TableQuestion | None:
 
 
 def _column_fits(q: TableQuestion, col: Column) -> bool:
+    """A year asked ("in 2022", "in fiscal 2022") is the year a twelve-month column is named after,
+    and a year-ended date asked is a bare year column of that year: the same figure either way."""
     if q.year is not None:
-        return col.end is None and col.year == q.year and col.months in (None, 12)
-    if q.end is None or col.end is None:
+        if col.end is None:
+            return col.year == q.year and col.months in (None, 12)
+        return col.months == 12 and effective_year(col.end) == q.year
+    if q.end is None:
         return False
+    if col.end is None:
+        return q.months == 12 and col.year == effective_year(q.end) and col.months in (None, 12)
     return col.end == q.end and col.months == q.months
 
 
-def _row_score(q: TableQuestion, row: Row) -> float:
+def _row_score(q: TableQuestion, row: Row, table: Table | None = None) -> float:
     """How well a row's label names the asked one (word order and punctuation aside); 0 when the
-    section differs. "Total cost of revenue" is not "Total revenue": the whole label must agree."""
-    if q.parent and fuzz.token_set_ratio(_norm(q.parent), _norm(row.parent)) < LABEL_MATCH:
+    section differs. "Total cost of revenue" is not "Total revenue": the whole label must agree.
+    The section is the row's parent or the heading its table sits under."""
+    if q.parent and max(fuzz.token_set_ratio(_norm(q.parent), _norm(row.parent)),
+                        fuzz.token_set_ratio(_norm(q.parent), _norm(table.subject)) if table and table.subject
+                        else 0.0) < LABEL_MATCH:
         return 0.0
     score = fuzz.token_sort_ratio(_norm(q.label), _norm(row.label))
     return score if score >= LABEL_MATCH else 0.0
@@ -202,7 +280,7 @@ def judge_table_question(q: TableQuestion, page: TablePage, context: PageContext
         return Judgment(False, None, "question asks for restated figures; page shows figures as reported")
     if q.revision == "original" and restated:
         return Judgment(False, None, "question asks for figures as originally reported; page is restated")
-    scored = [(_row_score(q, row), t, row) for t in page.tables for row in t.rows]
+    scored = [(_row_score(q, row, t), t, row) for t in page.tables for row in t.rows]
     best = max((s for s, _, _ in scored), default=0.0)
     if best == 0:
         return Judgment(False, None, f"no row {q.label!r} on the page")

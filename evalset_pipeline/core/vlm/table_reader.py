@@ -62,6 +62,7 @@ class Table:
     title: str
     top: float
     bottom: float
+    subject: str = ""  # the heading line a table sits under ("Optical Communications"), "" when none
 
 
 # --- words, lines, cells ------------------------------------------------------------------------
@@ -888,7 +889,23 @@ def _title(lines: list[_Line], floor: int, top: int, em: float) -> tuple[str, st
         picked.insert(0, text)
         if len(picked) >= 3:
             break
-    return _norm(" ".join(picked)), " ".join(ln.text for ln in heading)
+    return _norm(" ".join(picked)), " ".join(ln.text for ln in heading), _subject_line(picked)
+
+
+def _subject_line(picked: list[str]) -> str:
+    """The nearest heading above a table: a short capitalised line that ends without a stop and names
+    no period ("Optical Communications", "Revenue by segment" of "Revenue by segment: current vs.
+    prior year"); "" when none."""
+    for text in reversed(picked):
+        text = re.sub(r":.*$", "", text).strip()  # "Revenue by segment: current vs. prior year"
+        words = [w for w in text.split() if any(ch.isalpha() for ch in w)]
+        if not 1 <= len(words) <= 8 or re.search(r"[.:;,]\s*$", text) or _scale_of(text) is not None:
+            continue
+        if re.search(r"(?i)\b(?:19|20)\d{2}\b|\bmonths?\b|\bended\b", text):
+            continue
+        if words[0][0].isupper():
+            return _norm(text).strip()
+    return ""
 
 
 def _table_of(lines: list[_Line], block: _Block, floor: int, page_text: str, em: float,
@@ -898,7 +915,7 @@ def _table_of(lines: list[_Line], block: _Block, floor: int, page_text: str, em:
         return None
     headers, sections, top = _header_lines(lines, block, floor, em)
     header_texts, left_text = _header_texts(headers, cols, em)
-    title, heading = _title(lines, floor, top, em)
+    title, heading, subject = _title(lines, floor, top, em)
     heading_all = f"{heading} {left_text} {' '.join(ln.text for ln in headers)}"
     columns = tuple(_make_column(i, header_texts[i], cols[i], f"{title} {left_text}") for i in range(len(cols)))
     columns = _dates_from_heading(columns, f"{title} {left_text}")
@@ -921,7 +938,7 @@ def _table_of(lines: list[_Line], block: _Block, floor: int, page_text: str, em:
     if not unit and previous is not None and not headers:
         unit, per_share = previous.unit, previous.per_share_unit
     top_y = lines[top].y0 if top < len(lines) else lines[block.start].y0
-    return Table(columns, rows, unit, per_share, title, round(top_y, 2), round(lines[block.end].y1, 2))
+    return Table(columns, rows, unit, per_share, title, round(top_y, 2), round(lines[block.end].y1, 2), subject)
 
 
 def _dates_from_heading(columns: tuple[Column, ...], heading: str) -> tuple[Column, ...]:
@@ -943,11 +960,58 @@ def _same_layout(columns: Sequence[Column], cols: list[tuple[float, float]], em:
 
 
 def read_tables(layer: dict[str, Any]) -> list[Table]:
-    """Every table on the page, top to bottom; [] when there is none or the page cannot be read."""
+    """Every table on the page, top to bottom (left column first on a two-column page); [] when
+    there is none or the page cannot be read."""
     try:
-        return _read_tables(layer)
+        return [t for part in _page_columns(layer) for t in _read_tables(part)]
     except Exception:  # noqa: BLE001 - a real page must never break the caller
         return []
+
+
+GUTTER_MIN_WIDTH = 12.0  # points of page width (almost) no word crosses between two text columns
+
+
+def _page_columns(layer: dict[str, Any]) -> list[dict[str, Any]]:
+    """A two-column page (a report's table in one column, its discussion in the other) split at its
+    gutter, so that a line of one column is never read as a row of the other; else the page whole.
+    A gutter is a vertical band in the middle of the page that no word crosses, with prose (mostly
+    words, not figures) on both sides: the gap between a table's labels and its numbers is not one."""
+    words = [w for w in layer.get("words") or [] if len(w) >= 5]
+    width = float(layer.get("width") or 0.0)
+    if len(words) < 40 or width <= 0:
+        return [layer]
+    covered = [0] * (int(width) + 2)
+    for w in words:
+        for x in range(max(0, int(w[0])), min(len(covered), int(w[2]) + 1)):
+            covered[x] += 1
+    lo, hi = int(0.3 * width), int(0.7 * width)
+    crossing = max(1, len(words) // 200)  # a running header or a page-wide title may cross the gutter
+    best: tuple[int, int] | None = None
+    start = None
+    for x in range(lo, hi + 1):
+        if covered[x] <= crossing and start is None:
+            start = x
+        if (covered[x] > crossing or x == hi) and start is not None:
+            if x - start >= GUTTER_MIN_WIDTH and (best is None or x - start > best[1] - best[0]):
+                best = (start, x)
+            start = None
+    if best is None:
+        return [layer]
+    cut = (best[0] + best[1]) / 2
+    left = [w for w in words if (float(w[0]) + float(w[2])) / 2 < cut]
+    right = [w for w in words if (float(w[0]) + float(w[2])) / 2 >= cut]
+
+    def prose_lines(side: list) -> int:
+        """Lines of at least six words, at most one of them a figure: running text."""
+        lines: dict[tuple, list[str]] = {}
+        for w in side:
+            lines.setdefault((w[5], w[6]) if len(w) >= 7 else (round(float(w[3])),), []).append(str(w[4]))
+        return sum(1 for ws in lines.values()
+                   if len(ws) >= 6 and sum(not any(c.isalpha() for c in t) for t in ws) <= 1)
+
+    if min(len(left), len(right)) < 0.2 * len(words) or min(prose_lines(left), prose_lines(right)) < 3:
+        return [layer]  # one side is a table's figures: the band is the gap between labels and numbers
+    return [dict(layer, words=left), dict(layer, words=right)]
 
 
 def _read_tables(layer: dict[str, Any]) -> list[Table]:

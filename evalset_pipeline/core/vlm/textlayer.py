@@ -52,7 +52,10 @@ __all__ = [
 # judge-2 / label-2: a value asked for the period of a table's comparative column is read from that column.
 # write-3 / judge-3 / label-3 / qualify-2: dated tables of real filings are asked about one cell (table_questions).
 # write-4 / judge-4 / label-4: segment questions only on segment pages; ratio rows in %; heading-like titles.
-RULES_VERSION = {"write": "write-4", "judge": "judge-4", "label": "label-4", "qualify": "qualify-2"}
+# write-5 / judge-5 / label-5: figures prose states for a named period (prose_reader); generic or repeated
+#   labels asked under their table's heading; sub-columns, projections and ranks never asked; a year asked
+#   matches a twelve-month column named after it.
+RULES_VERSION = {"write": "write-5", "judge": "judge-5", "label": "label-5", "qualify": "qualify-2"}
 ENTITY_MATCH_THRESHOLD = 90.0
 QUESTION_KINDS = ("argmax", "argmin", "value", "prior", "yoy", "total", "total_yoy", "total_inferred", "share")
 INFERRED_KINDS = ("total_inferred", "share")
@@ -672,7 +675,7 @@ class TextLayerBackend:
         for p in pages:
             facts, tables = self._read(p)
             if has_dated_table(tables):
-                out.append(write_table_question(tables))
+                out.append(write_table_question(tables, p.context))
                 continue
             # The page reader's questions are about segments: a table or chart must say it is one by
             # segment, and every "segment" must be a name (a real filing's other tables would hand it
@@ -722,7 +725,7 @@ def _rules_source_hash() -> str:
     names the meaning; this catches the edits nobody remembered to version."""
     here = Path(__file__).resolve().parent
     parts = [(here / name).read_bytes() for name in ("textlayer.py", "table_questions.py", "table_reader.py",
-                                                     "page_reader.py", "answers.py")]
+                                                     "prose_reader.py", "page_reader.py", "answers.py")]
     return sha256_text("\0".join(p.decode("utf-8", "replace") for p in parts))[:16]
 
 

@@ -323,3 +323,45 @@ def test_real_statement_pages() -> None:
     diluted = [r for r in msft.rows if r.label == "Diluted"]
     assert [cell_unit(msft, r) for r in diluted] == ["USD", ""]  # EPS, then the share count
     assert by_label(msft, "Total revenue").values == (211915.0, 198270.0, 168088.0)
+
+
+def test_a_two_column_page_is_read_one_column_at_a_time(tmp_path: Path) -> None:
+    """A table and its footnote in the left column, discussion in the right: lines at the same
+    height belong to different columns, so a prose line is never read as a row or a header."""
+    prose = ["Net revenue was higher than a year ago, driven by growth in",
+             "fees across every line of business, partly offset by lower",
+             "deposit margins and lower balances in the consumer business",
+             "which continued to reflect the low rate environment for the",
+             "whole of the quarter and the rest of the year ended in June.",
+             "Expenses rose on investment in technology and marketing as",
+             "well as higher volume-related costs in the card business.",
+             "The provision for credit losses was a net benefit, reflecting",
+             "reserve releases in the card and home lending portfolios.",
+             "Net charge-offs were lower on continued strong credit",
+             "performance across the consumer and wholesale books."]
+    left = [[("l", 40, "Selected income statement data")], [("l", 40, "($ in millions)")],
+            [("r", 200, "Three months ended"), ("r", 290, "Three months ended")],
+            [("r", 200, "June 30, 2023"), ("r", 290, "June 30, 2022")],
+            [("l", 40, "Card income"), ("r", 200, "1,200"), ("r", 290, "1,100")],
+            [("l", 40, "Total net revenue"), ("r", 200, "4,077"), ("r", 290, "3,389")],
+            [("l", 40, "Net income"), ("r", 200, "1,244"), ("r", 290, "669")], [],
+            [("l", 40, "(a) In the first quarter the wealth business was")],
+            [("l", 40, "renamed and certain of its clients were moved to")],
+            [("l", 40, "the consumer unit, as described in the annual report.")]]
+    assert len(left) == len(prose)
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    for k, (items, text) in enumerate(zip(left, prose)):
+        for kind, x, cell in items:
+            _put(page, kind, x, 60.0 + 13 * k, cell)
+        _put(page, "l", 330, 66.5 + 13 * k, text)  # the columns' baselines do not line up
+    doc.save(tmp_path / "two.pdf")
+    doc.close()
+    with pymupdf.open(tmp_path / "two.pdf") as pdf:
+        layer = text_layer_of(pdf[0])
+    [table] = read_tables(layer)
+    assert [c.end for c in table.columns] == [datetime.date(2023, 6, 30), datetime.date(2022, 6, 30)]
+    assert [c.months for c in table.columns] == [3, 3]
+    assert [r.label for r in table.rows] == ["Card income", "Total net revenue", "Net income"]
+    assert by_label(table, "Total net revenue").values == (4077.0, 3389.0)
+    assert table.unit == "USD millions"

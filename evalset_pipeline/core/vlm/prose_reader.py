@@ -1,0 +1,277 @@
+"""Figures that prose states for a named period, read as one-row tables.
+
+Much of a filing is prose, and prose states figures as plainly as a table does:
+
+    Rental expense under operating leases was $393 million in 2018, $343 million in 2017 ...
+    Advertising expenses for fiscal 2015, 2014 and 2013 were $113.6 million, $87.9 million and
+    $88.5 million, respectively.
+    Amortization expense totaled $1.8 billion for the years ended December 31, 2022, 2021 and 2020 ...
+
+This reader takes only the plainest shape, the one a reader cannot misread: a subject (a noun
+phrase), a copula or "totaled" / "amounted to", then amounts, each tied to a period by position
+("$X in 2018") or by "respectively". A sentence whose figure has no period of its own ("Net
+revenue was $12.5 billion, up 6%") states nothing this reader can ask about, and neither does a
+figure inside a clause ("recorded a charge of $105 million"). English only: the Korean forms of
+this project's corpora state figures in tables.
+
+Each (subject, period, amount) becomes a `Table` of one row and one column, so the writer asks
+it and the judge reads it back exactly as a table cell ("What was rental expense under operating
+leases in 2018?" is answered by a note's sentence or by a table row of that name and year).
+"""
+from __future__ import annotations
+
+import datetime
+import re
+import unicodedata
+from typing import Any, Iterator
+
+from evalset_pipeline.core.metadata.fiscal import find_dates
+from evalset_pipeline.core.vlm.table_reader import Column, Row, Table
+
+__all__ = ["read_prose_tables", "PROSE_TITLE"]
+
+PROSE_TITLE = "(stated in prose)"  # the title of every table this reader makes: the writer can tell them apart
+
+_MONTH = r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
+_DATE = _MONTH + r"\s+\d{1,2},\s+(?:19|20)\d{2}"
+_YEAR = r"(?:19|20)\d{2}(?![\d,.-]\d)"
+_LIST_SEP = r"(?:\s*,\s*(?:and\s+)?|\s*,?\s+and\s+)"
+_DATES = rf"{_DATE}(?:{_LIST_SEP}(?:{_DATE}|{_YEAR}))*"
+_YEARS = rf"{_YEAR}(?:{_LIST_SEP}{_YEAR})*"
+_SPAN = r"(?P<span>three|six|nine|twelve)[-\s]months?(?:\s+periods?)?\s+ended\s+"
+# A period as prose names it, with the word that ties it to a figure.
+_PERIOD = re.compile(
+    r"(?:in|for|during|as\s+of|at)\s+(?:each\s+of\s+)?(?:the\s+)?(?:"
+    rf"{_SPAN}(?P<span_dates>{_DATES})"
+    rf"|(?:fiscal\s+)?years?\s+ended\s+(?P<year_dates>{_DATES})"
+    rf"|(?P<fiscal>fiscal)\s+(?:years?\s+)?(?P<fiscal_years>{_YEARS})"
+    rf"|(?P<instant_dates>{_DATES})"
+    rf"|(?P<years>{_YEARS})(?!\s*(?:{_MONTH}|\d)))",
+    re.I)
+_SCALE = r"(?P<scale>thousand|million|billion|trillion)s?\b"
+_AMOUNT = re.compile(
+    r"(?:(?:approximately|about|roughly|nearly|almost|over)\s+)?"
+    r"(?:(?P<cur>US\$|\$|€|£)\s?(?P<num>\d[\d,]*(?:\.\d+)?)(?:\s+" + _SCALE + r")?"
+    r"(?P<per_share>\s+per\s+(?:basic\s+|diluted\s+)?(?:common\s+)?share\b)?"
+    r"|(?P<pct>\d[\d,]*(?:\.\d+)?)\s?(?:%|percent\b))")
+_CURRENCY = {"$": "USD", "US$": "USD", "€": "EUR", "£": "GBP"}
+_VERB = re.compile(r"\s(?P<verb>was|were|is|are|totaled|totalled|totals|total|amounted\s+to|came\s+to)\s+(?=(?:approximately|about|"
+                   r"roughly|nearly|almost|over)?\s*(?:US\$|\$|€|£|\d))", re.I)
+_RESPECTIVELY = re.compile(r"\s*,?\s*respectively\b", re.I)
+# The first words a subject may not start with (a pronoun or a quantifier names no line item).
+_NOT_SUBJECT = {"it", "this", "that", "these", "those", "there", "which", "what", "who", "we", "they", "he", "she",
+                "each", "both", "all", "such", "one", "none", "any", "some", "its", "our", "their", "amounts"}
+_LEAD_IN = re.compile(r"^(?:in|for|during|as|at|after|before|excluding|including|on|compared|since|additionally|"
+                      r"also|however|overall|accordingly|consequently|as\s+a\s+result|by|through|upon|with|while)\b",
+                      re.I)
+_DETERMINER = re.compile(r"^(?:the|our|its|their|a|an)\s+(?:(?:company|corporation|group|firm|bank|partnership|"
+                         r"trust|fund|registrant)(?:'|’)s\s+)?", re.I)
+_CLAUSE_WORD = re.compile(r"\b(?:this|these|those|such|said|was|were|is|are|has|have|had|will|would|which|that|who|whom|whose|if|when|"
+                          r"where|because|although|increased|decreased|includes?|included|recorded|reported|"
+                          r"recognized|compared)\b", re.I)
+_DANGLING_END = re.compile(r"\b(?:of|and|or|to|for|in|the|a|an|by|on|at|with|from|as)$", re.I)
+MAX_SUBJECT_WORDS = 12
+
+
+def _paragraph_text(text: str) -> Iterator[str]:
+    """Paragraphs of a text layer, lines joined; a short line without closing punctuation that is
+    followed by a capitalised line is a heading and ends its paragraph ("Quarterly results")."""
+    lines = [ln.strip() for ln in unicodedata.normalize("NFKC", text).splitlines()]
+    current: list[str] = []
+    for i, line in enumerate(lines):
+        if not line:
+            if current:
+                yield " ".join(current)
+                current = []
+            continue
+        if current and current[-1].endswith("-") and line[:1].islower():
+            current[-1] = current[-1][:-1] + line  # a word broken at the line's end
+        else:
+            current.append(line)
+        nxt = next((x for x in lines[i + 1:] if x), "")
+        if len(line.split()) <= 6 and not re.search(r"[.,;:\-–—]$|\b(?:and|of|the|or|to)$", line) and nxt[:1].isupper():
+            yield " ".join(current)
+            current = []
+    if current:
+        yield " ".join(current)
+
+
+def _sentences(paragraph: str) -> Iterator[str]:
+    # A period ends a sentence when a capital (or a bullet) follows; "U.S." and "Inc." are not
+    # told apart, which can only split a sentence (and lose its figure), never join two.
+    for part in re.split(r"(?<=[.;!?])\s+(?=[A-Z•·(\"“])|\s*[•·]\s*", paragraph):
+        part = part.strip()
+        if part:
+            yield part
+
+
+def _dates_of(text: str) -> list[datetime.date]:
+    """Dates of a list: "December 31, 2022 and 2021" names December 31 of both years."""
+    found = [d for _, _, d in find_dates(text)]
+    if not found:
+        return []
+    out = list(found)
+    tail = text[text.rfind(str(found[-1].year)) + 4:] if found else ""
+    for y in re.findall(_YEAR, tail):
+        try:
+            out.append(found[-1].replace(year=int(y)))
+        except ValueError:
+            return []
+    return out
+
+
+def _periods(m: re.Match[str]) -> list["_Period"]:
+    """(months, end, year, header) of each period a period phrase lists."""
+    header = m.group(0)
+    if m["span_dates"]:
+        months = {"three": 3, "six": 6, "nine": 9, "twelve": 12}[m["span"].lower()]
+        return [(months, d, None, header) for d in _dates_of(m["span_dates"])]
+    if m["year_dates"]:
+        return [(12, d, None, header) for d in _dates_of(m["year_dates"])]
+    if m["instant_dates"]:
+        return [(None, d, None, header) for d in _dates_of(m["instant_dates"])]
+    years = m["fiscal_years"] or m["years"]
+    label = "fiscal " if m["fiscal"] else ""
+    return [(None, None, int(y), f"{label}{y}") for y in re.findall(_YEAR, years)]
+
+
+def _subject(before: str) -> tuple[str, re.Match[str] | None] | None:
+    """The noun phrase a figure is stated for, and a period phrase that closes it ("Advertising
+    expenses for fiscal 2015, 2014 and 2013"), or None when the words before the verb name none."""
+    text = re.split(r"[:;•·–—()]", before)[-1].strip()
+    text = re.sub(r"^(?:also|additionally|further|similarly),?\s+", "", text, flags=re.I)
+    period = None
+    lead = _PERIOD.match(text)
+    if lead is not None and re.match(r",?\s+(?!of\b|and\b)[a-z]", text[lead.end():]):
+        # "At December 31, 2022, the pension obligation was ...": the sentence opens with its period.
+        period, text = lead, text[lead.end():].lstrip(" ,")
+    for m in _PERIOD.finditer(text):
+        if m.end() == len(text):
+            if period is not None:
+                return None  # a period before the subject and another after it: which one?
+            period, text = m, text[:m.start()].rstrip(" ,")
+    if ", " in text:
+        head, _, tail = text.rpartition(", ")
+        if re.search(r"\d", head) or _LEAD_IN.match(head):
+            text = tail
+    text = _DETERMINER.sub("", text).strip()
+    words = text.split()
+    if not 1 <= len(words) <= MAX_SUBJECT_WORDS or words[0].casefold() in _NOT_SUBJECT:
+        return None
+    if re.search(r"[\d$%€£\"“”]", text) or _CLAUSE_WORD.search(text) or _DANGLING_END.search(text):
+        return None
+    if " under " in f" {text} " or sum(c.isalpha() for c in text) < 3:
+        return None  # " under " is the question grammar's section marker
+    if text[:1].isupper() and text[1:2].islower():
+        text = text[0].lower() + text[1:]  # capitalised only because it began the sentence
+    return text, period
+
+
+def _amount(m: re.Match[str]) -> tuple[str, float, str] | None:
+    """(as printed, value, unit) of an amount: "$1.821 billion" -> ("1.821", 1.821, "USD billions")."""
+    num = m["num"] or m["pct"]
+    try:
+        value = float(num.replace(",", ""))
+    except ValueError:
+        return None
+    if m["pct"]:
+        return f"{num}%", value, "%"
+    if m["per_share"]:
+        return num, value, _CURRENCY[m["cur"]]  # a per-share amount is in the currency itself
+    unit = _CURRENCY[m["cur"]] + (f" {m['scale'].lower()}s" if m["scale"] else "")
+    return num, value, unit
+
+
+_Period = tuple[int | None, datetime.date | None, int | None, str]
+_LIST = re.compile(_LIST_SEP)
+
+
+def _statements(sentence: str) -> Iterator[tuple[str, str, float, str, _Period]]:
+    """(subject, cell, value, unit, period) of each figure the sentence ties to a period."""
+    verb = _VERB.search(sentence)
+    if verb is None:
+        return
+    subject = _subject(sentence[:verb.start()])
+    if subject is None:
+        return
+    name, subject_period = subject
+    rest = sentence[verb.end():]
+    tied = list(_tied(rest))
+    if tied:  # "$A in 2018, $B in 2017 and $C in 2016"
+        for cell, value, unit, period in tied:
+            yield name, cell, value, unit, period
+        return
+    run = _run(rest)
+    if not run:
+        return
+    tail = rest[run[-1][0]:]
+    stripped = tail.lstrip(" ,")
+    after = _PERIOD.match(stripped)
+    listed = after is not None and len(run) > 1 and len(_periods(after)) == len(run)
+    if listed or _RESPECTIVELY.match(stripped[after.end():] if after is not None else tail):
+        # "were $A, $B and $C (for PERIODS)(, respectively)": the list pairs with the periods in order.
+        source = after if after is not None else subject_period
+        periods = _periods(source) if source is not None else []
+        if len(run) > 1 and len(periods) == len(run):
+            for (_, (cell, value, unit)), period in zip(run, periods):
+                yield name, cell, value, unit, period
+        return
+    if len(run) == 1 and after is None and subject_period is not None:
+        periods = _periods(subject_period)
+        if len(periods) == 1 and not _PERIOD.search(tail[:60]):  # "Rent expense for fiscal 2015 was $92.9 million."
+            cell, value, unit = run[0][1]
+            yield name, cell, value, unit, periods[0]
+
+
+def _run(rest: str) -> list[tuple[int, tuple[str, float, str]]]:
+    """(end, parsed) of the list of amounts that opens `rest` ("$A, $B and $C")."""
+    out: list[tuple[int, tuple[str, float, str]]] = []
+    pos = 0
+    while True:
+        if out:
+            sep = _LIST.match(rest, pos)
+            if sep is None:
+                return out
+            pos = sep.end()
+        m = _AMOUNT.match(rest, pos)
+        parsed = _amount(m) if m is not None else None
+        if m is None or parsed is None or (out and parsed[2] != out[0][1][2]):
+            return out  # a list of one unit only: "$5 million and 12%" is not a list of figures
+        out.append((m.end(), parsed))
+        pos = m.end()
+
+
+def _tied(rest: str) -> Iterator[tuple[str, float, str, _Period]]:
+    """Amounts each followed by one period, in a run: "$A in 2018, $B in 2017 and $C in 2016"."""
+    pos = 0
+    while True:
+        if pos:
+            sep = _LIST.match(rest, pos)
+            if sep is None:
+                return
+            pos = sep.end()
+        m = _AMOUNT.match(rest, pos)
+        parsed = _amount(m) if m is not None else None
+        period = _PERIOD.match(rest, m.end() + 1) if m is not None and rest[m.end():m.end() + 1] == " " else None
+        if m is None or parsed is None or period is None:
+            return
+        periods = _periods(period)
+        if len(periods) != 1:
+            return
+        yield (*parsed, periods[0])
+        pos = period.end()
+
+
+def read_prose_tables(layer: dict[str, Any]) -> list[Table]:
+    """One-row tables of the figures the page's prose states for a named period (see the module)."""
+    tables: list[Table] = []
+    for paragraph in _paragraph_text(str(layer.get("text") or "")):
+        if len(paragraph.split()) < 6:
+            continue
+        for sentence in _sentences(paragraph):
+            for name, cell, value, unit, (months, end, year, header) in _statements(sentence):
+                column = Column(index=0, header=header, months=months, end=end, year=year, x0=0.0, x1=0.0)
+                row = Row(label=name, parent="", cells=(cell,), values=(value,), indent=0.0, is_total=False)
+                tables.append(Table(columns=(column,), rows=(row,), unit=unit, per_share_unit=unit.split()[0],
+                                    title=PROSE_TITLE, top=0.0, bottom=0.0))
+    return tables

@@ -1,0 +1,118 @@
+"""Figures stated in prose, read as one-row tables, asked and judged like table cells (drawn pages)."""
+from __future__ import annotations
+
+import datetime
+
+from evalset_pipeline.core.vlm.base import PageContext
+from evalset_pipeline.core.vlm.prose_reader import PROSE_TITLE, read_prose_tables
+from evalset_pipeline.core.vlm.table_questions import (judge_table_question, parse_table_question,
+                                                        read_table_page, write_table_question)
+from evalset_pipeline_tests.core.metadata.drawn import draw_pdf, layers_of
+from evalset_pipeline_tests.core.vlm.test_table_reader import centred, draw_layer, row
+
+
+def _stated(lines: list[str], tmp_path, name: str = "p.pdf") -> list[tuple[str, str, str, object]]:
+    [layer] = layers_of(draw_pdf(tmp_path / name, [lines]))
+    out = []
+    for t in read_prose_tables(layer):
+        assert t.title == PROSE_TITLE and len(t.rows) == 1 and len(t.columns) == 1
+        c = t.columns[0]
+        out.append((t.rows[0].label, t.rows[0].cells[0], t.unit, (c.months, c.end, c.year)))
+    return out
+
+
+def test_a_figure_tied_to_each_period_across_a_wrapped_line(tmp_path):
+    stated = _stated(["Commitments and Contingencies",
+                      "Rental expense on operating leases was $393 million in 2018, $343 million in",
+                      "2017 and $318 million in 2016. The leases expire at various dates."], tmp_path)
+    assert stated == [("rental expense on operating leases", "393", "USD millions", (None, None, 2018)),
+                      ("rental expense on operating leases", "343", "USD millions", (None, None, 2017)),
+                      ("rental expense on operating leases", "318", "USD millions", (None, None, 2016))]
+
+
+def test_respectively_pairs_the_list_with_periods_in_the_subject_or_after_it(tmp_path):
+    stated = _stated([
+        "Advertising expenses for fiscal 2015, 2014 and 2013 were $113.6 million, $87.9 million and $88.5",
+        "million, respectively. Amortization expense totaled $1.8 billion, $2.3 billion and $2.1 billion",
+        "for the years ended December 31, 2022, 2021 and 2020, respectively."], tmp_path)
+    assert stated[:3] == [("advertising expenses", "113.6", "USD millions", (None, None, 2015)),
+                          ("advertising expenses", "87.9", "USD millions", (None, None, 2014)),
+                          ("advertising expenses", "88.5", "USD millions", (None, None, 2013))]
+    assert stated[3:] == [("amortization expense", "1.8", "USD billions", (12, datetime.date(2022, 12, 31), None)),
+                          ("amortization expense", "2.3", "USD billions", (12, datetime.date(2021, 12, 31), None)),
+                          ("amortization expense", "2.1", "USD billions", (12, datetime.date(2020, 12, 31), None))]
+
+
+def test_figures_without_a_period_of_their_own_or_a_named_subject_are_not_read(tmp_path):
+    assert _stated([
+        "Net revenue was $12.5 billion, a decrease of 6%, driven by lower deposit margins.",  # no period
+        "In 2018, we recorded a pre-tax charge of $105 million for restructuring.",  # a figure inside a clause
+        "These costs were $5 million in 2018, lower than expected.",  # "these": which costs?
+        "It was $7 million in 2019 and is expected to grow.",  # a pronoun names no line item
+        "The operating lease costs were $0.3 billion in fiscal years 2022, 2021 and 2020, respectively."],  # 1 vs 3
+        tmp_path) == []
+
+
+def test_a_prose_question_is_written_judged_and_answered_by_a_table_of_that_row_and_year(tmp_path):
+    prose_page, table_page, other_year = (read_table_page(layer) for layer in layers_of(draw_pdf(tmp_path / "x.pdf", [
+        ["Research and Development",
+         "Research and development expense was $1,253 million in 2018 and $1,352 million in 2017. We",
+         "expect to keep investing in new products across every business."],
+        ["SELECTED FINANCIAL DATA", "($ in millions)", ("", "2018", "2017"),
+         ("Research and development expense", "1,253", "1,352"), ("Net income", "5,349", "4,858")],
+        ["SELECTED FINANCIAL DATA", "($ in millions)", ("", "2020", "2019"),
+         ("Research and development expense", "1,878", "1,911"), ("Net income", "5,384", "4,570")]])))
+    written = write_table_question(prose_page)
+    assert written is not None
+    assert written.question == "What was research and development expense in 2018?"  # the page's latest year
+    assert written.answer == "1,253 (USD millions)"
+    q = parse_table_question(written.question)
+    assert judge_table_question(q, prose_page).answer == written.answer
+    assert judge_table_question(q, table_page).answer == written.answer  # the same fact in a table column
+    other = judge_table_question(q, other_year)
+    assert not other.answers and "not for the asked period" in other.reason  # the row, another year
+
+
+def test_a_year_asked_matches_a_twelve_month_column_named_after_it(tmp_path):
+    [page] = (read_table_page(layer) for layer in layers_of(draw_pdf(tmp_path / "y.pdf", [[
+        "CONSOLIDATED STATEMENTS OF INCOME", "($ in millions)", ("", "Year Ended", "Year Ended"),
+        ("", "January 1, 2023", "January 2, 2022"), ("Net sales", "9,000", "8,500")]])))
+    # a 52/53-week year ended January 1, 2023 is fiscal 2022: "in 2022" asks for that column
+    assert judge_table_question(parse_table_question("What was Net sales in 2022?"), page).answer == "9,000 (USD millions)"
+    assert judge_table_question(parse_table_question("What was Net sales in fiscal 2021?"), page).answer == \
+        "8,500 (USD millions)"
+
+
+def test_a_label_repeated_under_two_headings_is_asked_under_its_heading(tmp_path):
+    layer = draw_layer([
+        [("l", 50, "Optical Communications")],
+        centred("Year Ended", "Year Ended"), centred("December 31,", "December 31,"), centred("2020", "2019"),
+        row("Segment net sales", "3,563", "4,064", dollar=True), row("Segment net income", "366", "489"),
+        [], [], [("l", 50, "Specialty Materials")],
+        centred("Year Ended", "Year Ended"), centred("December 31,", "December 31,"), centred("2020", "2019"),
+        row("Segment net sales", "1,884", "1,594", dollar=True), row("Segment net income", "423", "302")], tmp_path)
+    page = read_table_page(layer)
+    assert [t.subject for t in page.tables if t.title != PROSE_TITLE] == ["Optical Communications",
+                                                                         "Specialty Materials"]
+    written = write_table_question(page)
+    assert written is not None and " under " in written.question  # "Segment net sales" alone names two cells
+    q = parse_table_question(written.question)
+    j = judge_table_question(q, page)
+    assert j.answers and j.answer == written.answer
+    heading = q.parent
+    expected = {"Optical Communications": {"Segment net sales": "3,563", "Segment net income": "366"},
+                "Specialty Materials": {"Segment net sales": "1,884", "Segment net income": "423"}}[heading][q.label]
+    assert written.answer.startswith(expected)
+
+
+def test_sub_columns_of_one_period_and_projected_years_are_never_asked(tmp_path):
+    sub = read_table_page(draw_layer([
+        [("l", 50, "Revenue by Geography")], centred("2021", span=3), centred("U.S.", "International", "Total"),
+        row("Vaccines", "7,800", "21,200", "29,000"), row("Oncology", "6,100", "5,900", "12,000")], tmp_path, "s.pdf"))
+    assert write_table_question(sub) is None  # which of the three 2021 columns would "in 2021" mean?
+    schedule = read_table_page(draw_layer([
+        [("l", 50, "Expected Benefit Payments")], centred("2024", "2025", "2026"),
+        row("Pension benefits", "1,200", "1,250", "1,300"), row("Other benefit plans", "80", "82", "85")],
+        tmp_path, "f.pdf"))
+    report = PageContext(entity="Contoso Ltd.", form="10-K", period="2023", period_end="2023-12-31")
+    assert write_table_question(schedule, report) is None  # payments after the report's year are projections
