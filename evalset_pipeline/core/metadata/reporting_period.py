@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Sequence
 
-from evalset_pipeline.core.metadata.fiscal import FiscalCalendar, find_dates, months_in_words
+from evalset_pipeline.core.metadata.fiscal import FiscalCalendar, find_dates, months_in_words, parse_date
 from evalset_pipeline.core.metadata.periods import normalize_period, parse_periods, period_kind
 
 __all__ = ["ReportingPeriod", "find_form", "find_reporting_period", "FORM_KINDS", "spans_in"]
@@ -101,17 +101,65 @@ def spans_in(text: str, window: int = 160) -> list[tuple[int, date]]:
     flat = re.sub(r"\s+", " ", text)
     phrases = list(_SPAN.finditer(flat))
     out: list[tuple[int, date]] = []
+    pending: list[tuple[int, str, int]] = []  # (months, "June 30", end) of spans awaiting their years
     for i, m in enumerate(phrases):
         months = months_in_words(m["n"]) if m["n"] else (3 if m["q"] else 12)
         if months is None:
             continue
         stop = min(m.end() + window, phrases[i + 1].start() if i + 1 < len(phrases) else len(flat))
-        dates = _column_dates(flat[m.end():stop])
+        base = m.end()
+        dates = _column_dates(flat[base:stop])
         if not dates and i + 1 < len(phrases) and phrases[i + 1].start() - m.end() < 40:
             # "Three Months Ended  Six Months Ended / July 1, 2023 ..." : the dates follow the next phrase
             nxt = phrases[i + 2].start() if i + 2 < len(phrases) else len(flat)
-            dates = _column_dates(flat[phrases[i + 1].end():min(phrases[i + 1].end() + window, nxt)])
+            base = phrases[i + 1].end()
+            dates = _column_dates(flat[base:min(base + window, nxt)])
         out += [(months, d) for _, _, d in dates]
+        if dates:
+            # "March 31,\n2021\n2020" flattens to "March 31, 2021 2020": the bare years after the
+            # date head the next columns, on the same month and day.
+            last = dates[-1]
+            for token in flat[base + last[1]:base + last[1] + 40].split():
+                if not re.fullmatch(r"(?:19|20)\d{2}", token):
+                    break
+                try:
+                    out.append((months, last[2].replace(year=int(token))))
+                except ValueError:
+                    break
+        if not dates:
+            md = _MONTH_DAY_ONLY.match(flat, m.end())
+            if md is not None:
+                pending.append((months, md["md"], md.end()))
+        elif pending:
+            out += _years_under(pending, flat)
+            pending = []
+    return out + (_years_under(pending, flat) if pending else [])
+
+
+# "Three months ended June 30," over columns "2023 | 2022": the month and day, the years below.
+_MONTH_DAY_ONLY = re.compile(r"\s*(?P<md>(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2})"
+                             r"\s*,?(?!\s*,?\s*(?:19|20)\d{2})", re.I)
+
+
+def _years_under(pending: list[tuple[int, str, int]], flat: str) -> list[tuple[int, date]]:
+    """Spans that name a month and day but no year, side by side ("Three months ended June 30, |
+    Six months ended June 30,"), share the run of year headers that follows: split evenly."""
+    tail = re.sub(r"\([^()]{0,80}\)", " ", flat[pending[-1][2]:pending[-1][2] + 200])
+    years: list[str] = []
+    for token in tail.split():
+        if re.fullmatch(r"(?:19|20)\d{2}", token):
+            years.append(token)
+        elif re.search(r"\d|\$", token):
+            break  # the first figure: the headers are over
+    if not years or len(years) % len(pending):
+        return []
+    per = len(years) // len(pending)
+    out: list[tuple[int, date]] = []
+    for k, (months, md, _) in enumerate(pending):
+        for y in years[k * per:(k + 1) * per]:
+            d = parse_date(f"{md}, {y}")
+            if d is not None:
+                out.append((months, d))
     return out
 
 

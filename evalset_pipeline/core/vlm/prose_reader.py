@@ -189,13 +189,40 @@ _LIST = re.compile(_LIST_SEP)
 def _statements(sentence: str) -> Iterator[tuple[str, str, float, str, _Period]]:
     """(subject, cell, value, unit, period) of each figure the sentence ties to a period."""
     verb = _VERB.search(sentence)
-    if verb is None:
+    if verb is not None:
+        subject = _subject(sentence[:verb.start()])
+        if subject is not None:
+            yield from _figures(*subject, sentence[verb.end():])
         return
-    subject = _subject(sentence[:verb.start()])
-    if subject is None:
-        return
-    name, subject_period = subject
-    rest = sentence[verb.end():]
+    recorded = _RECORDED.search(sentence)
+    if recorded is not None:
+        # "The Company recognized total rental expenses for operating leases of $75.2 million, ...
+        # during the years ended ...": the figure's name is the object, its period may open the sentence.
+        lead = _PERIOD.match(re.sub(r"^(?:also|additionally),?\s+", "", sentence[:recorded.start()].strip(), flags=re.I))
+        name = _object_name(recorded["object"])
+        if name is not None:
+            yield from _figures(name, lead, sentence[recorded.end():])
+
+
+_RECORDED = re.compile(r"\b(?:recognized|recognised|recorded|incurred|reported|generated)\s+(?:an?\s+)?"
+                       r"(?P<object>[A-Za-z][^$€£\d,;:()]{2,90}?)\s+of\s+(?=(?:approximately\s+|about\s+)?(?:US\$|\$|€|£))",
+                       re.I)
+
+
+def _object_name(text: str) -> str | None:
+    """The name of a recorded figure ("total rental expenses for operating leases"), or None when it
+    points back to something named earlier ("the divestiture", "this settlement")."""
+    text = text.strip()
+    words = text.split()
+    if not 3 <= len(words) <= MAX_SUBJECT_WORDS or re.search(r"\b(?:the|this|these|those|such|its|their|our)\b", text,
+                                                            re.I):
+        return None
+    if _CLAUSE_WORD.search(text) or _DANGLING_END.search(text):
+        return None
+    return text
+
+
+def _figures(name: str, subject_period: re.Match[str] | None, rest: str) -> Iterator[tuple[str, str, float, str, _Period]]:
     tied = list(_tied(rest))
     if tied:  # "$A in 2018, $B in 2017 and $C in 2016"
         for cell, value, unit, period in tied:

@@ -33,7 +33,8 @@ from evalset_pipeline.core.vlm.prose_reader import read_prose_tables
 from evalset_pipeline.core.vlm.table_reader import Column, Row, Table, cell_unit, read_tables
 
 __all__ = ["TablePage", "TableQuestion", "read_table_page", "parse_table_question", "write_table_question",
-           "judge_table_question", "qualify_table_question", "has_dated_table", "ROW_WITHOUT_PERIOD"]
+           "judge_table_question", "qualify_table_question", "has_dated_table", "column_measure",
+           "ROW_WITHOUT_PERIOD"]
 
 ROW_WITHOUT_PERIOD = "is on the page but not for the asked period"  # the judge's reason a labeller reads
 
@@ -45,7 +46,7 @@ _MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", 
                 "November", "December")
 _DATE = r"[A-Z][a-z]+ \d{1,2}, \d{4}"
 _GRAMMAR = re.compile(
-    r"^What (?:was|were) (?P<label>.+?)(?: under (?P<parent>.+?))? "
+    r"^What (?:was|were) (?P<label>.+?)(?: under (?P<parent>.+?))?(?: in the (?P<measure>[^?]+?) column)? "
     r"(?:for the (?P<span>three months|six months|nine months|twelve months|fiscal year|year) ended (?P<end>" + _DATE + r")"
     r"|as of (?P<instant>" + _DATE + r")|in (?:fiscal )?(?P<year>\d{4}))"
     r"(?P<rest>(?:, for [^?]+?)?(?:, as (?:restated|originally reported))?)\?$")
@@ -75,6 +76,7 @@ class TableQuestion:
     year: int | None
     entity: str = ""
     revision: str = ""
+    measure: str = ""  # the sub-column asked ("Fair Value" of "December 31, 2018 Fair Value"), "" for none
 
 
 def _norm(text: str) -> str:
@@ -112,15 +114,21 @@ def _label_phrase(row: Row, table: Table | None = None, generic: bool = False) -
 
 # A label that names no line item on its own ("Total", "Other", "Americas", "Percent change").
 _GENERIC_LABEL = re.compile(r"^(?:(?:sub)?total|other|all other|net|corporate|percent(?:age)? change|change|"
-                            r"increase|decrease|[A-Za-z&.-]+)$", re.I)
+                            r"increase|decrease|[A-Za-z&.-]+|(?:balance|balances)(?:,)? (?:at|as of) (?:the )?"
+                            r"(?:beginning|end) of (?:the )?(?:period|year|quarter)|(?:beginning|ending|opening|"
+                            r"closing) balances?|(?:as a )?(?:percentage|percent|%) of (?:total )?\w+(?: \w+)?)$",
+                            re.I)
 # Ranks and counts of positions are not amounts ("# of deals", "Rank"): never asked with a money unit.
 _RANK = re.compile(r"#|\brank(?:ing)?\b|\bposition\b", re.I)
 
 
 def _usable_row(row: Row) -> bool:
     letters = re.sub(r"[^A-Za-z\uac00-\ud7a3]", "", row.label)
+    # A parent that is a footnote or a sentence ("(a) For purposes of calculating ...") is a reading
+    # accident, not a section: such a row cannot be named.
+    parent_ok = not row.parent or (row.parent[0].isalpha() and len(row.parent.split()) <= 10)
     return (len(letters) >= 3 and len(row.label) <= 90 and " under " not in row.label and "?" not in row.label
-            and not _RANK.search(row.label))
+            and not _RANK.search(row.label) and parent_ok and " under " not in row.parent)
 
 
 def has_dated_table(page: TablePage) -> bool:
@@ -133,6 +141,22 @@ def _answer(cell: str, unit: str) -> str:
     if unit == "%":
         return cell if cell.endswith("%") else f"{cell}%"
     return cell if not unit or cell.endswith("%") else f"{cell} ({unit})"
+
+
+_PERIOD_WORDS = re.compile(r"\b(?:for\s+the\s+)?(?:(?:three|six|nine|twelve)\s+months?|(?:fiscal\s+)?years?|quarters?|"
+                           r"periods?|weeks?)\s+(?:ended|ending)\b|\b(?:as\s+of|at|ended|ending|fiscal|fy)\b|"
+                           r"\b(?:January|February|March|April|May|June|July|August|September|October|November|"
+                           r"December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?(?:\s+\d{1,2})?\b|"
+                           r"\b(?:19|20)\d{2}\b", re.I)
+MAX_MEASURE_WORDS = 5
+
+
+def column_measure(col: Column) -> str:
+    """What a column's header says besides its period: "Fair Value" of "December 31, 2018 Fair
+    Value", "U.S." of "2021 U.S."; "" when the header is the period alone."""
+    text = _PERIOD_WORDS.sub(" ", col.header)
+    text = re.sub(r"[\s,;:()]+", " ", text).strip(" -–")
+    return text if sum(ch.isalpha() for ch in text) >= 2 else ""
 
 
 def _same_period(a: Column, b: Column) -> bool:
@@ -162,10 +186,16 @@ def _cells(tables: Sequence[Table], context: PageContext | None = None) -> list[
                 phrase = _period_phrase(col) if col is not None else None
                 if not (cell and value is not None and phrase) or _after_report(col, context):
                     continue
-                # Sub-columns of one period (U.S. / International / Total under "2021") cannot be told
-                # apart by the period alone: such a cell is never asked.
-                if any(j != i and _same_period(col, other) for j, other in enumerate(t.columns)):
-                    continue
+                # Sub-columns of one period (U.S. / International / Total under "2021") are asked by
+                # their sub-header, when every one of them has its own; else never.
+                siblings = [other for j, other in enumerate(t.columns) if j != i and _same_period(col, other)]
+                if siblings:
+                    measure = column_measure(col)
+                    names = [_norm(column_measure(o)) for o in siblings]
+                    if not measure or len(measure.split()) > MAX_MEASURE_WORDS or _norm(measure) in names \
+                            or not all(names):
+                        continue
+                    phrase = f"in the {measure} column {phrase}"
                 out.append((t, row, i, phrase))
     return out
 
@@ -232,12 +262,15 @@ def parse_table_question(question: str) -> TableQuestion | None:
     revision = "restated" if "as restated" in rest else "original" if "originally reported" in rest else ""
     return TableQuestion(m["label"], m["parent"] or "", _SPAN_WORDS.get(m["span"] or "", None) if m["span"] else None,
                          when(m["end"]) or when(m["instant"]), int(m["year"]) if m["year"] else None,
-                         entity["entity"].strip() if entity else "", revision)
+                         entity["entity"].strip() if entity else "", revision, m["measure"] or "")
 
 
 def _column_fits(q: TableQuestion, col: Column) -> bool:
     """A year asked ("in 2022", "in fiscal 2022") is the year a twelve-month column is named after,
-    and a year-ended date asked is a bare year column of that year: the same figure either way."""
+    and a year-ended date asked is a bare year column of that year: the same figure either way.
+    A sub-column asked must be the one its header names."""
+    if q.measure and fuzz.token_set_ratio(_norm(q.measure), _norm(column_measure(col))) < LABEL_MATCH:
+        return False
     if q.year is not None:
         if col.end is None:
             return col.year == q.year and col.months in (None, 12)

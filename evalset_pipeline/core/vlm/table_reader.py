@@ -931,6 +931,7 @@ def _table_of(lines: list[_Line], block: _Block, floor: int, page_text: str, em:
         if r is not None and (not all(c is None for c in r[2]) or _label_only_ok(line, cols, em)):
             raw.append((*r, line.yc))
     rows = tuple(_build_rows(raw))
+    columns = _dates_from_title(columns, title, rows)
     valued = sum(1 for r in rows if any(v is not None for v in r.values))
     if valued == 0 or (valued == 1 and len(cols) == 1 and not headers):
         return None  # a running footer with its page number ("Annual Report on Form 10-K  54")
@@ -948,6 +949,21 @@ def _dates_from_heading(columns: tuple[Column, ...], heading: str) -> tuple[Colu
     if not dated or len(dates) != len(dated) or len(dated) != len(columns):
         return columns
     return tuple(replace(c, end=d, year=None) for c, d in zip(columns, dates))
+
+
+def _dates_from_title(columns: tuple[Column, ...], title: str, rows: Sequence[Row]) -> tuple[Column, ...]:
+    """"As of December 31, 2019, our lease liabilities were as follows:" over "Operating | Finance |
+    Total": a table whose columns name no period takes its title's one date, unless its rows carry
+    dates of their own (a roll-forward's "Balance as of June 27, 2015")."""
+    if any(c.end is not None or c.year is not None for c in columns):
+        return columns
+    dates = find_dates(title)
+    if len(dates) != 1 or any(find_dates(r.label) for r in rows):
+        return columns
+    months = _months(title)
+    if months is None and not re.search(r"\b(?:as of|at)\b", title, re.I):
+        return columns  # a date that neither ends a span nor marks an instant ("issued on May 5, 2020")
+    return tuple(replace(c, end=dates[0][2], months=months) for c in columns)
 
 
 def _label_only_ok(line: _Line, cols: list[tuple[float, float]], em: float) -> bool:

@@ -674,7 +674,9 @@ class TextLayerBackend:
         out: list[WrittenQuestion | None] = []
         for p in pages:
             facts, tables = self._read(p)
-            if has_dated_table(tables):
+            # The one-cell grammar is English: a Korean page keeps the page reader's Korean questions
+            # (a question in another language than its page would test translation, not retrieval).
+            if facts.language == "en" and has_dated_table(tables):
                 out.append(write_table_question(tables, p.context))
                 continue
             # The page reader's questions are about segments: a table or chart must say it is one by

@@ -128,3 +128,13 @@ def test_a_page_that_names_a_statement_inside_prose_is_not_one(tmp_path):
     layers = layers_of(draw_pdf(tmp_path / "n.pdf", [note]))
     [subject] = read_subjects(layers)
     assert subject.statement == "" and subject.heading == "supplemental balance sheet information"
+
+
+def test_printed_periods_read_years_set_under_a_month_and_day():
+    """Report headers often print the span and its month and day once, the years in the columns."""
+    side_by_side = ("As of or for the three months\nended June 30,\nAs of or for the six months\nended June 30,\n"
+                    "(in millions, except ratios)\n2023\n2022\nChange\n2023\n2022\nChange\nNet charge-offs\n$\n100\n")
+    assert printed_periods(side_by_side, FiscalCalendar()) == ["2023-Q2", "2022-Q2", "2023-H1", "2022-H1",
+                                                                "2023", "2022"]
+    one_span = "Selected income statement data\nThree months ended March 31,\n2021\n2020\nChange\nRevenue\n$ 742\n"
+    assert printed_periods(one_span, FiscalCalendar())[:2] == ["2021-Q1", "2020-Q1"]

@@ -105,14 +105,60 @@ def test_a_label_repeated_under_two_headings_is_asked_under_its_heading(tmp_path
     assert written.answer.startswith(expected)
 
 
-def test_sub_columns_of_one_period_and_projected_years_are_never_asked(tmp_path):
+def test_sub_columns_of_one_period_are_asked_by_their_sub_header_and_projections_never(tmp_path):
     sub = read_table_page(draw_layer([
         [("l", 50, "Revenue by Geography")], centred("2021", span=3), centred("U.S.", "International", "Total"),
         row("Vaccines", "7,800", "21,200", "29,000"), row("Oncology", "6,100", "5,900", "12,000")], tmp_path, "s.pdf"))
-    assert write_table_question(sub) is None  # which of the three 2021 columns would "in 2021" mean?
+    written = write_table_question(sub)
+    assert written is not None and " column in 2021?" in written.question  # "in 2021" alone names three cells
+    q = parse_table_question(written.question)
+    printed = {("Vaccines", "U.S."): "7,800", ("Vaccines", "International"): "21,200", ("Vaccines", "Total"): "29,000",
+               ("Oncology", "U.S."): "6,100", ("Oncology", "International"): "5,900", ("Oncology", "Total"): "12,000"}
+    assert written.answer == printed[(q.label, q.measure)]
+    assert judge_table_question(q, sub).answer == written.answer
+    for (label, measure), cell in printed.items():
+        asked = parse_table_question(f"What was {label} in the {measure} column in 2021?")
+        assert judge_table_question(asked, sub).answer == cell
+    unnamed = parse_table_question("What was Vaccines in 2021?")
+    assert judge_table_question(unnamed, sub).answers  # the judge still finds the row and year
     schedule = read_table_page(draw_layer([
         [("l", 50, "Expected Benefit Payments")], centred("2024", "2025", "2026"),
         row("Pension benefits", "1,200", "1,250", "1,300"), row("Other benefit plans", "80", "82", "85")],
         tmp_path, "f.pdf"))
     report = PageContext(entity="Contoso Ltd.", form="10-K", period="2023", period_end="2023-12-31")
     assert write_table_question(schedule, report) is None  # payments after the report's year are projections
+
+
+def test_a_period_that_opens_the_sentence_and_a_recorded_figure(tmp_path):
+    stated = _stated([
+        "At December 31, 2022 and 2021, the total notional amount of the swaps was $32.5 billion and $26.3",
+        "billion, respectively. During 2022, 2021 and 2020 the quarterly cash dividend was $0.55, $0.50 and",
+        "$0.50 per share, respectively. The Company recognized total rental expenses for operating leases of",
+        "$75.2 million and $32.5 million during the years ended December 31, 2020 and 2019, respectively.",
+        "The Company recorded a pre-tax gain on the divestiture of $250 million in the year ended December 31, 2022."],
+        tmp_path)
+    assert stated == [
+        ("total notional amount of the swaps", "32.5", "USD billions", (None, datetime.date(2022, 12, 31), None)),
+        ("total notional amount of the swaps", "26.3", "USD billions", (None, datetime.date(2021, 12, 31), None)),
+        ("quarterly cash dividend", "0.55", "USD", (None, None, 2022)),  # per share: the currency itself
+        ("quarterly cash dividend", "0.50", "USD", (None, None, 2021)),
+        ("quarterly cash dividend", "0.50", "USD", (None, None, 2020)),
+        ("total rental expenses for operating leases", "75.2", "USD millions", (12, datetime.date(2020, 12, 31), None)),
+        ("total rental expenses for operating leases", "32.5", "USD millions", (12, datetime.date(2019, 12, 31), None)),
+    ]  # "the divestiture" points back to a sale named earlier: not a name a question can use
+
+
+def test_a_table_without_dated_columns_takes_its_titles_date_and_is_asked_by_column(tmp_path):
+    [page] = (read_table_page(layer) for layer in layers_of(draw_pdf(tmp_path / "l.pdf", [[
+        "Leases", "As of December 31, 2019, our lease liabilities were as follows (in millions of dollars):",
+        ("", "Operating", "Finance", "Total"),
+        ("Gross lease liabilities", "31,963", "28,875", "60,838"), ("Less: imputed interest", "(6,128)", "(1,896)", "(8,024)"),
+        ("Present value of lease liabilities", "25,835", "26,979", "52,814")]])))
+    [table] = [t for t in page.tables if t.title != PROSE_TITLE]
+    assert {c.end for c in table.columns} == {datetime.date(2019, 12, 31)} and {c.months for c in table.columns} == {None}
+    written = write_table_question(page)
+    assert written is not None and " column as of December 31, 2019?" in written.question
+    q = parse_table_question(written.question)
+    assert judge_table_question(q, page).answer == written.answer
+    asked = parse_table_question("What was Gross lease liabilities in the Finance column as of December 31, 2019?")
+    assert judge_table_question(asked, page).answer == "28,875 (USD millions)"
