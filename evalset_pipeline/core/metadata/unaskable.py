@@ -1,5 +1,6 @@
 """Pages that offer nothing to ask, and why: covers, tables of contents, signatures,
-certifications, exhibit lists, pages with no figure at all.
+certifications, exhibit lists, pages with no figure at all (for running text: no amount or
+percentage, since clause numbers and dates are not figures).
 
 Read from the page's structure (its heading, the shape of its lines) and the vocabulary such
 pages share across filers and languages, never from one document's wording. The gold sample
@@ -27,6 +28,7 @@ _SIGNED = re.compile(r"(?:^|\s)/s/\s*\S")
 _CERTIFICATION = re.compile(r"\bcertifications?\b|확\s*인\s*서", re.I)
 _EXHIBITS = re.compile(r"\bexhibits?\b(?:\s+index)?|첨부\s*서류", re.I)
 _EXHIBIT_ROW = re.compile(r"^\s*\d{1,3}(?:\.\d{1,3})+\*?\s+\S")
+_AMOUNT = re.compile(r"[$€£₩]\s?\d|\d\s?(?:%|percent\b)|\d\s?(?:억|조|백만|천)?\s?원", re.I)
 _FIGURE = re.compile(r"(?<![\w.])[$€£₩]?\(?\d{1,3}(?:,\d{3})+(?:\.\d+)?\)?|\d+(?:\.\d+)?\s?%|\d+\.\d+")
 
 
@@ -54,5 +56,9 @@ def skip_reason(lines: Sequence[PageLine], subject: PageSubject, page_number: in
     if page_number == 1 and subject.layout == "sparse":
         return "cover page"
     if not any(_FIGURE.search(t) for t in texts):
+        return "no figures"
+    # Running text states a figure as an amount or a share ("$1.8 billion", "12%"); a clause number
+    # ("Section 10.2") or a count of shares in a legal text is not one.
+    if subject.layout == "prose" and not any(_AMOUNT.search(t) for t in texts):
         return "no figures"
     return ""

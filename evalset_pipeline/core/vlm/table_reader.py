@@ -931,6 +931,7 @@ def _table_of(lines: list[_Line], block: _Block, floor: int, page_text: str, em:
         if r is not None and (not all(c is None for c in r[2]) or _label_only_ok(line, cols, em)):
             raw.append((*r, line.yc))
     rows = tuple(_build_rows(raw))
+    columns, rows = _labels_from_first_column(columns, rows)
     columns = _dates_from_title(columns, title, rows)
     valued = sum(1 for r in rows if any(v is not None for v in r.values))
     if valued == 0 or (valued == 1 and len(cols) == 1 and not headers):
@@ -949,6 +950,22 @@ def _dates_from_heading(columns: tuple[Column, ...], heading: str) -> tuple[Colu
     if not dated or len(dates) != len(dated) or len(dated) != len(columns):
         return columns
     return tuple(replace(c, end=d, year=None) for c, d in zip(columns, dates))
+
+
+def _labels_from_first_column(columns: tuple[Column, ...], rows: tuple[Row, ...]
+                              ) -> tuple[tuple[Column, ...], tuple[Row, ...]]:
+    """A table whose row labels all landed in its first column (labels set apart from the left
+    margin, as some EDGAR renderings do) gets them back: a column of words is the labels."""
+    valued = [r for r in rows if any(v is not None for v in r.values[1:])]
+    if len(columns) < 2 or len(valued) < 2 or any(r.label for r in valued):
+        return columns, rows  # (a labelled row without figures is a section heading: it may stay)
+    if sum(bool(r.cells[0]) and r.values[0] is None for r in valued) < 0.8 * len(valued):
+        return columns, rows
+    moved = tuple(r if r.label else replace(r, label=clean_label(r.cells[0] or ""), cells=r.cells[1:],
+                                            values=r.values[1:]) for r in rows)
+    moved = tuple(r if len(r.cells) == len(columns) - 1 else replace(r, cells=r.cells[1:], values=r.values[1:])
+                  for r in moved)
+    return tuple(replace(c, index=i) for i, c in enumerate(columns[1:])), moved
 
 
 def _dates_from_title(columns: tuple[Column, ...], title: str, rows: Sequence[Row]) -> tuple[Column, ...]:

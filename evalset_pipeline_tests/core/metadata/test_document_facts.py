@@ -138,3 +138,19 @@ def test_printed_periods_read_years_set_under_a_month_and_day():
                                                                 "2023", "2022"]
     one_span = "Selected income statement data\nThree months ended March 31,\n2021\n2020\nChange\nRevenue\n$ 742\n"
     assert printed_periods(one_span, FiscalCalendar())[:2] == ["2021-Q1", "2020-Q1"]
+
+
+def test_running_text_without_an_amount_offers_nothing_to_ask(tmp_path):
+    from evalset_pipeline.core.metadata.page_subject import page_lines
+    from evalset_pipeline.core.metadata.unaskable import skip_reason
+
+    legal = ["Item 1A. Risk Factors"] + [
+        "Under Section 10.2 of the Agreement, the parties may amend the terms described in clause 4.1 at any",
+        "time before December 31, 2023, subject to the approvals required by the laws of the State of Delaware",
+        "and the rules of the exchange on which the shares are listed for trading from time to time."] * 5
+    stated = legal[:-1] + ["Research and development expense was $1,253 million in 2018, up 4% on the year."]
+    layers = layers_of(draw_pdf(tmp_path / "r.pdf", [legal, stated]))
+    subjects = read_subjects(layers)
+    assert [s.layout for s in subjects] == ["prose", "prose"]
+    reasons = [skip_reason(page_lines(layer), s, i + 2) for i, (layer, s) in enumerate(zip(layers, subjects))]
+    assert reasons == ["no figures", ""]  # clause numbers are not figures; an amount is

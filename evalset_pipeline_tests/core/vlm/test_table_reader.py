@@ -365,3 +365,20 @@ def test_a_two_column_page_is_read_one_column_at_a_time(tmp_path: Path) -> None:
     assert [r.label for r in table.rows] == ["Card income", "Total net revenue", "Net income"]
     assert by_label(table, "Total net revenue").values == (4077.0, 3389.0)
     assert table.unit == "USD millions"
+
+
+def test_labels_that_landed_in_the_first_column_are_moved_back() -> None:
+    from evalset_pipeline.core.vlm.table_reader import Column, _labels_from_first_column
+
+    cols = tuple(Column(i, h, 12, datetime.date(y, 12, 31) if y else None, None, 0.0, 0.0)
+                 for i, (h, y) in enumerate([("", None), ("2020", 2020), ("2019", 2019)]))
+    rows = (Row("Net revenues by platform:", "", (None, None, None), (None, None, None), 0.0, False),
+            Row("", "", ("Console", "1,920", "2,538"), (None, 1920.0, 2538.0), 0.0, False),
+            Row("", "", ("PC (1)", "1,718", "2,180"), (None, 1718.0, 2180.0), 0.0, False))
+    columns, moved = _labels_from_first_column(cols, rows)
+    assert [c.header for c in columns] == ["2020", "2019"] and [c.index for c in columns] == [0, 1]
+    assert [(r.label, r.cells) for r in moved] == [("Net revenues by platform:", (None, None)),
+                                                   ("Console", ("1,920", "2,538")), ("PC", ("1,718", "2,180"))]
+    numbers = (Row("", "", ("12", "1,920", "2,538"), (12.0, 1920.0, 2538.0), 0.0, False),
+               Row("", "", ("14", "1,718", "2,180"), (14.0, 1718.0, 2180.0), 0.0, False))
+    assert _labels_from_first_column(cols, numbers) == (cols, numbers)  # a column of figures stays one
