@@ -55,8 +55,12 @@ _AMOUNT = re.compile(
     r"(?P<per_share>\s+per\s+(?:basic\s+|diluted\s+)?(?:common\s+)?share\b)?"
     r"|(?P<pct>\d[\d,]*(?:\.\d+)?)\s?(?:%|percent\b))")
 _CURRENCY = {"$": "USD", "US$": "USD", "€": "EUR", "£": "GBP"}
-_VERB = re.compile(r"\s(?P<verb>was|were|is|are|totaled|totalled|totals|total|amounted\s+to|came\s+to)\s+(?=(?:approximately|about|"
-                   r"roughly|nearly|almost|over)?\s*(?:US\$|\$|€|£|\d))", re.I)
+# The verb that states a level: a copula, "totaled", or a change that ends at the level ("increased
+# 5% to $14.7 billion", "grew to $3.0 billion"); the figure follows it directly.
+_VERB = re.compile(r"\s(?P<verb>was|were|is|are|totaled|totalled|totals|total|amounted\s+to|came\s+to|"
+                   r"(?:increased|decreased|grew|rose|declined|fell)(?:\s+(?:by\s+)?(?:approximately\s+)?"
+                   r"(?:(?:US\$|\$|€|£)\s?[\d.,]+(?:\s+(?:thousand|million|billion))?|[\d.]+\s?(?:%|percent)))?\s+to)"
+                   r"\s+(?=(?:approximately|about|roughly|nearly|almost|over)?\s*(?:US\$|\$|€|£|\d))", re.I)
 _RESPECTIVELY = re.compile(r"\s*,?\s*respectively\b", re.I)
 # The first words a subject may not start with (a pronoun or a quantifier names no line item).
 _NOT_SUBJECT = {"it", "this", "that", "these", "those", "there", "which", "what", "who", "we", "they", "he", "she",

@@ -162,3 +162,9 @@ def test_a_table_without_dated_columns_takes_its_titles_date_and_is_asked_by_col
     assert judge_table_question(q, page).answer == written.answer
     asked = parse_table_question("What was Gross lease liabilities in the Finance column as of December 31, 2019?")
     assert judge_table_question(asked, page).answer == "28,875 (USD millions)"
+
+
+def test_a_change_that_ends_at_a_level_states_the_level(tmp_path):
+    assert _stated(["Net sales increased 5% to $14.7 billion in fiscal 2023, compared with $14.0 billion in",
+                    "fiscal 2022. Operating income decreased by $120 million, or 9%, in 2022."], tmp_path) == [
+        ("net sales", "14.7", "USD billions", (None, None, 2023))]  # the change alone is not a level
