@@ -10,11 +10,13 @@ reads, from the page's text layer alone:
             one figure; a sign or parentheses never matter; a scale word in the answer or in the
             question, "in USD billions", is converted against the table's stated unit, e.g.
             "(in millions)"). Equal means equal at the coarser of the two printed precisions; a
-            figure converted between scales may differ by 0.5% (an answer rounded to billions).
+            figure converted between scales may differ by 0.5% (an answer rounded to billions); a
+            page printed coarser than the answer ("18" for "17.98") never states it.
             A percentage only matches a printed percentage.
   period    each figure found in a dated table column must sit in a column of one of the
             question's years (FY2018 -> 2018, Q2 2023 -> 2023); a figure in prose or in an
-            undated column needs the year printed nearby or in the document's fiscal period.
+            undated column needs the year printed nearby (its row, section, title; the lines
+            around it) or, where nothing nearby names a year, in the document's fiscal period.
   subject   the figure's own context (its row label and section, the table title; the lines
             around it in prose) must share a content word with the question.
 
@@ -266,9 +268,11 @@ class _Page:
         return sorted(self.terms)
 
     def years_near(self, near: str) -> set[int]:
+        """Years printed near a value; where none is, the document's own fiscal period (a statement
+        page need not print its year on every row). A year printed nearby always wins."""
         years = question_years(near)
-        if self.context is not None and self.context.period:
-            years |= {int(y) for y in re.findall(r"(?:19|20)\d{2}", self.context.period)}
+        if not years and self.context is not None and self.context.period:
+            years = {int(y) for y in re.findall(r"(?:19|20)\d{2}", self.context.period)}
         return years
 
 
@@ -285,7 +289,10 @@ def _same(f: AnswerFigure, p: _PageValue) -> bool:
     if f.scale and p.scale and f.scale != p.scale:
         b = p.value * p.scale / f.scale
         return math.isclose(a, b, rel_tol=SCALE_TOLERANCE) or abs(a - b) <= 0.5 * 10 ** -f.decimals
-    return abs(a - b) <= 0.5 * 10 ** -min(f.decimals, p.decimals) + 1e-9
+    if p.decimals >= f.decimals:  # the page is as precise as the answer: it rounds to it
+        return abs(a - b) <= 0.5 * 10 ** -f.decimals + 1e-9
+    # the page is coarser ("1,577" for "1577.00"): only an answer whose extra digits are zeros
+    return abs(a - round(a, p.decimals)) <= 1e-9 and abs(a - b) <= 1e-9
 
 
 def _period_ok(p: _PageValue, years: set[int], page: _Page) -> bool:

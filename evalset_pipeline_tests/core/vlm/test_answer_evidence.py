@@ -86,3 +86,23 @@ def test_scales_from_the_answer_or_the_question():
 def test_question_years():
     assert question_years("What is the FY2018 - FY2020 3 year average?") == {2018, 2020}
     assert question_years("As of Q2'2023, in Q22023, FY20 and 2022, 2021 and 2020") == {2023, 2020, 2022, 2021}
+
+
+def test_a_page_printed_coarser_than_the_answer_does_not_state_it(tmp_path):
+    page = draw_layer([[("l", 50, "Fixed asset turnover, fiscal 2022")], centred("2022", "2021"),
+                       row("Fixed asset turnover", "18", "17"), row("Operating margin", "12.0%", "11.5%")],
+                      tmp_path, "p.pdf")
+    q = "What is the FY2022 fixed asset turnover?"
+    assert judge_evidence(q, "17.98", page).label != "sufficient"  # "18" is not 17.98
+    assert judge_evidence(q, "18.00", page).label == "sufficient"  # extra zeros are no extra precision
+    assert judge_evidence("What was the FY2022 operating margin?", "12%", page).label == "sufficient"
+
+
+def test_a_year_printed_next_to_the_figure_beats_the_documents_period(tmp_path):
+    page = draw_layer([[("l", 50, "Segment revenues")], [("l", 50, "2016:")], row("Total revenues", "18,412"),
+                       ], tmp_path, "y.pdf")
+    q = "What were total revenues in FY2018?"
+    ctx = PageContext(entity="Acme", period="2018")
+    assert judge_evidence(q, "18,412", page, ctx).label != "sufficient"
+    undated = draw_layer([[("l", 50, "Segment revenues")], row("Total revenues", "18,412")], tmp_path, "n.pdf")
+    assert judge_evidence(q, "18,412", undated, ctx).label == "sufficient"  # nothing nearby: the filing's year

@@ -31,6 +31,7 @@ import pyarrow as pa
 from scipy.stats import binomtest
 
 from evalset_pipeline.core.golden.model import GoldenSet
+from evalset_pipeline.core.negatives.mining import FALLBACK_AXIS
 from evalset_pipeline.core.paths import DataPaths
 from evalset_pipeline.core.review.agreement import Confusion, classification_report
 from evalset_pipeline.core.vlm.base import LABELS
@@ -68,8 +69,10 @@ def sibling_shares(items: dict[str, dict[str, Any]], axes: list[str]) -> dict[st
         for axis in seen_axes:
             n = [i for i in chosen.values() if axis in i["axes_checked"]]
             per_axis[axis] = share(sum(1 for i in n if axis in i["answering"].values()), len(n))
-        with_siblings = [i for i in chosen.values() if i["axes_checked"]]
-        per_axis["any"] = share(sum(1 for i in with_siblings if i["answering"]), len(with_siblings))
+        # `appearance` pools (nearest look-alikes where every one-axis pool was empty) are shown, not counted here
+        with_siblings = [i for i in chosen.values() if set(i["axes_checked"]) - {FALLBACK_AXIS}]
+        per_axis["any"] = share(sum(1 for i in with_siblings if set(i["answering"].values()) - {FALLBACK_AXIS}),
+                                len(with_siblings))
         out[scope] = {"per_axis": per_axis, "items": len(chosen), "without_siblings": len(chosen) - len(with_siblings)}
     return out
 
@@ -158,7 +161,9 @@ class HardeningReport:
                        f"{_pct(g['share'])} | {_ci(g)} |")
         jv = d["judge_validation"]
         c = jv["confusion"]
-        out += ["", "## Judge validation on the human gold pages", "",
+        out += ["", f"`any`: a sibling on some one-axis pool; `{FALLBACK_AXIS}`: the nearest same-template pages where "
+                "every one-axis pool was empty (not one-axis, not in `any`).", "",
+                "## Judge validation on the human gold pages", "",
                 f"Printed answers: judge finds the gold page sufficient for {jv['printed']['k']} / {jv['printed']['n']} "
                 f"({_pct(jv['printed']['share'])}, 95% CI {_ci(jv['printed'])}). Computed answers (reported apart): "
                 f"{jv['computed']['n']}, judged {jv['computed']['judged']}. Nothing to show: {jv['no_content']}. "
