@@ -13,12 +13,14 @@ reads, from the page's text layer alone:
             figure converted between scales may differ by 0.5% (an answer rounded to billions); a
             page printed coarser than the answer ("18" for "17.98") never states it.
             A percentage only matches a printed percentage.
-  period    each figure found in a dated table column must sit in a column of one of the
+  period    each figure found in a dated table column (or a row labelled by a year, as in a
+            schedule of payments) must sit in a column of one of the
             question's years (FY2018 -> 2018, Q2 2023 -> 2023); a figure in prose or in an
             undated column needs the year printed nearby (its row, section, title; the lines
             around it) or, where nothing nearby names a year, in the document's fiscal period.
-  subject   the figure's own context (its row label and section, the table title; the lines
-            around it in prose) must share a content word with the question.
+  subject   the figure's own row label and section (in prose: its line and the ones beside it)
+            must share a content word with the question; a figure of three or more significant
+            digits may rely on the table title, its column header or the lines around it instead.
 
 An answer without figures ("Developed Rest of the World") is stated when 80% of its own content
 words (those not already in the question; "yes"/"no" aside) are printed on the page with a
@@ -56,6 +58,7 @@ __all__ = ["AnswerFigure", "AnswerEvidenceJudge", "EvidenceVerdict", "answer_fig
 SCALE_TOLERANCE = 0.005  # relative, only between figures printed at different scales
 TEXT_SHARE = 0.8  # share of a text answer's own words the page must print
 WINDOW = 3  # lines either side of a prose figure that count as its context
+SPECIFIC_DIGITS = 3  # a figure this precise may rely on its table title for the subject
 
 _SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "mn": 1e6, "m": 1e6, "mm": 1e6, "billion": 1e9, "bn": 1e9,
            "b": 1e9, "trillion": 1e12}
@@ -105,9 +108,10 @@ class _PageValue:
     percent: bool
     scale: float | None
     year: int | None  # the dated column it sits in; None for prose and undated columns
-    context: str  # row label, section and table title; or the lines around it
+    context: str  # row label, section, table title and column header; or the lines around it
     near: str  # where its year may be printed (prose: the lines around it)
     where: str  # "table" | "text"
+    local: str = ""  # the row's own label and section; or its line and the ones beside it
 
 
 @dataclass(frozen=True)
@@ -226,7 +230,6 @@ def _table_values(tables: Sequence[Table]) -> list[_PageValue]:
     out: list[_PageValue] = []
     for table in tables:
         for row in table.rows:
-            context = f"{row.parent} {row.label} {table.title}"
             for i, cell in enumerate(row.cells):
                 value = parse_value(cell)
                 if value is None or cell is None:
@@ -234,9 +237,16 @@ def _table_values(tables: Sequence[Table]) -> list[_PageValue]:
                 scale, percent = _scale_of_unit(cell_unit(table, row, i))
                 col = table.columns[i] if i < len(table.columns) else None
                 year = (col.end.year if col.end else col.year) if col is not None else None
+                lead = row.label if row.label.strip() else (row.cells[0] or "")
+                labelled = re.fullmatch(r"\s*((?:19|20)\d{2})\s*", lead)
+                if labelled:  # a schedule by year (payments due in 2024, ...): the row is the period
+                    year = int(labelled.group(1))
+                    if i == 0 and not row.label.strip():
+                        continue  # the year itself, read as a number
+                context = f"{row.parent} {row.label} {table.title} {col.header if col is not None else ''}"
                 bare = re.sub(r"[^\d.]", "", cell)
                 out.append(_PageValue(abs(value), _decimals(bare), percent or cell.strip().endswith("%"), scale, year,
-                                      context, context, "table"))
+                                      context, context, "table", f"{row.parent} {row.label}"))
     return out
 
 
@@ -245,6 +255,7 @@ def _text_values(text: str) -> list[_PageValue]:
     out: list[_PageValue] = []
     for i, line in enumerate(lines):
         window = " ".join(lines[max(0, i - WINDOW): i + WINDOW + 1])
+        local = " ".join(lines[max(0, i - 1): i + 2])
         for m in _FIGURE.finditer(line):
             if _not_a_figure(m, line):
                 continue
@@ -252,7 +263,7 @@ def _text_values(text: str) -> list[_PageValue]:
             if scale_word in ("m", "b", "k") and not m["cur"]:
                 scale_word = ""
             out.append(_PageValue(abs(float(m["num"].replace(",", ""))), _decimals(m["num"]), bool(m["pct"]),
-                                  _SCALES.get(scale_word), None, window, window, "text"))
+                                  _SCALES.get(scale_word), None, window, window, "text", local))
     return out
 
 
@@ -303,6 +314,21 @@ def _period_ok(p: _PageValue, years: set[int], page: _Page) -> bool:
     return bool(years & page.years_near(p.near))
 
 
+def _significant_digits(f: AnswerFigure) -> int:
+    digits = re.sub(r"\D", "", f.text.split("%")[0])
+    return len(digits.lstrip("0"))
+
+
+def _subject_ok(f: AnswerFigure, p: _PageValue, subject: set[str]) -> bool:
+    """The figure's own row (or line) shares a word with the question; a figure of 3+ significant
+    digits may lean on its table's title or the lines around it instead ("Statement of Cash Flows"
+    for a capital-expenditure question). Short figures ("2.5", "20%") occur by chance on most
+    statements, so they need the row itself to be about the question."""
+    if not subject or _overlap(subject, _terms(p.local)):
+        return True
+    return _significant_digits(f) >= SPECIFIC_DIGITS and bool(_overlap(subject, _terms(p.context)))
+
+
 def _find(f: AnswerFigure, page: _Page, subject: set[str], years: set[int]) -> tuple[_PageValue | None, bool]:
     """(a printed value that states this figure for the question's subject and period, whether the value is printed at all)."""
     printed = False
@@ -310,7 +336,7 @@ def _find(f: AnswerFigure, page: _Page, subject: set[str], years: set[int]) -> t
         if not _same(f, p):
             continue
         printed = True
-        if _period_ok(p, years, page) and (not subject or _overlap(subject, _terms(p.context))):
+        if _period_ok(p, years, page) and _subject_ok(f, p, subject):
             return p, True
     return None, printed
 

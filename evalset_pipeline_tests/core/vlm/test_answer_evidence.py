@@ -106,3 +106,15 @@ def test_a_year_printed_next_to_the_figure_beats_the_documents_period(tmp_path):
     assert judge_evidence(q, "18,412", page, ctx).label != "sufficient"
     undated = draw_layer([[("l", 50, "Segment revenues")], row("Total revenues", "18,412")], tmp_path, "n.pdf")
     assert judge_evidence(q, "18,412", undated, ctx).label == "sufficient"  # nothing nearby: the filing's year
+
+
+def test_a_schedule_by_year_dates_its_rows_and_short_figures_need_their_own_row(tmp_path):
+    page = draw_layer([[("l", 50, "Benefit payments to retirees are expected to be paid as follows (in millions):")],
+                       centred("Pension", "Health care"), row("", "2023", "1,648", "883"), row("", "2024", "1,097", "862"),
+                       row("Inventories", "2,500", "2,400")], tmp_path, "s.pdf")
+    q = "As of FY 2021, how much did the company expect to pay its retirees in 2024?"
+    assert judge_evidence(q, "$1097 million and $862 million", page).label == "sufficient"
+    assert judge_evidence(q, "$1648 million", page).label != "sufficient"  # the 2023 row
+    # "2.5" billion is printed (Inventories 2,500), but a short figure needs a row about the question
+    debt = "Did the company's debt on the balance sheet decrease in FY2024?"
+    assert judge_evidence(debt, "It decreased by $2.5bn.", page).label != "sufficient"
