@@ -17,6 +17,7 @@ COMMAND_MODULES = [
     "evalset_pipeline.cli.pool",  # scoring: pooling runs into new judgments
     "evalset_pipeline.cli.review",  # people in the loop: review packets, human labels, agreement
     "evalset_pipeline.cli.regression",  # people in the loop: the regression slice's records
+    "evalset_pipeline.cli.import_set",  # `evalset import`: an external benchmark, hardened
 ]
 
 

@@ -36,6 +36,9 @@ def register(subparsers: Any) -> None:
     h.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of the random-negative draws")
     h.add_argument("--json", action="store_true", help="print one JSON object")
     h.set_defaults(func=cmd_headline)
+    from evalset_pipeline.cli import report_hardening
+
+    report_hardening.register(sub)
 
 
 def cmd_headline(args: argparse.Namespace) -> int:

@@ -154,3 +154,11 @@ def test_realdocs_refuses_a_corpus_with_a_sidecar_and_options_need_one_benchmark
         _folders(tmp_path)
     assert bench_main.main(["--corpus", str(tmp_path)]) == 2
     assert "exactly one benchmark" in capsys.readouterr().err
+
+
+def test_hardening_needs_the_questions_beside_the_pdfs(tmp_path):
+    from benchmarks import hardening
+
+    (tmp_path / "pdfs").mkdir()
+    with pytest.raises(ValueError, match="questions.jsonl"):
+        hardening.run(corpus=str(tmp_path))
