@@ -100,13 +100,22 @@ def _paragraph_text(text: str) -> Iterator[str]:
         yield " ".join(current)
 
 
+_ABBREVIATION = re.compile(r"(?:\b[A-Z]\.[A-Z]\.|\b(?:Inc|Co|No|Nos|Corp|Ltd|Mr|Ms|Dr|Jr|Sr|St|vs)\.)$")
+
+
 def _sentences(paragraph: str) -> Iterator[str]:
-    # A period ends a sentence when a capital (or a bullet) follows; "U.S." and "Inc." are not
-    # told apart, which can only split a sentence (and lose its figure), never join two.
+    # A period ends a sentence when a capital (or a bullet) follows, unless it closes initials or a
+    # common abbreviation ("U.S. Tax Act", "Inc. and"): a wrong split would make a fragment a subject.
+    out: list[str] = []
     for part in re.split(r"(?<=[.;!?])\s+(?=[A-Z•·(\"“])|\s*[•·]\s*", paragraph):
         part = part.strip()
-        if part:
-            yield part
+        if not part:
+            continue
+        if out and _ABBREVIATION.search(out[-1]):
+            out[-1] = f"{out[-1]} {part}"
+        else:
+            out.append(part)
+    yield from out
 
 
 def _dates_of(text: str) -> list[datetime.date]:
@@ -142,6 +151,8 @@ def _periods(m: re.Match[str]) -> list["_Period"]:
 def _subject(before: str) -> tuple[str, re.Match[str] | None] | None:
     """The noun phrase a figure is stated for, and a period phrase that closes it ("Advertising
     expenses for fiscal 2015, 2014 and 2013"), or None when the words before the verb name none."""
+    if before.rstrip().endswith(","):
+        return None  # "..., which was accrued under the Act, was $313 million": the subject is further back
     text = re.split(r"[:;•·–—()]", before)[-1].strip()
     text = re.sub(r"^(?:also|additionally|further|similarly),?\s+", "", text, flags=re.I)
     period = None
@@ -226,7 +237,16 @@ def _object_name(text: str) -> str | None:
     return text
 
 
+# Words after a figure that narrow what it is of ("..., respectively, relating to interest income on
+# ...", "$54 million of tax expense"): the sentence's subject alone would misname the figure.
+_QUALIFIED = re.compile(r"^\s*,?\s*(?:respectively\s*,?\s*)?(?:relat(?:ed|ing)\s+to|attributable\s+to|associated\s+with|"
+                        r"in\s+connection\s+with|for\b|from\b|on\b|of\b|of\s+which|excluding|including|net\s+of|"
+                        r"before|after|under)", re.I)
+
+
 def _figures(name: str, subject_period: re.Match[str] | None, rest: str) -> Iterator[tuple[str, str, float, str, _Period]]:
+    if _QUALIFIED.match(_after_figures(rest)):
+        return
     tied = list(_tied(rest))
     if tied:  # "$A in 2018, $B in 2017 and $C in 2016"
         for cell, value, unit, period in tied:
@@ -252,6 +272,17 @@ def _figures(name: str, subject_period: re.Match[str] | None, rest: str) -> Iter
         if len(periods) == 1 and not _PERIOD.search(tail[:60]):  # "Rent expense for fiscal 2015 was $92.9 million."
             cell, value, unit = run[0][1]
             yield name, cell, value, unit, periods[0]
+
+
+def _after_figures(rest: str) -> str:
+    """What follows the figures and their periods ("$A and $B in 2017 and 2016, respectively, ...")."""
+    pos = 0
+    while True:
+        m = _AMOUNT.match(rest, pos) or _LIST.match(rest, pos) or _PERIOD.match(rest, pos)
+        m = m or re.compile(r"\s+(?=in\b|for\b|during\b|as\s+of\b|at\b)").match(rest, pos)
+        if m is None or m.end() == pos:
+            return rest[pos:]
+        pos = m.end()
 
 
 def _run(rest: str) -> list[tuple[int, tuple[str, float, str]]]:

@@ -120,6 +120,11 @@ _GENERIC_LABEL = re.compile(r"^(?:(?:sub)?total|other|all other|net|corporate|pe
                             re.I)
 # Ranks and counts of positions are not amounts ("# of deals", "Rank"): never asked with a money unit.
 _RANK = re.compile(r"#|\brank(?:ing)?\b|\bposition\b", re.I)
+# A row named by a currency ("British Pounds £", "Euro") holds amounts in that currency, not the table's.
+_CURRENCY_ROW = re.compile(r"[£€¥₩]|\b(?:pounds?|euros?|yen|won|francs?|yuan|renminbi|rupees?|pesos?|"
+                           r"(?:canadian|australian)\s+dollars?)\b", re.I)
+# Year columns of a vintage or maturity table name when loans were made or fall due, not a period.
+_NOT_PERIOD_YEARS = re.compile(r"\borigination\b|\bvintage\b|\bmaturit|\bpayments?\s+due\b|\bdue\s+in\b", re.I)
 
 
 def _usable_row(row: Row) -> bool:
@@ -128,7 +133,8 @@ def _usable_row(row: Row) -> bool:
     # accident, not a section: such a row cannot be named.
     parent_ok = not row.parent or (row.parent[0].isalpha() and len(row.parent.split()) <= 10)
     return (len(letters) >= 3 and len(row.label) <= 90 and " under " not in row.label and "?" not in row.label
-            and not _RANK.search(row.label) and parent_ok and " under " not in row.parent)
+            and not _RANK.search(row.label) and not _CURRENCY_ROW.search(row.label) and parent_ok
+            and " under " not in row.parent)
 
 
 def has_dated_table(page: TablePage) -> bool:
@@ -185,6 +191,8 @@ def _cells(tables: Sequence[Table], context: PageContext | None = None) -> list[
                 col = t.columns[i] if i < len(t.columns) else None
                 phrase = _period_phrase(col) if col is not None else None
                 if not (cell and value is not None and phrase) or _after_report(col, context):
+                    continue
+                if col.end is None and _NOT_PERIOD_YEARS.search(f"{t.title} {col.header}"):
                     continue
                 # Sub-columns of one period (U.S. / International / Total under "2021") are asked by
                 # their sub-header, when every one of them has its own; else never.

@@ -1069,7 +1069,7 @@ def _read_tables(layer: dict[str, Any]) -> list[Table]:
 
 _PER_SHARE_ROW = re.compile(r"per\s+(?:\w+\s+){0,2}share|per[-\s]share|\beps\b|주당", re.I)
 _SHARE_COUNT = re.compile(
-    r"\bshares\s+(?:used|outstanding)|weighted[\s-]+average\s+(?:number\s+of\s+)?(?:\w+\s+){0,2}shares|"
+    r"\b(?:restricted\s+)?stock\s+units\b|\bRSUs?\b|\bstock\s+options\b|\bshares\s+(?:used|outstanding)|weighted[\s-]+average\s+(?:number\s+of\s+)?(?:\w+\s+){0,2}shares|"
     r"\bnumber\s+of\s+(?:\w+\s+)?shares|\bshares\s+(?:issued|in\s+computing)|주식수", re.I)
 _HEADCOUNT = re.compile(
     r"^(?:total\s+|average\s+|number\s+of\s+)?(?:full[\s-]time\s+)?(?:employees|headcount|head\s+count|associates)\b|"
@@ -1100,11 +1100,14 @@ def cell_unit(table: Table, row: Row, column: int | None = None) -> str:
     printed = [c for c in row.cells if c]
     if printed and all(c.endswith("%") or _DASH.match(c) for c in printed) and any(c.endswith("%") for c in printed):
         return "%"
-    if re.search(r"\(%\)|\bin\s+%|as\s+a\s+(?:%|percent(?:age)?)\s+of|\bpercent(?:age)?\b", label, re.I):
+    if re.search(r"^%|\(%\)|\bin\s+%|as\s+a\s+(?:%|percent(?:age)?)\s+of|\bpercent(?:age)?\b", label.strip(), re.I):
         return "%"
     # a ratio or a rate is a percentage, not money ("Tier 1 capital ratio", "Effective tax rate",
-    # "Return on equity"); "Interest rate swaps" and "Gross margin" are not caught: the word must end the label
-    if re.search(r"(?:\bratio|\brate|\byield)\s*(?:\([^)]*\))?$|^return\s+on\b", label.strip(), re.I):
+    # "Return on equity"); "Interest rate swaps" and "Gross margin" are not caught: the word must end the label.
+    # A row of amounts in thousands ("Differences between statutory rate and foreign rate  (215,490)") is
+    # the money a rate difference makes, not a rate.
+    small = all(abs(v) < 1000 for v in row.values if v is not None)
+    if small and re.search(r"(?:\bratio|\brate|\byield)\s*(?:\([^)]*\))?$|^return\s+on\b", label.strip(), re.I):
         return "%"
     return table.unit
 

@@ -168,3 +168,36 @@ def test_a_change_that_ends_at_a_level_states_the_level(tmp_path):
     assert _stated(["Net sales increased 5% to $14.7 billion in fiscal 2023, compared with $14.0 billion in",
                     "fiscal 2022. Operating income decreased by $120 million, or 9%, in 2022."], tmp_path) == [
         ("net sales", "14.7", "USD billions", (None, None, 2023))]  # the change alone is not a level
+
+
+def test_a_figure_narrowed_after_it_or_a_subject_cut_at_initials_is_not_read(tmp_path):
+    assert _stated([
+        "Net investment income was $21 million and $20 million in 2017 and 2016, respectively, relating to",
+        "interest income on the experience-rated portfolio. The liability, which was accrued under the U.S.",
+        "Tax Act, was approximately $313 million as of December 2, 2022 and is payable in installments."],
+        tmp_path) == []
+
+
+def test_rows_that_are_not_amounts_of_the_table_or_years_that_are_not_periods_are_not_asked(tmp_path):
+    from evalset_pipeline.core.vlm.table_reader import cell_unit
+
+    fx = read_table_page(draw_layer([
+        [("l", 50, "Outstanding hedges (in millions)")], centred("2015", "2014"),
+        row("British Pounds £", "192.0", "159.1"), row("Euro €", "589.6", "455.5")], tmp_path, "fx.pdf"))
+    assert write_table_question(fx) is None  # each row is in its own currency, not the table's
+    vintage = read_table_page(draw_layer([
+        [("l", 50, "Term loans by origination year")], centred("2022", "2021", "2020"),
+        row("Current", "22,187", "20,212", "11,401"), row("30-119 days past due", "263", "308", "100")],
+        tmp_path, "v.pdf"))
+    assert write_table_question(vintage) is None  # "in 2022" would mean the loans made in 2022
+    taxes = read_table_page(draw_layer([
+        [("l", 50, "Income tax reconciliation (in thousands)")], centred("2017", "2016"),
+        row("Computed expected tax expense", "748,174", "502,298", dollar=True),
+        row("Differences between statutory rate and foreign effective tax rate", "(215,490)", "(133,778)"),
+        row("Effective tax rate", "21.5", "20.1"), row("Restricted stock units granted", "1,200", "1,100")],
+        tmp_path, "t.pdf"))
+    [table] = [t for t in taxes.tables if t.title != PROSE_TITLE]
+    units = {r.label: cell_unit(table, r, 0) for r in table.rows}
+    assert units["Differences between statutory rate and foreign effective tax rate"] == "USD thousands"
+    assert units["Effective tax rate"] == "%"
+    assert units["Restricted stock units granted"] == ""  # a count of units, never money
