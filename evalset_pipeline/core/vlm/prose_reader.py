@@ -68,6 +68,10 @@ _NOT_SUBJECT = {"it", "this", "that", "these", "those", "there", "which", "what"
 _LEAD_IN = re.compile(r"^(?:in|for|during|as|at|after|before|excluding|including|on|compared|since|additionally|"
                       r"also|however|overall|accordingly|consequently|as\s+a\s+result|by|through|upon|with|while)\b",
                       re.I)
+_QUALIFYING_LEAD = re.compile(r"^(?:for|excluding|including|adjusted|adjusting|on\s+an?|net\s+of|before|after|"
+                              r"within|among|of|under|with\s+respect\s+to|in\s+the\s+case\s+of|in\s+connection\s+with|"
+                              r"as\s+part\s+of|in\s+relation\s+to|relat(?:ed|ing)\s+to|due\s+to|as\s+a\s+result\s+of|"
+                              r"following|upon)\b", re.I)
 _DETERMINER = re.compile(r"^(?:the|our|its|their|a|an)\s+(?:(?:company|corporation|group|firm|bank|partnership|"
                          r"trust|fund|registrant)(?:'|’)s\s+)?", re.I)
 _CLAUSE_WORD = re.compile(r"\b(?:this|these|those|such|said|was|were|is|are|has|have|had|will|would|which|that|who|whom|whose|if|when|"
@@ -167,6 +171,10 @@ def _subject(before: str) -> tuple[str, re.Match[str] | None] | None:
             period, text = m, text[:m.start()].rstrip(" ,")
     if ", " in text:
         head, _, tail = text.rpartition(", ")
+        if _QUALIFYING_LEAD.match(head) and not _PERIOD.fullmatch(head.strip()):
+            # "For the primary U.S. pension plan, the assumption was 6.00%"; "Excluding currency, the
+            # increase was $149 million": the clause narrows the subject, which alone would misname it.
+            return None
         if re.search(r"\d", head) or _LEAD_IN.match(head):
             text = tail
     text = _DETERMINER.sub("", text).strip()

@@ -133,6 +133,7 @@ def _usable_row(row: Row) -> bool:
     # accident, not a section: such a row cannot be named.
     parent_ok = not row.parent or (row.parent[0].isalpha() and len(row.parent.split()) <= 10)
     return (len(letters) >= 3 and len(row.label) <= 90 and " under " not in row.label and "?" not in row.label
+            and not re.search(r"\d\s?%", row.label)  # "QTD Down 82% Int'l.": a reading of figures, not a label
             and not _RANK.search(row.label) and not _CURRENCY_ROW.search(row.label) and parent_ok
             and " under " not in row.parent)
 
@@ -192,7 +193,7 @@ def _cells(tables: Sequence[Table], context: PageContext | None = None) -> list[
                 phrase = _period_phrase(col) if col is not None else None
                 if not (cell and value is not None and phrase) or _after_report(col, context):
                     continue
-                if col.end is None and _NOT_PERIOD_YEARS.search(f"{t.title} {col.header}"):
+                if col.end is None and _NOT_PERIOD_YEARS.search(" ".join([t.title, *(c.header for c in t.columns)])):
                     continue
                 # Sub-columns of one period (U.S. / International / Total under "2021") are asked by
                 # their sub-header, when every one of them has its own; else never.

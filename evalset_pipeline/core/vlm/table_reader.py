@@ -659,8 +659,15 @@ _MONTH_DAY = re.compile(
     r"\b(?:ended|ending|as of|at)\s+((?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2})\b", re.I)
 
 
+_MONTH_NAME = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b", re.I)
+
+
 def _make_column(index: int, header: str, cols: tuple[float, float], heading: str) -> Column:
     header = _norm(header)
+    if len(_MONTH_NAME.findall(header)) > len(re.findall(r"\b(?:19|20)\d{2}\b", header)):
+        # "June 30, December 31, 2023": two dates' headers over one column, read as one. Which date
+        # the column is cannot be told, so it names no period.
+        return Column(index, header, None, None, None, round(cols[0], 2), round(cols[1], 2))
     end = parse_date(header)
     months = _months(header)
     year = None
@@ -1071,6 +1078,8 @@ _PER_SHARE_ROW = re.compile(r"per\s+(?:\w+\s+){0,2}share|per[-\s]share|\beps\b|�
 _SHARE_COUNT = re.compile(
     r"\b(?:restricted\s+)?stock\s+units\b|\bRSUs?\b|\bstock\s+options\b|\bshares\s+(?:used|outstanding)|weighted[\s-]+average\s+(?:number\s+of\s+)?(?:\w+\s+){0,2}shares|"
     r"\bnumber\s+of\s+(?:\w+\s+)?shares|\bshares\s+(?:issued|in\s+computing)|주식수", re.I)
+_COUNT_ROW = re.compile(r"\b(?:membership|members|claims(?:\s+processed)?|customers|subscribers|accounts\s+opened|"
+                        r"stores|locations|prescriptions|visits|connections|units\s+sold|policies\s+in\s+force)\b", re.I)
 _HEADCOUNT = re.compile(
     r"^(?:total\s+|average\s+|number\s+of\s+)?(?:full[\s-]time\s+)?(?:employees|headcount|head\s+count|associates)\b|"
     r"\bheadcount\b|\bhead\s+count\b|\bnumber\s+of\b|\bemployees\s+at\b|임직원\s*수|직원\s*수|종업원\s*수|인원",
@@ -1097,6 +1106,10 @@ def cell_unit(table: Table, row: Row, column: int | None = None) -> str:
         return table.per_share_unit
     if _HEADCOUNT.search(label) or (_HEADCOUNT.search(parent) and not _money_words(label)):
         return ""
+    if (_COUNT_ROW.search(label) or _COUNT_ROW.search(parent)) and not _money_words(label):
+        # members, claims, customers: counted in the table's scale, never in its currency
+        scale = table.unit.split()[-1] if table.unit and table.unit.split()[-1] in _SCALES.values() else ""
+        return scale
     printed = [c for c in row.cells if c]
     if printed and all(c.endswith("%") or _DASH.match(c) for c in printed) and any(c.endswith("%") for c in printed):
         return "%"

@@ -201,3 +201,23 @@ def test_rows_that_are_not_amounts_of_the_table_or_years_that_are_not_periods_ar
     assert units["Differences between statutory rate and foreign effective tax rate"] == "USD thousands"
     assert units["Effective tax rate"] == "%"
     assert units["Restricted stock units granted"] == ""  # a count of units, never money
+
+
+def test_a_clause_that_narrows_the_subject_keeps_the_figure_out(tmp_path):
+    assert _stated([
+        "For the primary U.S. qualified pension plan, the assumption for the expected return on plan assets",
+        "was 6.00% in 2022. Excluding the pass-through of raw material costs, the increase in net sales for",
+        "the six months ended December 31, 2022 was $149 million, or 2%, driven by favorable price and mix."],
+        tmp_path) == []
+
+
+def test_counts_in_a_money_table_take_its_scale_not_its_currency(tmp_path):
+    from evalset_pipeline.core.vlm.table_reader import cell_unit
+
+    page = read_table_page(draw_layer([
+        [("l", 50, "Selected data ($ in thousands)")], centred("2018", "2017"),
+        row("Premiums", "4,100", "3,900", dollar=True), row("Medical membership", "17,759", "16,900")],
+        tmp_path, "m.pdf"))
+    [table] = [t for t in page.tables if t.title != PROSE_TITLE]
+    units = {r.label: cell_unit(table, r, 0) for r in table.rows}
+    assert units == {"Premiums": "USD thousands", "Medical membership": "thousands"}
