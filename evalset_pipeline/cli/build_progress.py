@@ -28,6 +28,9 @@ class BuildProgress:
     def __exit__(self, *exc) -> None:
         if self.stage_task is not None:
             self.progress.update(self.stage_task, description="done", total=1, completed=1)
+        for task in self.progress.tasks:  # counts without a known total end as full bars
+            if task.total is None:
+                self.progress.update(task.id, total=task.completed)
         self.progress.stop()
 
     def started(self, stage: str) -> None:

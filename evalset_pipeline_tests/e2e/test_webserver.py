@@ -1,8 +1,9 @@
 """The real UI: dagster-webserver on a free localhost port, queried over GraphQL and loaded in Chromium.
 
-Daemon-less (DefaultRunCoordinator launches runs at once) with a temporary DAGSTER_HOME. A golden
-set is built in process into that instance first, so the UI has history to show; then one asset
-is launched through GraphQL and waited for. The browser test loads the asset graph and the
+Daemon-less (DefaultRunCoordinator launches runs at once). A golden set is built first with
+`evalset build` into the data directory's own instance (`<data>/dagster_home`, what `make run`
+then `make ui` use), so the UI has its history to show; then one asset is launched through
+GraphQL and waited for. The browser test loads the asset graph and the
 golden_set page (whose Markdown preview inlines thumbnails as data URIs) and screenshots both.
 (`dagster asset materialize` on the command line, with an asset and its check, is covered in
 evalset_pipeline_tests/defs/test_materialize_alone.py.)
@@ -79,16 +80,15 @@ REPOS = """{ repositoriesOrError { ... on RepositoryConnection { nodes { name lo
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     root = tmp_path_factory.mktemp("ui")
-    home, data_dir, corpus = root / "dagster_home", root / "data", root / "corpus"
-    home.mkdir()
-    (home / "dagster.yaml").write_text(TEST_INSTANCE)
+    data_dir, corpus = root / "data", root / "corpus"
+    home = data_dir / "dagster_home"  # the instance `evalset build` records into (and `make ui` shows)
+    home.mkdir(parents=True)
+    (home / "dagster.yaml").write_text(TEST_INSTANCE)  # kept: the CLI copies deploy/dagster.yaml only when missing
     generate_sample_corpus(corpus, entities=1, periods=2)
-    # History for the UI: one full build recorded in this instance.
-    resources = {"settings": PipelineSettings(data_dir=str(data_dir), corpus_dir=str(corpus), workers=2),
-                 "vlm": VLMResource(), "embedder": EmbedderResource()}
-    with dg.DagsterInstance.from_config(str(home)) as instance:
-        lineage = dg.AssetSelection.assets("golden_set").upstream()  # with its checks
-        assert dg.materialize(all_assets, resources=resources, instance=instance, selection=lineage).success
+    # History for the UI: one full build from the command line, as `make run` does.
+    from evalset_pipeline.cli.main import main
+
+    assert main(["build", "--corpus", str(corpus), "--data-dir", str(data_dir), "--workers", "2", "--json"]) == 0
 
     port = free_port()
     env = {**os.environ, "DAGSTER_HOME": str(home), "EVALSET_DATA_DIR": str(data_dir),
@@ -115,6 +115,18 @@ def server(tmp_path_factory):
             os.killpg(proc.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
+
+
+MATERIALIZED = """{ assetNodes { assetKey { path } isMaterializable
+  assetMaterializations(limit: 1) { runId timestamp } } }"""
+
+
+def test_after_a_cli_build_every_materializable_asset_shows_a_materialization(server):
+    nodes = server.graphql(MATERIALIZED)["assetNodes"]
+    materializable = [n for n in nodes if n["isMaterializable"]]
+    assert len(materializable) >= 12
+    missing = [n["assetKey"]["path"][-1] for n in materializable if not n["assetMaterializations"]]
+    assert missing == [], f"never materialized in the UI: {missing}"
 
 
 def test_graphql_serves_the_asset_graph_checks_schedule_and_sensor(server):
@@ -241,19 +253,20 @@ def test_the_asset_graph_page_renders_in_chromium(server, browser, tmp_path):
     assert shot.stat().st_size > 5_000
 
 
-def test_the_golden_set_preview_shows_inline_thumbnails(server, browser, tmp_path):
+def test_the_golden_set_preview_shows_pages_large_enough_to_compare(server, browser, tmp_path):
     browser.get(f"{server.url}/assets/golden_set")
     # Long Markdown metadata opens in a dialog: the row's "[Show Markdown]" link.
     link = "//tr[.//*[normalize-space(text())='preview']]//a[contains(., 'Show Markdown')]"
     _wait_until(lambda: browser.find_elements("xpath", link), 90, "the preview metadata entry", server.log)[0].click()
     images = """return Array.from(document.querySelectorAll('img'))
-        .filter(i => (i.getAttribute('src') || '').startsWith('data:image/png;base64,'))
-        .map(i => [i.alt, i.complete, i.naturalWidth])"""
+        .filter(i => (i.getAttribute('src') || '').startsWith('data:image/jpeg;base64,'))
+        .map(i => [i.alt, i.complete, i.naturalWidth, i.getBoundingClientRect().width])"""
     shown = _wait_until(lambda: [i for i in browser.execute_script(images) if i[1] and i[2] > 0], 30,
                         "data-URI thumbnails in the preview dialog", server.log)
-    alts = [alt for alt, _, _ in shown]
+    alts = [alt for alt, _, _, _ in shown]
     assert alts.count("gold") >= 3 and sum(a.endswith("distractor") for a in alts) >= 3
-    assert all(width == 64 for _, _, width in shown)  # the renderer's .thumb.png, decoded by the browser
+    # large enough to tell a gold page from its look-alikes: decoded at 280 px, drawn at 240 px or more
+    assert all(natural >= 240 and drawn >= 240 for _, _, natural, drawn in shown), shown
     time.sleep(1)  # the dialog fades in
     dialog = browser.execute_script("""let e = document.querySelector("img[alt='gold']");
         while (e && !(e.getAttribute('role') === 'dialog' || /dialog/i.test(String(e.className)))) e = e.parentElement;
