@@ -25,23 +25,43 @@ INLINE_WIDTH = 280  # px of the data-URI images in the UI's Markdown preview
 INLINE_QUALITY = 60
 
 
+def preview_images(data_dir: Path) -> Path:
+    return Path(data_dir) / "artifacts" / "previews" / "images"
+
+
 def preview_path(data_dir: Path, version_id: str) -> Path:
     return Path(data_dir) / "artifacts" / "previews" / f"{version_id}.html"
 
 
-def preview_image_uri(render: Path, width: int = INLINE_WIDTH) -> str | None:
-    """The render scaled to `width` px as a JPEG data URI (None if it cannot be read)."""
+def preview_image_uri(render: Path, cache_dir: Path | None = None, width: int = INLINE_WIDTH) -> str | None:
+    """The render scaled to `width` px as a JPEG data URI (None if it cannot be read). With
+    `cache_dir` the JPEG is kept there by the render's (content-addressed) name, so a no-change
+    rebuild encodes nothing."""
     from PIL import Image
 
+    from evalset_pipeline.core.atomic import write_bytes_atomic
+
+    cached = Path(cache_dir or render.parent) / f"{render.stem}.w{width}.jpg"
     try:
-        with Image.open(render) as im:
-            im = im.convert("RGB")
-            im.thumbnail((width, width * 4))
-            buf = io.BytesIO()
-            im.save(buf, "JPEG", quality=INLINE_QUALITY, optimize=True)
+        if cache_dir is None:
+            raise FileNotFoundError(cached)
+        data = cached.read_bytes()
     except OSError:
-        return None
-    return "data:image/jpeg;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
+        try:
+            with Image.open(render) as im:
+                im = im.convert("RGB")
+                im.thumbnail((width, width * 4))
+                buf = io.BytesIO()
+                im.save(buf, "JPEG", quality=INLINE_QUALITY, optimize=True)
+        except OSError:
+            return None
+        data = buf.getvalue()
+        if cache_dir is not None:
+            try:
+                write_bytes_atomic(cached, data)
+            except OSError:
+                pass  # a read-only data dir: encode again next time
+    return "data:image/jpeg;base64," + base64.b64encode(data).decode("ascii")
 
 
 def ordered_cells(item: Mapping[str, Any], judgments: list[Mapping[str, Any]]) -> list[tuple[str, str, str]]:

@@ -140,8 +140,13 @@ def _module_name(path: Path) -> str:
     return ".".join((PACKAGE, *parts))
 
 
-def _imports(path: Path) -> set[str]:
+def _imports(path: Path) -> frozenset[str]:
     """Package modules `path` imports, anywhere in the file (function-level imports included)."""
+    return _imports_of(path, path.stat().st_mtime_ns)
+
+
+@lru_cache(maxsize=None)
+def _imports_of(path: Path, mtime_ns: int) -> frozenset[str]:  # parsed once per file version, not per stage
     name = _module_name(path)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
@@ -155,7 +160,7 @@ def _imports(path: Path) -> set[str]:
                 base = ".".join([*anchor, *([base] if base else [])])
             found.add(base)
             found |= {f"{base}.{a.name}" for a in node.names}  # `from pkg import module`
-    return {m for m in found if m == PACKAGE or m.startswith(PACKAGE + ".")}
+    return frozenset(m for m in found if m == PACKAGE or m.startswith(PACKAGE + "."))
 
 
 def import_closure(module: str) -> list[Path]:

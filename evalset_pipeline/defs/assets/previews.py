@@ -17,12 +17,13 @@ import dagster as dg
 from evalset_pipeline.core.checks.golden_gates import axis_coverage
 from evalset_pipeline.core.golden.model import GoldenSetDraft, PublishResult
 from evalset_pipeline.core.pipeline.context import StageContext
-from evalset_pipeline.core.pipeline.golden_preview import ordered_cells, preview_image_uri, write_preview_page
+from evalset_pipeline.core.pipeline.golden_preview import (ordered_cells, preview_image_uri, preview_images,
+                                                         write_preview_page)
 from evalset_pipeline.core.pipeline.page_renders import load_page_renders
 from evalset_pipeline.defs.assets.metadata import cost_md, coverage_md, funnel_md, md_cell
 
-def _img(alt: str, path: Path | None) -> str:
-    uri = preview_image_uri(path) if path else None
+def _img(alt: str, path: Path | None, cache_dir: Path | None) -> str:
+    uri = preview_image_uri(path, cache_dir) if path else None
     return f"![{alt}]({uri})" if uri else f"*{alt}: no image*"
 
 
@@ -32,6 +33,7 @@ def items_preview_md(
     units: Mapping[str, Mapping[str, Any]],
     thumbs: Mapping[str, Path],
     limit: int = 4,
+    cache_dir: Path | None = None,
 ) -> str:
     """Per item: question and answer, then one table row of page images (gold first), labels, pages.
 
@@ -50,7 +52,7 @@ def items_preview_md(
         out.append(f"**{md_cell(item['item_id'])}** ({item['slice']}): {md_cell(item['question'])} "
                    f"→ *{md_cell(item.get('answer', ''))}*\n\n")
         out.append("| " + " | ".join(c[0] for c in cells) + " |\n|" + "---|" * len(cells) + "\n")
-        out.append("| " + " | ".join(_img(c[0], thumbs.get(c[1])) for c in cells) + " |\n")
+        out.append("| " + " | ".join(_img(c[0], thumbs.get(c[1]), cache_dir) for c in cells) + " |\n")
         out.append("| " + " | ".join(f"**{c[2]}**" if c[0] == "gold" else c[2] for c in cells) + " |\n")
         out.append("| " + " | ".join(_page_ref(units.get(c[1], {})) for c in cells) + " |\n\n")
     return "".join(out)
@@ -84,7 +86,7 @@ def golden_set_story(ctx: StageContext, result: PublishResult, draft: GoldenSetD
         "funnel": dg.MetadataValue.md(funnel_md(draft.funnel)),
         "axis_coverage": dg.MetadataValue.md(coverage_md(axis_coverage(items, judgments, ctx.config.axes))),
         "cost_ledger": dg.MetadataValue.md(cost_md(provenance)),
-        "preview": dg.MetadataValue.md(items_preview_md(items, judgments, units, thumbs)),
+        "preview": dg.MetadataValue.md(items_preview_md(items, judgments, units, thumbs, cache_dir=preview_images(root))),
         "preview_page": dg.MetadataValue.path(str(page.resolve())),
         "preview_page_url": dg.MetadataValue.url(page.resolve().as_uri()),
         "snapshot": dg.MetadataValue.path(str(result.snapshot_dir)),
