@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
@@ -129,12 +129,21 @@ class Retriever:
     page_vectors: Any  # (n_pages, dim): float32 ndarray, or CSR, rows aligned with CorpusIndex.pages
     encode: Callable[[Sequence[str], Sequence[str]], Any]
 
+    _scores: dict = field(default_factory=dict, compare=False, repr=False)  # sparse: all scores per query block
+
     def pair_scores(self, query_vectors: Any, rows: Sequence[int] | np.ndarray, q: int) -> np.ndarray:
         """Scores of query `q` against the pages at index rows `rows`."""
-        pages = self.page_vectors[np.asarray(rows, dtype=np.int64)]
-        if sp.issparse(pages):
-            return np.asarray((pages @ query_vectors[q].T).todense(), dtype=np.float32).ravel()
-        return pages @ query_vectors[q]
+        rows = np.asarray(rows, dtype=np.int64)
+        if sp.issparse(self.page_vectors):
+            # One sparse product for every query against every page, then lookups: slicing a CSR
+            # matrix per item costs more than the whole product.
+            held = self._scores.get(id(query_vectors))
+            if held is None or held[0] is not query_vectors:
+                held = (query_vectors, np.asarray((query_vectors @ self.page_vectors.T).todense(), dtype=np.float32))
+                self._scores.clear()
+                self._scores[id(query_vectors)] = held
+            return held[1][q, rows]
+        return self.page_vectors[rows] @ query_vectors[q]
 
 
 def _normalise(v: np.ndarray) -> np.ndarray:
