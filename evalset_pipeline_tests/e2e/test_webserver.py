@@ -194,7 +194,7 @@ def browser():
     profile = tempfile.mkdtemp(prefix="chromium-profile-")
     for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--disable-dev-shm-usage", "--window-size=1800,900", "--force-device-scale-factor=1.5",
+                "--disable-dev-shm-usage", "--window-size=2400,2900", "--force-device-scale-factor=1",
                 f"--user-data-dir={profile}"):
         options.add_argument(arg)
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
@@ -244,7 +244,23 @@ def test_the_asset_graph_page_renders_in_chromium(server, browser, tmp_path):
     browser.get(f"{server.url}/asset-groups?expanded=" + ",".join(f"global@global:{g}" for g in groups))
     names = [n["assetKey"]["path"][-1] for n in nodes if len(n["assetKey"]["path"][-1]) <= 14]  # long names are elided
     text = lambda: browser.execute_script("return document.body.innerText")  # noqa: E731
-    _wait_until(lambda: all(n in text() for n in names), 90, "every asset node in the graph", server.log)
+    zoom_out = """const b = Array.from(document.querySelectorAll('[class*=zoomSliderContainer] button'));
+        if (b.length) { b[b.length - 1].click(); return true; } return false;"""
+
+    def every_node_shown() -> bool:
+        # The true graph (every table a stage reads is an edge) is taller than the window: zoom
+        # out a step at a time until every node is laid out on screen.
+        if all(n in text() for n in names):
+            return True
+        browser.execute_script(zoom_out)
+        time.sleep(0.5)
+        return False
+
+    try:
+        _wait_until(every_node_shown, 90, "every asset node in the graph", server.log)
+    except AssertionError as exc:
+        _save_png(browser, tmp_path / "asset_graph_failed.png")
+        raise AssertionError(f"{exc}\nmissing: {[n for n in names if n not in text()]}; page: {tmp_path}") from None
     time.sleep(2)  # let the zoom-to-fit settle
     browser.execute_script("document.querySelectorAll('[class*=zoomSliderContainer]').forEach(e => e.style.visibility = 'hidden')")
     box = browser.execute_script(GRAPH_BOX)
