@@ -135,7 +135,10 @@ def test_graphql_serves_the_asset_graph_checks_schedule_and_sensor(server):
     by_name = {n["assetKey"]["path"][-1]: n for n in nodes}
     assert {"documents", "page_renders", "hard_negatives", "candidate_labels", "golden_set"} <= set(by_name)
     assert by_name["golden_set"]["groupName"] == "golden"
-    assert [d["path"] for d in by_name["golden_set"]["dependencyKeys"]] == [["candidate_labels"]]
+    # every table golden_set reads is a declared upstream (core/pipeline/graph.py)
+    from evalset_pipeline.core.pipeline.graph import upstream
+
+    assert sorted(d["path"][-1] for d in by_name["golden_set"]["dependencyKeys"]) == sorted(upstream("golden_set"))
     assert not by_name["corpus_files"]["isMaterializable"]
     checks = {c["name"]: c["blocking"] for c in by_name["candidate_labels"]["assetChecksOrError"]["checks"]}
     gates = ["candidate_labels_distractor_coverage", "candidate_labels_gold_sufficient",
