@@ -48,16 +48,21 @@ test: install-test
 		(apt-get update -qq && apt-get install -y -qq chromium chromium-driver) >/dev/null 2>&1 || true
 	$(PY) -m pytest -q -p no:cacheprovider $(PYTEST_ARGS)
 
-# Runs, schedules, sensor cursors and history persist in data/dagster_home (git-ignored); its
+# Runs, schedules, sensor cursors and history persist in the data directory's dagster_home
+# (data/dagster_home, git-ignored), the same instance `evalset build` records into; its
 # dagster.yaml comes from deploy/dagster.yaml (queued runs, vlm_endpoint pool, run monitoring).
-DAGSTER_HOME_DIR := $(CURDIR)/data/dagster_home
+DATA_DIR := $(abspath $(or $(EVALSET_DATA_DIR),$(CURDIR)/data))
+DAGSTER_HOME_DIR := $(DATA_DIR)/dagster_home
+UI_PORT ?= 3000
 
 $(DAGSTER_HOME_DIR)/dagster.yaml: deploy/dagster.yaml
 	mkdir -p $(DAGSTER_HOME_DIR)
-	cp deploy/dagster.yaml $@
+	cp -n deploy/dagster.yaml $@ || true
 
+# exec: `dagster dev` replaces the recipe's shell, so Ctrl-C reaches it alone and it stops its
+# webserver, daemon and code servers before make returns (no "Interrupt" error, no orphans).
 ui: install $(DAGSTER_HOME_DIR)/dagster.yaml
-	DAGSTER_HOME=$(DAGSTER_HOME_DIR) $(VENV)/bin/dagster dev -w workspace.yaml -h 127.0.0.1
+	@exec env DAGSTER_HOME=$(DAGSTER_HOME_DIR) EVALSET_DATA_DIR=$(DATA_DIR) $(VENV)/bin/dagster dev -w workspace.yaml -h 127.0.0.1 -p $(UI_PORT)
 
 bench: install-test
 	$(PY) -m benchmarks $(BENCH)

@@ -48,7 +48,7 @@ def default_resources() -> dict[str, object]:
 
 
 defs = dg.Definitions(
-    assets=[corpus.corpus_files, *all_assets],
+    assets=[corpus.corpus_files, corpus.corpus_sidecar, *all_assets],
     jobs=[build_golden_set_job],
     schedules=[golden_set_refresh],
     sensors=[corpus_changed],

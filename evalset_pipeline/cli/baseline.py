@@ -21,18 +21,18 @@ INPUT_ERROR = 1
 
 
 def register(subparsers: Any) -> None:
-    from evalset_pipeline.core.scoring.baselines import DEFAULT_DEPTH, DEFAULT_SEED, RETRIEVERS
+    from evalset_pipeline.core.scoring.baselines import DEFAULT_DEPTH, DEFAULT_RETRIEVER, DEFAULT_SEED, RETRIEVERS
 
     p = subparsers.add_parser(
         "baseline",
-        help="write a run from a built-in retriever (text, appearance, random) for every golden item",
+        help="write a run from a built-in retriever (bm25, text, appearance, random) for every golden item",
         description="Retrieves over every rendered page of the corpus (exact cosine, top --depth) with the "
-        "golden items' questions as queries. text: all-MiniLM-L6-v2 over each page's text layer. appearance: the "
+        "golden items' questions as queries. bm25 (default): BM25 over each page's text layer. text: all-MiniLM-L6-v2 over each page's text layer. appearance: the "
         "question embedded by the page-embedding model, when that model has a text side (refused over the offline "
         "appearance vectors). random: the chance floor. Output format by suffix: .parquet, .jsonl, else TREC; the "
         "corpus fingerprint and page count travel with the run. See docs/scoring.md, 'Baselines'.",
     )
-    p.add_argument("--retriever", choices=RETRIEVERS, default="text", help="which baseline (default: text)")
+    p.add_argument("--retriever", choices=RETRIEVERS, default=DEFAULT_RETRIEVER, help=f"which baseline (default: {DEFAULT_RETRIEVER})")
     p.add_argument("--out", type=Path, required=True, metavar="RUN", help="run file to write (.trec, .jsonl, .parquet)")
     add_golden(p, help="golden version whose items are the queries")
     add_data_dir(p)

@@ -1,9 +1,17 @@
-"""`evalset build`: materialize every asset through Dagster, in process, and report the golden set."""
+"""`evalset build`: run the `build_golden_set` job in this process, recorded in the data
+directory's Dagster instance (the one `make ui` shows), and report what was done.
+
+Quiet by default: a live progress display in a terminal, nothing but the summary otherwise;
+`--verbose` / `--log-level` bring Dagster's events back. Expected failures are one sentence (or
+one paragraph for blocked gates), never a stack trace.
+"""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -14,8 +22,8 @@ from evalset_pipeline.core.redact import redact
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("build", help="Build (or confirm) the golden set for a corpus")
-    p.add_argument("--corpus", type=Path, default=None, help="Folder of PDFs, optional metadata.csv (default: data/sample_corpus)")
-    p.add_argument("--data-dir", type=Path, default=None, help="Artifacts and golden sets (default: data)")
+    p.add_argument("--corpus", default=None, help="Folder of PDFs, optional metadata.csv (default: data/sample_corpus)")
+    p.add_argument("--data-dir", type=Path, default=None, help="Artifacts, golden sets and the Dagster instance (default: data)")
     add_vlm_options(p)
     p.add_argument("--embedder", default="appearance", help="'appearance' or a sentence-transformers name/path")
     p.add_argument("--sample-size", type=int, default=80)
@@ -23,13 +31,30 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--negatives-per-axis", type=int, default=2)
     p.add_argument("--axes", default="period,metric,entity", help="Comma-separated axes, e.g. period,metric,entity,revision")
     p.add_argument("--workers", type=int, default=0, help="Processes for render/embed (0 = one per core)")
+    p.add_argument("--baseline-retrievers", default="",
+                   help="Retrievers of baseline_scores, comma-separated (default: bm25; add text for MiniLM)")
     p.add_argument("--json", action="store_true", help="Print the summary as JSON")
+    p.add_argument("--verbose", action="store_true", help="Print Dagster's events (DEBUG) instead of the progress display")
+    p.add_argument("--log-level", default=None, choices=["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"],
+                   help="Print Dagster's events from this level on (default: none; --verbose = DEBUG)")
     p.add_argument("--wait", action="store_true",
                    help="If another build holds the data directory, wait for it (default: fail at once, naming it)")
     p.set_defaults(func=run)
 
 
 EXIT_BUSY = 3  # another build holds the data directory
+_REMOTE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:/")  # s3://, gs://, https://, … (also as Path turned it: s3:/…)
+
+
+def corpus_problem(corpus: str) -> str | None:
+    """Why `corpus` cannot be built from, in one sentence, or None."""
+    if _REMOTE.match(corpus):
+        return f"{corpus}: remote corpora are not supported; mount or sync it to a local folder and pass that"
+    if not Path(corpus).is_dir():
+        return f"corpus folder {corpus} does not exist"
+    if not has_pdfs(Path(corpus)):
+        return f"no PDFs under {corpus} (looked for *.pdf in every sub-folder); nothing to build"
+    return None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -37,21 +62,15 @@ def run(args: argparse.Namespace) -> int:
     from evalset_pipeline.core.paths import DataPaths
 
     data_dir = args.data_dir or default_data_dir()
-    corpus = args.corpus or default_corpus_dir()
-    if not Path(corpus).is_dir():
-        print(f"error: corpus folder {corpus} does not exist", file=sys.stderr)
-        return 2
-    if not has_pdfs(Path(corpus)):
-        print(f"error: no PDFs under {corpus} (looked for *.pdf in every sub-folder); nothing to build", file=sys.stderr)
-        return 2
-    if (problem := vlm_flags_error(args)):
+    corpus = str(args.corpus or default_corpus_dir())
+    if (problem := corpus_problem(corpus) or vlm_flags_error(args)):
         print(f"error: {problem}", file=sys.stderr)
         return 2
     # Taken before Dagster is even imported, so a second build learns at once who holds the directory.
     try:
         with build_lock(DataPaths.at(data_dir), Path(corpus).resolve(), wait=args.wait,
                         on_wait=lambda who: print(f"waiting: {who}", file=sys.stderr, flush=True)):
-            return _build(args, data_dir, corpus)
+            return _build(args, Path(data_dir), Path(corpus))
     except BuildLocked as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_BUSY
@@ -64,58 +83,92 @@ def has_pdfs(root: Path) -> bool:
     return False
 
 
+def _log_level(args: argparse.Namespace) -> str:
+    return args.log_level or ("DEBUG" if args.verbose else "CRITICAL")
+
+
+def _run_config(args: argparse.Namespace, data_dir: Path, corpus: Path) -> dict:
+    """Resource config of this build: what the launchpad would hold for the same run (no secret:
+    the API key's variable name only)."""
+    settings = {"data_dir": str(data_dir), "corpus_dir": str(corpus), "seed": args.seed, "sample_size": args.sample_size,
+                "negatives_per_axis": args.negatives_per_axis, "axes": [a.strip() for a in args.axes.split(",") if a.strip()],
+                "workers": args.workers,
+                "baseline_retrievers": [r.strip() for r in args.baseline_retrievers.split(",") if r.strip()]}
+    vlm = {**vlm_kwargs(args), "input_usd_per_mtok": args.input_usd_per_mtok, "output_usd_per_mtok": args.output_usd_per_mtok}
+    return {"resources": {"settings": {"config": settings}, "vlm": {"config": {k: v for k, v in vlm.items() if v is not None}},
+                          "embedder": {"config": {"model": args.embedder}}},
+            "loggers": {"console": {"config": {"log_level": _log_level(args)}}}}
+
+
+@contextlib.contextmanager
+def _quiet(level: str):
+    """Below --log-level, Dagster's own Python loggers and warnings stay silent too."""
+    import logging
+    import warnings
+
+    names = ("dagster", "alembic", "httpx")
+    before = {n: logging.getLogger(n).level for n in names}
+    for n in names:
+        logging.getLogger(n).setLevel(max(logging.getLevelName(level), logging.WARNING) if level != "DEBUG" else logging.DEBUG)
+    with warnings.catch_warnings():
+        if level == "CRITICAL":
+            warnings.simplefilter("ignore")
+        try:
+            yield
+        finally:
+            for n, lvl in before.items():
+                logging.getLogger(n).setLevel(lvl)
+
+
 def _build(args: argparse.Namespace, data_dir: Path, corpus: Path) -> int:
-    import dagster as dg
+    from evalset_pipeline.cli.build_summary import collect_summary, print_summary
+    from evalset_pipeline.core import progress
 
-    from evalset_pipeline.core.golden.reader import load_golden_set
-    from evalset_pipeline.definitions import all_assets
-    from evalset_pipeline.defs.resources import EmbedderResource, PipelineSettings, VLMResource
+    level = _log_level(args)
+    with _quiet(level):
+        import dagster as dg
 
-    resources = {
-        "settings": PipelineSettings(
-            data_dir=str(data_dir), corpus_dir=str(corpus), seed=args.seed, sample_size=args.sample_size,
-            negatives_per_axis=args.negatives_per_axis, axes=[a.strip() for a in args.axes.split(",") if a.strip()],
-            workers=args.workers, progress_bar=sys.stderr.isatty() and not args.json,
-        ),
-        "vlm": VLMResource(**vlm_kwargs(args), input_usd_per_mtok=args.input_usd_per_mtok,
-                           output_usd_per_mtok=args.output_usd_per_mtok),
-        "embedder": EmbedderResource(model=args.embedder),
-    }
-    result = dg.materialize(all_assets, resources=resources, raise_on_error=False)
-    checks = check_outcomes(result)
-    if not result.success:
-        for event in result.all_events:
-            if event.is_step_failure and event.step_key != "candidate_labels_gates":
-                print(f"error in {event.step_key}: {redact(step_error(event.step_failure_data.error))}", file=sys.stderr)
-        blocked = [c for c in checks if not c["passed"] and c["severity"] == "ERROR"]
-        if blocked:
-            print(gates_paragraph(blocked, _funnel(data_dir)), file=sys.stderr)
-        return 1
-    golden_meta = result.asset_materializations_for_node("golden_set")[-1].metadata
-    created = bool(golden_meta["new_version"].value)
-    moved = bool(golden_meta["latest_moved"].value) if "latest_moved" in golden_meta else created
-    gs = load_golden_set("latest", data_dir)
-    summary = {
-        "version_id": gs.version_id,
-        "new_version": created,
-        "latest_moved": moved,  # also true when reverted inputs confirmed an older version again
-        "seq": gs.info.get("seq"),
-        "items": gs.items.num_rows,
-        "by_slice": _count(gs.items.column("slice").to_pylist()),
-        "funnel": gs.info.get("funnel"),
-        "stored_at": {"duckdb": str(Path(data_dir) / "evalsets.duckdb"), "snapshot": str(gs.snapshot_dir)},
-        "corpus": {"documents": gs.info.get("corpus_documents"), "pages": gs.info.get("corpus_pages"),
-                   "fingerprint": gs.info.get("corpus_fingerprint")},
-        "rejected_documents": _rejected(data_dir),
-        "sidecar_issues": _sidecar_issues(result),  # [bad-input]
-        "warnings": [f"{c['name']}: {c['description']}" for c in checks if not c["passed"]]
-                    + list(golden_meta["warnings"].value if "warnings" in golden_meta else []),
-    }
+        from evalset_pipeline.definitions import defs
+        from evalset_pipeline.defs.external import report_to_instance
+        from evalset_pipeline.defs.instance import LAUNCHER_TAG, fail_dead_cli_runs, open_instance
+        from evalset_pipeline.defs.schedules import DATA_DIR_TAG
+
+        instance = open_instance(data_dir)
+        try:
+            fail_dead_cli_runs(instance)
+            report_to_instance(instance, str(corpus), str(data_dir))
+            job = defs.resolve_job_def("build_golden_set")
+            show = sys.stderr.isatty() and not args.json and level == "CRITICAL"
+            sink = None
+            if show:
+                from evalset_pipeline.cli.build_progress import BuildProgress
+
+                sink = BuildProgress()
+            with progress.showing(sink) if sink else contextlib.nullcontext(), sink or contextlib.nullcontext():
+                result = job.execute_in_process(
+                    run_config=_run_config(args, data_dir, corpus), instance=instance, raise_on_error=False,
+                    tags={LAUNCHER_TAG: "cli", DATA_DIR_TAG: str(data_dir.resolve()), "evalset/trigger": "cli"})
+            checks = check_outcomes(result)
+            if not result.success:
+                _print_failure(result, checks, data_dir)
+                return 1
+            summary = collect_summary(result, instance, checks, data_dir)
+        finally:
+            instance.dispose()
     if args.json:
         print(json.dumps(summary, indent=2, default=str))
     else:
-        _print_summary(summary)
+        print_summary(summary)
     return 0
+
+
+def _print_failure(result, checks: list[dict], data_dir: Path) -> None:
+    for event in result.all_events:
+        if event.is_step_failure and event.step_key != "candidate_labels_gates":
+            print(f"error in {event.step_key}: {redact(step_error(event.step_failure_data.error))}", file=sys.stderr)
+    blocked = [c for c in checks if not c["passed"] and c["severity"] == "ERROR"]
+    if blocked:
+        print(gates_paragraph(blocked, _funnel(data_dir)), file=sys.stderr)
 
 
 # Dagster's wrappers around what a step raised; the first error below them is ours, and ours say
@@ -163,63 +216,3 @@ def gates_paragraph(blocked: list[dict], funnel: dict) -> str:
             f"Funnel: {counts}" + (f" (dropped: {reasons})" if reasons else "") + ". "
             "The previous version, if any, is still the latest. See `evalset documents --rejected`, the "
             "funnel above and docs/dagster.md (checks) for what each gate means.")
-
-
-def _count(values: list[str]) -> dict[str, int]:
-    out: dict[str, int] = {}
-    for v in values:
-        out[v] = out.get(v, 0) + 1
-    return dict(sorted(out.items()))
-
-
-def _rejected(data_dir: Path) -> list[dict]:
-    from evalset_pipeline.core.paths import DataPaths
-    from evalset_pipeline.core.tables import read_rows
-
-    path = DataPaths.at(data_dir).table("rejected_documents")
-    return read_rows(path) if path.exists() else []
-
-
-def _sidecar_issues(result) -> list[str]:  # [bad-input] metadata.csv problems, as page_metadata reported them
-    mats = result.asset_materializations_for_node("page_metadata")
-    entry = mats[-1].metadata.get("sidecar_issues") if mats else None
-    return list(entry.value) if entry is not None else []
-
-
-def _print_summary(s: dict) -> None:
-    from rich.console import Console
-    from rich.table import Table
-    from rich.text import Text  # [bad-input] cells as Text: a file named "[/b].pdf" is not markup
-
-    console = Console()
-    state = ("new version" if s["new_version"] else
-             "confirmed again: same inputs as this earlier version, LATEST moved back to it" if s.get("latest_moved") else
-             "unchanged: same inputs, same version, no new row")
-    console.print(f"[bold]golden set[/bold] {s['version_id']}  (seq {s['seq']}, {state})")
-    console.print(f"items: {s['items']}  " + "  ".join(f"{k}={v}" for k, v in s["by_slice"].items()))
-    c = s["corpus"]
-    console.print(f"corpus: {c['documents']} documents, {c['pages']} pages, fingerprint {c['fingerprint'][:16]}")
-    f = s["funnel"] or {}
-    t = Table(title="funnel", show_header=True)
-    t.add_column("stage")
-    t.add_column("count", justify="right")
-    for key in ("sampled", "skipped", "generated", "kept_as_written", "qualified", "kept", "underspecified", "dropped"):
-        if key in f:
-            t.add_row(key, str(f[key]))
-    for reason, n in (f.get("dropped_reasons") or {}).items():
-        t.add_row(f"  dropped: {reason}", str(n))
-    for reason, n in list((f.get("skipped_reasons") or {}).items())[:3]:  # the top skip reasons
-        t.add_row(f"  skipped: {reason}", str(n))
-    console.print(t)
-    if s["rejected_documents"]:
-        r = Table(title="rejected documents")
-        for col in ("path", "sha256", "reason", "stage"):
-            r.add_column(col, overflow="fold")
-        for row in s["rejected_documents"]:
-            r.add_row(Text(row["path"]), Text(row["sha256"][:12] or "-"), Text(row["reason"]), Text(row["stage"]))
-        console.print(r)
-    for issue in s.get("sidecar_issues") or []:  # [bad-input]
-        console.print(Text(f"sidecar: {issue}"), style="yellow")
-    for warning in s.get("warnings") or []:
-        console.print(Text(f"warning: {warning}"), style="bold yellow")
-    console.print(f"stored in {s['stored_at']['duckdb']} and {s['stored_at']['snapshot']}")

@@ -17,7 +17,7 @@ INPUT_ERROR = 1
 
 
 def register(subparsers: Any) -> None:
-    from evalset_pipeline.core.scoring.baselines import DEFAULT_SEED, RETRIEVERS
+    from evalset_pipeline.core.scoring.baselines import DEFAULT_RETRIEVER, DEFAULT_SEED, RETRIEVERS
 
     report = subparsers.add_parser("report", help="reports over a golden version (headline)")
     sub = report.add_subparsers(dest="report_command", required=True)
@@ -30,7 +30,7 @@ def register(subparsers: Any) -> None:
         "supporting-only@5. Both also over the whole index, plus a one-change-at-a-time bridge. "
         "See docs/scoring.md, 'The headline report'.",
     )
-    h.add_argument("--retriever", choices=RETRIEVERS, default="text", help="which baseline ranks (default: text)")
+    h.add_argument("--retriever", choices=RETRIEVERS, default=DEFAULT_RETRIEVER, help=f"which baseline ranks (default: {DEFAULT_RETRIEVER})")
     add_golden(h)
     add_data_dir(h)
     h.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of the random-negative draws")

@@ -53,6 +53,11 @@ class DataPaths:
     def table(self, name: str) -> Path:
         return self.tables / f"{name}.parquet"
 
+    def table_file(self, filename: str) -> Path:
+        """A stage's file beside its tables (`corpus_manifest.json`, `page_embeddings.npy`,
+        `<stage>.calls.json`); named through here so a stage's reads can be checked (pipeline/graph.py)."""
+        return self.tables / filename
+
     @property
     def cache_db(self) -> Path:
         return self.root / "cache" / "model_calls.duckdb"

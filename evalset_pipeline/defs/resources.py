@@ -12,10 +12,12 @@ from typing import Any, Callable, Iterator
 import dagster as dg
 from pydantic import Field
 
+from evalset_pipeline.core import progress
 from evalset_pipeline.core.buildlock import step_lock
 from evalset_pipeline.core.index.embeddings import EmbedderSpec
 from evalset_pipeline.core.paths import DataPaths, default_corpus_dir, default_data_dir
 from evalset_pipeline.core.pipeline.context import BuildConfig, StageContext
+from evalset_pipeline.core.pipeline.graph import READS, stage_paths
 from evalset_pipeline.core.render.pages import RenderSettings
 from evalset_pipeline.core.vlm.cache import CachedBackend, Prices
 from evalset_pipeline.core.vlm.factory import VLMConfig, backend_identity, make_backend, open_cached_backend
@@ -34,7 +36,9 @@ class PipelineSettings(dg.ConfigurableResource):
     render_dpi: int = 96
     max_pixels: int = 4_000_000
     workers: int = Field(default=0, description="Processes for render/embed; 0 = one per core")
-    progress_bar: bool = Field(default=False, description="Show terminal progress bars (the CLI turns this on)")
+    baseline_retrievers: list[str] = Field(default_factory=list,
+                                           description="Retrievers of baseline_scores; empty = bm25 (+ appearance when "
+                                                       "the page embedder has a text side). Add 'text' for MiniLM.")
 
     @contextmanager
     def yield_for_execution(self, context: dg.InitResourceContext) -> Iterator["PipelineSettings"]:
@@ -86,22 +90,18 @@ class VLMResource(dg.ConfigurableResource):
         return backend_identity(make_backend(self.config()))
 
 
-def _progress_logger(log: logging.Logger, bar: bool) -> Callable[[str, int, int], None]:
+def _progress_logger(log: logging.Logger) -> Callable[[str, int, int | None], None]:
+    """A stage's countable work: to the live display when one is showing (core/progress.py), and
+    to the run's log at every tenth, so the UI's run view shows it too."""
     last: dict[str, int] = {}
-    bars: dict[str, Any] = {}
 
-    def report(stage: str, done: int, total: int) -> None:
-        if bar:
-            from tqdm import tqdm
-
-            b = bars.setdefault(stage, tqdm(total=total, desc=stage, unit="page", leave=False))
-            b.update(done - b.n)
-            if done >= total:
-                b.close()
-        tenth = done * 10 // max(total, 1)
-        if tenth != last.get(stage):
-            last[stage] = tenth
-            log.info("%s: %d/%d", stage, done, total)
+    def report(task: str, done: int, total: int | None) -> None:
+        progress.report(task, done, total)
+        if total:
+            tenth = done * 10 // max(total, 1)
+            if tenth != last.get(task):
+                last[task] = tenth
+                log.info("%s: %d/%d", task, done, total)
 
     return report
 
@@ -112,7 +112,10 @@ def stage_context(
     embedder: EmbedderResource | None = None,
     vlm: VLMResource | None = None,
 ) -> StageContext:
-    paths = DataPaths.at(settings.data_dir)
+    # An asset's stage sees only the tables it declares (core/pipeline/graph.py); checks read freely.
+    stage = context.asset_key.path[-1] if isinstance(context, dg.AssetExecutionContext) else None
+    progress.started(stage or "checks")
+    paths = stage_paths(settings.data_dir, stage) if stage in READS else DataPaths.at(settings.data_dir)
     opener: Callable[[], CachedBackend] | None = None
     if vlm is not None:
         config = vlm.config()
@@ -123,5 +126,5 @@ def stage_context(
         embedder=embedder.spec() if embedder else EmbedderSpec(),
         log=context.log,
         open_backend=opener,
-        progress=_progress_logger(context.log, settings.progress_bar),
+        progress=_progress_logger(context.log),
     )

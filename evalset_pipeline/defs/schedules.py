@@ -8,6 +8,7 @@ Both the schedule and the corpus sensor launch this job; both are off until swit
 Settings, read when the code location loads:
   EVALSET_REFRESH_CRON       cron of the scheduled refresh (default "0 3 * * *": nightly, 03:00)
   EVALSET_REFRESH_TIMEZONE   its timezone (default UTC)
+  EVALSET_REFRESH_SKIP_BASELINE  1: scheduled refreshes leave baseline_scores out (default 0)
   EVALSET_MAX_RUNTIME_S      `dagster/max_runtime` of a build run in seconds (default 21600 = 6 h);
                              enforced by the daemon when run monitoring is on (deploy/dagster.yaml)
 """
@@ -39,8 +40,19 @@ def build_job(max_runtime_s: int | None = None):
 build_golden_set_job = build_job()
 
 
-def build_refresh_schedule(cron: str | None = None, timezone: str | None = None) -> dg.ScheduleDefinition:
-    return dg.ScheduleDefinition(
+def refresh_selection(skip_baseline: bool) -> list[dg.AssetKey] | None:
+    """Assets a scheduled refresh materializes: all (None), or all but baseline_scores."""
+    from evalset_pipeline.core.pipeline.graph import STAGES
+
+    return [dg.AssetKey(s) for s in STAGES if s != "baseline_scores"] if skip_baseline else None
+
+
+def build_refresh_schedule(cron: str | None = None, timezone: str | None = None,
+                           skip_baseline: bool | None = None) -> dg.ScheduleDefinition:
+    skip = skip_baseline if skip_baseline is not None else os.environ.get("EVALSET_REFRESH_SKIP_BASELINE", "0") == "1"
+    selection = refresh_selection(skip)
+
+    @dg.schedule(
         name="golden_set_refresh",
         job=build_golden_set_job,
         cron_schedule=cron or os.environ.get("EVALSET_REFRESH_CRON", DEFAULT_CRON),
@@ -48,8 +60,13 @@ def build_refresh_schedule(cron: str | None = None, timezone: str | None = None)
         default_status=dg.DefaultScheduleStatus.STOPPED,
         tags={"evalset/trigger": "schedule"},
         description="Rebuild through the golden set on a cron (EVALSET_REFRESH_CRON; default nightly at 03:00 UTC). "
-                    "Unchanged pages and cached model calls make a no-change refresh cheap and give the same version.",
+                    "Unchanged pages and cached model calls make a no-change refresh cheap and give the same version. "
+                    "EVALSET_REFRESH_SKIP_BASELINE=1 leaves baseline_scores out.",
     )
+    def golden_set_refresh(context: dg.ScheduleEvaluationContext) -> dg.RunRequest:
+        return dg.RunRequest(tags={"evalset/trigger": "schedule"}, asset_selection=selection)
+
+    return golden_set_refresh
 
 
 golden_set_refresh = build_refresh_schedule()

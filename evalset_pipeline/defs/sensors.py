@@ -10,8 +10,9 @@ reads only materializations of non-observable external assets), so the UI marks 
 everything downstream stale until the run catches up.
 
 Off by default; EVALSET_SENSOR_INTERVAL_S sets the polling interval (default 60 s). Changes to
-the metadata sidecar (metadata.csv) are not PDFs and do not trigger it: the nightly schedule
-or a manual run picks them up.
+the metadata sidecar (metadata.csv) alone do not trigger a run: every build reports the
+sidecar's version (`corpus_sidecar`, from the `documents` step) so page_metadata and what reads
+it show stale until it runs; a PDF change reports both.
 """
 
 import os
@@ -25,7 +26,8 @@ from evalset_pipeline.core.checks.corpus_state import (
     stat_cache_path,
 )
 from evalset_pipeline.core.paths import DataPaths
-from evalset_pipeline.defs.assets.corpus import corpus_files
+from evalset_pipeline.defs.assets.corpus import corpus_files, corpus_sidecar
+from evalset_pipeline.defs.external import changed_input_events
 from evalset_pipeline.defs.resources import PipelineSettings
 from evalset_pipeline.defs.schedules import build_golden_set_job
 
@@ -53,5 +55,13 @@ def corpus_changed(context: dg.SensorEvaluationContext, settings: PipelineSettin
         cursor=decision.cursor,
         asset_events=[dg.AssetMaterialization(asset_key=corpus_files.key, description=decision.reason,
                                               metadata={"corpus_fingerprint": fingerprint},
-                                              tags={DATA_VERSION_TAG: fingerprint})],
+                                              tags={DATA_VERSION_TAG: fingerprint}),
+                      *_sidecar_events(context, settings)],
     )
+
+
+def _sidecar_events(context: dg.SensorEvaluationContext, settings: PipelineSettings) -> list[dg.AssetMaterialization]:
+    """The sidecar's new version, when the instance holds another (defs/external.py)."""
+    instance = context.instance if context.instance_ref is not None else None
+    return [e for e in changed_input_events(instance, settings.corpus_dir, settings.data_dir)
+            if e.asset_key == corpus_sidecar.key]

@@ -162,3 +162,16 @@ def test_hardening_needs_the_questions_beside_the_pdfs(tmp_path):
     (tmp_path / "pdfs").mkdir()
     with pytest.raises(ValueError, match="questions.jsonl"):
         hardening.run(corpus=str(tmp_path))
+
+
+def test_coldbuild_tiny(tmp_path, monkeypatch):
+    from benchmarks import coldbuild
+    from evalset_pipeline.core.corpus.sample_corpus import generate_sample_corpus
+
+    monkeypatch.setenv("EVALSET_BENCH_QUICK", "1")
+    corpus = tmp_path / "corpus"
+    generate_sample_corpus(corpus, entities=1, periods=2)
+    r = coldbuild.run(corpus=corpus)
+    assert r["pages"] == 22 and r["pages_per_s"] > 0 and 0 < r["baseline_share"] < 1
+    assert 0 < r["printed_lines_sample"] <= r["printed_lines_goal"]
+    json.dumps(r)

@@ -66,7 +66,11 @@ def test_sensor_requests_one_run_per_change_and_none_when_unchanged(corpus, tmp_
     first = sensor.tick()  # no golden set yet: build one
     assert len(first) == 1 and first[0].tags["evalset/trigger"] == "corpus_changed"
     assert sensor.cursor == scan_corpus(corpus).fingerprint
-    assert sensor.reported == [("corpus_files", sensor.cursor)]  # the UI marks documents stale
+    from evalset_pipeline.core.checks.corpus_state import sidecar_fingerprint
+
+    # The UI marks documents stale, and page_metadata when the instance holds another sidecar version
+    # (here no instance: the sidecar is always reported with the PDFs).
+    assert sensor.reported == [("corpus_files", sensor.cursor), ("corpus_sidecar", sidecar_fingerprint(corpus))]
     assert sensor.tick() == [] and sensor.tick() == []  # unchanged: nothing, cursor kept
     assert sensor.reported == []
 
@@ -112,3 +116,13 @@ def test_schedule_requests_a_full_rebuild_and_its_cron_is_configurable(monkeypat
     custom = build_refresh_schedule()
     assert custom.cron_schedule == "*/30 * * * *" and custom.execution_timezone == "Asia/Seoul"
     assert build_refresh_schedule("15 1 * * 1").cron_schedule == "15 1 * * 1"
+
+
+def test_a_setting_leaves_baseline_scores_out_of_scheduled_refreshes():
+    skipping = build_refresh_schedule(skip_baseline=True)
+    with dg.build_schedule_context(scheduled_execution_time=None) as context:
+        request = skipping.evaluate_tick(context).run_requests[0]
+    selected = {k.to_user_string() for k in request.asset_selection}
+    assert "baseline_scores" not in selected and {"documents", "golden_set"} <= selected
+    with dg.build_schedule_context(scheduled_execution_time=None) as context:
+        assert build_refresh_schedule(skip_baseline=False).evaluate_tick(context).run_requests[0].asset_selection is None

@@ -54,7 +54,8 @@ KILLS = [
 def _build(corpus: Path, data: Path, trigger=None, delay: float = 0.0, timeout: float = 300) -> tuple[bool, int, str]:
     """Run `evalset build` in its own process group; SIGKILL the group once `trigger` fires.
     Returns (killed, returncode, output)."""
-    cmd = [EVALSET, "build", "--corpus", str(corpus), "--data-dir", str(data), "--json", "--workers", "2"]
+    # --verbose: the step events the kill points wait for (quiet by default)
+    cmd = [EVALSET, "build", "--corpus", str(corpus), "--data-dir", str(data), "--json", "--workers", "2", "--verbose"]
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, errors="replace",
                             start_new_session=True, env={**os.environ, "HF_HUB_OFFLINE": "1"})
     lines: queue.Queue = queue.Queue()

@@ -1,8 +1,9 @@
 """The real UI: dagster-webserver on a free localhost port, queried over GraphQL and loaded in Chromium.
 
-Daemon-less (DefaultRunCoordinator launches runs at once) with a temporary DAGSTER_HOME. A golden
-set is built in process into that instance first, so the UI has history to show; then one asset
-is launched through GraphQL and waited for. The browser test loads the asset graph and the
+Daemon-less (DefaultRunCoordinator launches runs at once). A golden set is built first with
+`evalset build` into the data directory's own instance (`<data>/dagster_home`, what `make run`
+then `make ui` use), so the UI has its history to show; then one asset is launched through
+GraphQL and waited for. The browser test loads the asset graph and the
 golden_set page (whose Markdown preview inlines thumbnails as data URIs) and screenshots both.
 (`dagster asset materialize` on the command line, with an asset and its check, is covered in
 evalset_pipeline_tests/defs/test_materialize_alone.py.)
@@ -79,16 +80,15 @@ REPOS = """{ repositoriesOrError { ... on RepositoryConnection { nodes { name lo
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     root = tmp_path_factory.mktemp("ui")
-    home, data_dir, corpus = root / "dagster_home", root / "data", root / "corpus"
-    home.mkdir()
-    (home / "dagster.yaml").write_text(TEST_INSTANCE)
+    data_dir, corpus = root / "data", root / "corpus"
+    home = data_dir / "dagster_home"  # the instance `evalset build` records into (and `make ui` shows)
+    home.mkdir(parents=True)
+    (home / "dagster.yaml").write_text(TEST_INSTANCE)  # kept: the CLI copies deploy/dagster.yaml only when missing
     generate_sample_corpus(corpus, entities=1, periods=2)
-    # History for the UI: one full build recorded in this instance.
-    resources = {"settings": PipelineSettings(data_dir=str(data_dir), corpus_dir=str(corpus), workers=2),
-                 "vlm": VLMResource(), "embedder": EmbedderResource()}
-    with dg.DagsterInstance.from_config(str(home)) as instance:
-        lineage = dg.AssetSelection.assets("golden_set").upstream()  # with its checks
-        assert dg.materialize(all_assets, resources=resources, instance=instance, selection=lineage).success
+    # History for the UI: one full build from the command line, as `make run` does.
+    from evalset_pipeline.cli.main import main
+
+    assert main(["build", "--corpus", str(corpus), "--data-dir", str(data_dir), "--workers", "2", "--json"]) == 0
 
     port = free_port()
     env = {**os.environ, "DAGSTER_HOME": str(home), "EVALSET_DATA_DIR": str(data_dir),
@@ -117,13 +117,28 @@ def server(tmp_path_factory):
             pass
 
 
+MATERIALIZED = """{ assetNodes { assetKey { path } isMaterializable
+  assetMaterializations(limit: 1) { runId timestamp } } }"""
+
+
+def test_after_a_cli_build_every_materializable_asset_shows_a_materialization(server):
+    nodes = server.graphql(MATERIALIZED)["assetNodes"]
+    materializable = [n for n in nodes if n["isMaterializable"]]
+    assert len(materializable) >= 12
+    missing = [n["assetKey"]["path"][-1] for n in materializable if not n["assetMaterializations"]]
+    assert missing == [], f"never materialized in the UI: {missing}"
+
+
 def test_graphql_serves_the_asset_graph_checks_schedule_and_sensor(server):
     nodes = server.graphql("""{ assetNodes { assetKey { path } groupName isMaterializable
         dependencyKeys { path } assetChecksOrError { ... on AssetChecks { checks { name blocking } } } } }""")["assetNodes"]
     by_name = {n["assetKey"]["path"][-1]: n for n in nodes}
     assert {"documents", "page_renders", "hard_negatives", "candidate_labels", "golden_set"} <= set(by_name)
     assert by_name["golden_set"]["groupName"] == "golden"
-    assert [d["path"] for d in by_name["golden_set"]["dependencyKeys"]] == [["candidate_labels"]]
+    # every table golden_set reads is a declared upstream (core/pipeline/graph.py)
+    from evalset_pipeline.core.pipeline.graph import upstream
+
+    assert sorted(d["path"][-1] for d in by_name["golden_set"]["dependencyKeys"]) == sorted(upstream("golden_set"))
     assert not by_name["corpus_files"]["isMaterializable"]
     checks = {c["name"]: c["blocking"] for c in by_name["candidate_labels"]["assetChecksOrError"]["checks"]}
     gates = ["candidate_labels_distractor_coverage", "candidate_labels_gold_sufficient",
@@ -182,7 +197,7 @@ def browser():
     profile = tempfile.mkdtemp(prefix="chromium-profile-")
     for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--disable-dev-shm-usage", "--window-size=1800,900", "--force-device-scale-factor=1.5",
+                "--disable-dev-shm-usage", "--window-size=2400,2900", "--force-device-scale-factor=1",
                 f"--user-data-dir={profile}"):
         options.add_argument(arg)
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
@@ -232,7 +247,23 @@ def test_the_asset_graph_page_renders_in_chromium(server, browser, tmp_path):
     browser.get(f"{server.url}/asset-groups?expanded=" + ",".join(f"global@global:{g}" for g in groups))
     names = [n["assetKey"]["path"][-1] for n in nodes if len(n["assetKey"]["path"][-1]) <= 14]  # long names are elided
     text = lambda: browser.execute_script("return document.body.innerText")  # noqa: E731
-    _wait_until(lambda: all(n in text() for n in names), 90, "every asset node in the graph", server.log)
+    zoom_out = """const b = Array.from(document.querySelectorAll('[class*=zoomSliderContainer] button'));
+        if (b.length) { b[b.length - 1].click(); return true; } return false;"""
+
+    def every_node_shown() -> bool:
+        # The true graph (every table a stage reads is an edge) is taller than the window: zoom
+        # out a step at a time until every node is laid out on screen.
+        if all(n in text() for n in names):
+            return True
+        browser.execute_script(zoom_out)
+        time.sleep(0.5)
+        return False
+
+    try:
+        _wait_until(every_node_shown, 90, "every asset node in the graph", server.log)
+    except AssertionError as exc:
+        _save_png(browser, tmp_path / "asset_graph_failed.png")
+        raise AssertionError(f"{exc}\nmissing: {[n for n in names if n not in text()]}; page: {tmp_path}") from None
     time.sleep(2)  # let the zoom-to-fit settle
     browser.execute_script("document.querySelectorAll('[class*=zoomSliderContainer]').forEach(e => e.style.visibility = 'hidden')")
     box = browser.execute_script(GRAPH_BOX)
@@ -241,19 +272,20 @@ def test_the_asset_graph_page_renders_in_chromium(server, browser, tmp_path):
     assert shot.stat().st_size > 5_000
 
 
-def test_the_golden_set_preview_shows_inline_thumbnails(server, browser, tmp_path):
+def test_the_golden_set_preview_shows_pages_large_enough_to_compare(server, browser, tmp_path):
     browser.get(f"{server.url}/assets/golden_set")
     # Long Markdown metadata opens in a dialog: the row's "[Show Markdown]" link.
     link = "//tr[.//*[normalize-space(text())='preview']]//a[contains(., 'Show Markdown')]"
     _wait_until(lambda: browser.find_elements("xpath", link), 90, "the preview metadata entry", server.log)[0].click()
     images = """return Array.from(document.querySelectorAll('img'))
-        .filter(i => (i.getAttribute('src') || '').startsWith('data:image/png;base64,'))
-        .map(i => [i.alt, i.complete, i.naturalWidth])"""
+        .filter(i => (i.getAttribute('src') || '').startsWith('data:image/jpeg;base64,'))
+        .map(i => [i.alt, i.complete, i.naturalWidth, i.getBoundingClientRect().width])"""
     shown = _wait_until(lambda: [i for i in browser.execute_script(images) if i[1] and i[2] > 0], 30,
                         "data-URI thumbnails in the preview dialog", server.log)
-    alts = [alt for alt, _, _ in shown]
+    alts = [alt for alt, _, _, _ in shown]
     assert alts.count("gold") >= 3 and sum(a.endswith("distractor") for a in alts) >= 3
-    assert all(width == 64 for _, _, width in shown)  # the renderer's .thumb.png, decoded by the browser
+    # large enough to tell a gold page from its look-alikes: decoded at 280 px, drawn at 240 px or more
+    assert all(natural >= 240 and drawn >= 240 for _, _, natural, drawn in shown), shown
     time.sleep(1)  # the dialog fades in
     dialog = browser.execute_script("""let e = document.querySelector("img[alt='gold']");
         while (e && !(e.getAttribute('role') === 'dialog' || /dialog/i.test(String(e.className)))) e = e.parentElement;

@@ -299,7 +299,7 @@ class BadBuild:
     rc: int
     summary: dict  # `evalset build --json` output
     stderr: str
-    result: object  # the Dagster result the CLI's materialize returned (asset metadata)
+    result: object  # the Dagster result of the CLI's in-process job run (asset metadata)
     seconds: float
 
 
@@ -323,16 +323,16 @@ def bad_corpus_build(tmp_path_factory) -> BadBuild:
     corpus = build_bad_corpus(base / "corpus")
     data_dir = base / "data"
     captured: list = []
-    real = dagster.materialize
+    real = dagster.JobDefinition.execute_in_process
 
-    def capture(*args, **kwargs):
-        captured.append(real(*args, **kwargs))
+    def capture(self, *args, **kwargs):  # the CLI runs the build job in process
+        captured.append(real(self, *args, **kwargs))
         return captured[-1]
 
     out, err = io.StringIO(), io.StringIO()
     started = time.monotonic()
     with pytest_monkeypatch() as mp, contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        mp.setattr(dagster, "materialize", capture)
+        mp.setattr(dagster.JobDefinition, "execute_in_process", capture)
         rc = main(["build", "--corpus", str(corpus.root), "--data-dir", str(data_dir), "--json", "--workers", "2"])
     seconds = time.monotonic() - started
     summary = json.loads(out.getvalue()) if rc == 0 else {}

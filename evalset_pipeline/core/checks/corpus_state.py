@@ -98,3 +98,11 @@ def decide_rebuild(cursor: str | None, fingerprint: str, built_from: str | None)
         return SensorDecision(False, fingerprint, f"latest golden set already built from corpus {fingerprint[:16]}")
     what = f"golden set built from {built_from[:16]}" if built_from else "no golden set yet"
     return SensorDecision(True, fingerprint, f"{what}; corpus is {fingerprint[:16]}")
+
+
+def sidecar_fingerprint(root: str | Path) -> str:
+    """Data version of the corpus's metadata sidecar: sha256 of its bytes, or `absent`."""
+    from evalset_pipeline.core.metadata.sidecar import SIDECAR_NAME
+
+    path = Path(root) / SIDECAR_NAME
+    return sha256_file(path) if path.is_file() else "absent"

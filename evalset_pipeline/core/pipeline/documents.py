@@ -33,7 +33,7 @@ def build_documents(ctx: StageContext) -> dict:
     write_rows(ctx.paths.table("documents"), (asdict(d) for d in scan.documents), DOCUMENTS)
     write_rows(ctx.paths.table("rejected_documents"), (asdict(r) for r in scan.rejected), REJECTED)
     m = scan.manifest()
-    write_text_atomic(ctx.paths.tables / MANIFEST, json.dumps({
+    write_text_atomic(ctx.paths.table_file(MANIFEST), json.dumps({
         "fingerprint": m.fingerprint, "built_at": m.built_at.isoformat(), "documents": m.documents,
         "pages": m.pages, "corpus_dir": str(ctx.corpus_dir),
     }))
@@ -57,7 +57,7 @@ def load_rejected(ctx: StageContext) -> list[RejectedDocument]:
 
 
 def load_manifest(ctx: StageContext) -> CorpusManifest:
-    path = ctx.paths.tables / MANIFEST
+    path = ctx.paths.table_file(MANIFEST)
     if not path.exists():
         raise FileNotFoundError(f"{path} does not exist: materialize the `documents` asset first")
     d = json.loads(path.read_text())

@@ -31,7 +31,7 @@ class Producer:
 
 
 def _record_path(ctx: StageContext, stage: str) -> Path:
-    return ctx.paths.tables / f"{stage}.producer.json"
+    return ctx.paths.table_file(f"{stage}.producer.json")
 
 
 def record_producer(ctx: StageContext, stage: str, backend_identity: dict[str, Any]) -> Producer:

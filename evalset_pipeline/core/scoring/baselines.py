@@ -1,11 +1,14 @@
 """Built-in baseline retrievers: runs over every rendered page of the corpus, ready for `evalset score`.
 
-Three retrievers, chosen so that each number they produce is honest about what it measured:
+Four retrievers, chosen so that each number they produce is honest about what it measured:
 
-  text        the bundled all-MiniLM-L6-v2 over each page's text layer; query = the question.
-              Page vectors are cached by render hash (core/index/embeddings.embed_pages).
+  bm25        BM25 (bm25s, Lucene variant, k1 1.5, b 0.75, English stopwords) over each page's
+              text layer; query = the question. The default: no model, a second for 5,000 pages,
+              and its index is cached by the pages' text hashes (core/scoring/bm25.py).
+  text        the bundled all-MiniLM-L6-v2 over each page's text layer (dense); query = the
+              question. Page vectors are cached by render hash (core/index/embeddings.embed_pages).
   appearance  the question embedded by the model that made `page_embeddings`, matched against
-              those page vectors, when that model has a text side in the same space (a
+              those page vectors, when that model has a text side (a
               sentence-transformers text model, or CLIP/SigLIP, whose text tower shares the
               image space). The offline `appearance` vectors are computed from pixels and word
               boxes only: a question has no pixels, so there is nothing honest to match it
@@ -14,20 +17,22 @@ Three retrievers, chosen so that each number they produce is honest about what i
   random      seeded Gaussian vectors for queries and pages: an order unrelated to content,
               the chance floor every other number should clear.
 
-Retrieval is exact: cosine (inner product of L2-normalised vectors) through faiss IndexFlatIP
-over all pages in `page_renders`, top `depth` per query. The run carries the corpus fingerprint
-and page count from the corpus manifest, so `evalset score`'s guards can check it.
+Retrieval is exact: inner products over all pages in `page_renders` (cosine of L2-normalised
+vectors through faiss IndexFlatIP for the dense ones; a sparse product for BM25), top `depth`
+per query. The run carries the corpus fingerprint and page count from the corpus manifest, so
+`evalset score`'s guards can check it.
 """
 from __future__ import annotations
 
 import functools
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 import pyarrow as pa
+import scipy.sparse as sp
 
 from evalset_pipeline.core.index.embeddings import (
     DEFAULT_TEXT_MODEL,
@@ -40,7 +45,8 @@ from evalset_pipeline.core.index.embeddings import (
 from evalset_pipeline.core.paths import DataPaths
 from evalset_pipeline.core.scoring.runs import Run, RunMeta, run_from_columns
 
-RETRIEVERS = ("text", "appearance", "random")
+RETRIEVERS = ("bm25", "text", "appearance", "random")
+DEFAULT_RETRIEVER = "bm25"
 DEFAULT_DEPTH = 100
 DEFAULT_SEED = 13
 TEXT_SPEC = EmbedderSpec(model=DEFAULT_TEXT_MODEL, modality="text")
@@ -68,10 +74,11 @@ class IndexPage:
     text_path: str
     thumb_path: str
     render_hash: str
+    text_hash: str = ""
 
     @classmethod
     def from_row(cls, row: dict) -> "IndexPage":
-        return cls(**{f: row[f] for f in cls.__dataclass_fields__})
+        return cls(**{f: row[f] for f in cls.__dataclass_fields__ if f in row})
 
 
 @dataclass(frozen=True)
@@ -103,7 +110,7 @@ def load_corpus_index(paths: DataPaths) -> CorpusIndex:
     from evalset_pipeline.core.tables import read_rows
 
     pages = tuple(IndexPage.from_row(r) for r in read_rows(paths.table("page_renders"), producer="page_renders"))
-    manifest_path = paths.tables / MANIFEST
+    manifest_path = paths.table_file(MANIFEST)
     manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {}
     return CorpusIndex(pages=pages, corpus_fingerprint=manifest.get("fingerprint"), corpus_pages=manifest.get("pages"),
                        corpus_documents=manifest.get("documents"), root=paths.root)
@@ -113,17 +120,30 @@ def load_corpus_index(paths: DataPaths) -> CorpusIndex:
 class Retriever:
     """Page vectors aligned with the index, and a function that embeds queries into their space.
 
-    `encode(query_ids, texts)` returns one L2-normalised row per query; scores are inner products.
+    `encode(query_ids, texts)` returns one row per query (L2-normalised for the dense retrievers);
+    scores are inner products. BM25's page and query vectors are scipy CSR matrices.
     """
 
     name: str
     description: str
-    page_vectors: np.ndarray  # (n_pages, dim) float32, rows aligned with CorpusIndex.pages
-    encode: Callable[[Sequence[str], Sequence[str]], np.ndarray]
+    page_vectors: Any  # (n_pages, dim): float32 ndarray, or CSR, rows aligned with CorpusIndex.pages
+    encode: Callable[[Sequence[str], Sequence[str]], Any]
 
-    def pair_scores(self, query_vectors: np.ndarray, rows: Sequence[int] | np.ndarray, q: int) -> np.ndarray:
+    _scores: dict = field(default_factory=dict, compare=False, repr=False)  # sparse: all scores per query block
+
+    def pair_scores(self, query_vectors: Any, rows: Sequence[int] | np.ndarray, q: int) -> np.ndarray:
         """Scores of query `q` against the pages at index rows `rows`."""
-        return self.page_vectors[np.asarray(rows, dtype=np.int64)] @ query_vectors[q]
+        rows = np.asarray(rows, dtype=np.int64)
+        if sp.issparse(self.page_vectors):
+            # One sparse product for every query against every page, then lookups: slicing a CSR
+            # matrix per item costs more than the whole product.
+            held = self._scores.get(id(query_vectors))
+            if held is None or held[0] is not query_vectors:
+                held = (query_vectors, np.asarray((query_vectors @ self.page_vectors.T).todense(), dtype=np.float32))
+                self._scores.clear()
+                self._scores[id(query_vectors)] = held
+            return held[1][q, rows]
+        return self.page_vectors[rows] @ query_vectors[q]
 
 
 def _normalise(v: np.ndarray) -> np.ndarray:
@@ -151,6 +171,24 @@ def _encoder(model_name: str, cache_root: Path | None = None) -> Callable[[Seque
     return encode
 
 
+def bm25_retriever(paths: DataPaths, index: CorpusIndex) -> Retriever:
+    from evalset_pipeline.core.render.text_layer import load_text_layer
+    from evalset_pipeline.core.scoring import bm25
+
+    def texts() -> list[str]:
+        return [str(load_text_layer(index.root / p.text_path).get("text") or "") for p in index.pages]
+
+    hashes = [p.text_hash or p.render_hash for p in index.pages]
+    matrix, vocab, _ = bm25.cached_matrix(hashes, texts, paths.embeddings / "bm25")
+    width = matrix.shape[1]
+    return Retriever(
+        name="bm25",
+        description=f"BM25 (bm25s, {bm25.METHOD}, k1 {bm25.K1}, b {bm25.B}) over each page's text layer; query = the question",
+        page_vectors=matrix,
+        encode=lambda ids, qs: bm25.query_matrix(list(qs), vocab, width),
+    )
+
+
 def text_retriever(paths: DataPaths, index: CorpusIndex) -> Retriever:
     inputs = [EmbedInput(p.render_hash, index.root / p.render_path, index.root / p.text_path, index.root / p.thumb_path)
               for p in index.pages]
@@ -170,7 +208,7 @@ def _page_embedding_model(paths: DataPaths) -> tuple[list[str], np.ndarray, str]
     table = read_table(paths.table("page_embeddings"), producer="page_embeddings")
     ids = table.column("unit_id").to_pylist()
     model_ids = sorted(set(table.column("model_id").to_pylist()))
-    return ids, np.load(paths.tables / VECTORS), model_ids[0] if len(model_ids) == 1 else ",".join(model_ids)
+    return ids, np.load(paths.table_file(VECTORS)), model_ids[0] if len(model_ids) == 1 else ",".join(model_ids)
 
 
 def appearance_retriever(paths: DataPaths, index: CorpusIndex) -> Retriever:
@@ -219,6 +257,8 @@ def random_retriever(index: CorpusIndex, seed: int = DEFAULT_SEED) -> Retriever:
 
 
 def make_retriever(kind: str, paths: DataPaths, index: CorpusIndex, *, seed: int = DEFAULT_SEED) -> Retriever:
+    if kind == "bm25":
+        return bm25_retriever(paths, index)
     if kind == "text":
         return text_retriever(paths, index)
     if kind == "appearance":
@@ -236,14 +276,28 @@ def appearance_available(paths: DataPaths) -> bool:
         return False
 
 
-def search(page_vectors: np.ndarray, query_vectors: np.ndarray, depth: int) -> tuple[np.ndarray, np.ndarray]:
+def _sparse_search(pages: sp.csr_matrix, queries: sp.csr_matrix, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Exact top-k of sparse inner products, best first, ties by lower row (as faiss orders them)."""
+    scores, rows = [], []
+    for start in range(0, queries.shape[0], _QUERY_BATCH):
+        dense = np.asarray((queries[start : start + _QUERY_BATCH] @ pages.T).todense(), dtype=np.float32)
+        top = np.argsort(-dense, axis=1, kind="stable")[:, :k]
+        rows.append(top.astype(np.int64))
+        scores.append(np.take_along_axis(dense, top, axis=1))
+    return np.vstack(scores), np.vstack(rows)
+
+
+def search(page_vectors: Any, query_vectors: Any, depth: int) -> tuple[np.ndarray, np.ndarray]:
     """Exact top-`depth` inner products: (scores, rows), each (n_queries, min(depth, n_pages))."""
     import faiss
 
-    n_pages = len(page_vectors)
+    n_pages = page_vectors.shape[0]
+    n_queries = query_vectors.shape[0]
     k = min(depth, n_pages)
-    if k == 0 or len(query_vectors) == 0:
-        return np.zeros((len(query_vectors), 0), np.float32), np.zeros((len(query_vectors), 0), np.int64)
+    if k == 0 or n_queries == 0:
+        return np.zeros((n_queries, 0), np.float32), np.zeros((n_queries, 0), np.int64)
+    if sp.issparse(page_vectors):
+        return _sparse_search(page_vectors.tocsr(), sp.csr_matrix(query_vectors), k)
     flat = faiss.IndexFlatIP(page_vectors.shape[1])
     flat.add(np.ascontiguousarray(page_vectors, dtype=np.float32))
     scores, rows = [], []
@@ -343,7 +397,9 @@ __all__ = [
     "IndexPage",
     "Retriever",
     "appearance_available",
+    "DEFAULT_RETRIEVER",
     "baseline_run",
+    "bm25_retriever",
     "load_corpus_index",
     "make_retriever",
     "retrieve",

@@ -216,7 +216,7 @@ def _load_working(paths: DataPaths) -> tuple[list[dict[str, Any]], dict[str, str
 
     questions = read_rows(paths.table("candidate_questions"), producer="candidate_questions")
     templates = {r["unit_id"]: r["template_id"] for r in read_rows(paths.table("template_groups"), producer="template_groups")}
-    manifest_path = paths.tables / MANIFEST
+    manifest_path = paths.table_file(MANIFEST)
     manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {}
     return questions, templates, manifest
 
@@ -420,17 +420,19 @@ def headline_for_version(
 ) -> tuple[str, list[Headline]]:
     """The headline of one golden version for each retriever (what the `baseline_scores` asset shows).
 
-    By default: `text`, plus `appearance` when the page embeddings were made by a model with a
-    text side (never over the offline appearance vectors; see baselines.py).
+    By default: `bm25`, plus `appearance` when the page embeddings were made by a model with a
+    text side (never over the offline appearance vectors; see baselines.py). `text` (MiniLM,
+    dense) on request: it embeds every page's text layer on a cold build.
     """
     from evalset_pipeline.core.golden.reader import load_golden_set
     from evalset_pipeline.core.index.embeddings import APPEARANCE
-    from evalset_pipeline.core.scoring.baselines import appearance_available, load_corpus_index, make_retriever
+    from evalset_pipeline.core.scoring.baselines import (DEFAULT_RETRIEVER, appearance_available, load_corpus_index,
+                                                         make_retriever)
 
     golden = load_golden_set(version, paths.root)
     index = load_corpus_index(paths)
     if retrievers is None:
-        retrievers = ["text"] + (["appearance"] if page_embedder != APPEARANCE and appearance_available(paths) else [])
+        retrievers = [DEFAULT_RETRIEVER] + (["appearance"] if page_embedder != APPEARANCE and appearance_available(paths) else [])
     reports = [compute_headline(paths, golden, make_retriever(k, paths, index, seed=seed), index, seed=seed)
                for k in retrievers]
     return golden.version_id, reports

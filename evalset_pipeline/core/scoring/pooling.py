@@ -102,7 +102,7 @@ def working_pages(paths: DataPaths) -> tuple[dict[str, Any], dict[str, Any], str
     renders = {r["unit_id"]: IndexPage.from_row(r) for r in read_rows(paths.table("page_renders"), producer="page_renders")}
     meta_path = paths.table("page_metadata")
     meta = {r["unit_id"]: r for r in read_rows(meta_path)} if meta_path.exists() else {}
-    manifest = paths.tables / MANIFEST
+    manifest = paths.table_file(MANIFEST)
     fingerprint = json.loads(manifest.read_text()).get("fingerprint") if manifest.exists() else None
     return renders, meta, fingerprint
 

@@ -5,7 +5,8 @@ import dagster as dg
 from evalset_pipeline.core.pipeline.documents import build_documents
 from evalset_pipeline.core.pipeline.page_metadata import build_page_metadata_table
 from evalset_pipeline.core.pipeline.page_renders import build_page_renders
-from evalset_pipeline.defs.assets.metadata import code_version_of, md_table, table_version, to_metadata
+from evalset_pipeline.defs.assets.metadata import md_table, stage_graph, table_version, to_metadata
+from evalset_pipeline.defs.external import report_corpus_inputs
 from evalset_pipeline.defs.resources import PipelineSettings, stage_context
 
 GROUP = "corpus"
@@ -16,26 +17,32 @@ corpus_files = dg.AssetSpec("corpus_files", group_name=GROUP, kinds={"pdf"},
                             description="The PDFs under the corpus root (external; each change reported by the corpus_changed sensor).")
 
 
-@dg.asset(group_name=GROUP, deps=[corpus_files], code_version=code_version_of("core/pipeline/documents.py", "core/corpus/documents.py"),
-          kinds={"pdf"}, description="Every PDF under the corpus root: sha256, page count; rejected files with a reason.")
+# metadata.csv at the corpus root: reported with the sha256 of its bytes as data version (the
+# `documents` step and the corpus_changed sensor report it), so a sidecar edit makes page_metadata
+# and everything that reads it stale, and nothing else.
+corpus_sidecar = dg.AssetSpec("corpus_sidecar", group_name=GROUP, kinds={"csv"},
+                              description="metadata.csv at the corpus root (external; data version = sha256 of its bytes).")
+
+
+@dg.asset(group_name=GROUP, **stage_graph("documents"), kinds={"pdf"}, description="Every PDF under the corpus root: sha256, page count; rejected files with a reason.")
 def documents(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
-    summary = build_documents(stage_context(context, settings))
+    ctx = stage_context(context, settings)
+    report_corpus_inputs(context, settings)
+    summary = build_documents(ctx)
     rejected = summary.pop("rejected_documents")
     meta = to_metadata(summary)
     meta["rejected_table"] = dg.MetadataValue.md(md_table(rejected, ["path", "reason", "stage"]) if rejected else "*none*")
     return dg.MaterializeResult(metadata=meta, data_version=dg.DataVersion(summary["corpus_fingerprint"]))
 
 
-@dg.asset(group_name=GROUP, deps=[documents], code_version=code_version_of("core/pipeline/page_renders.py", "core/render"),
-          kinds={"png"}, description="PNG per page, content-addressed by (document sha256, page, render settings); text layer beside it.")
+@dg.asset(group_name=GROUP, **stage_graph("page_renders"), kinds={"png"}, description="PNG per page, content-addressed by (document sha256, page, render settings); text layer beside it.")
 def page_renders(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
     ctx = stage_context(context, settings)
     summary = build_page_renders(ctx)
     return dg.MaterializeResult(metadata=to_metadata(summary), data_version=table_version(ctx.paths, "page_renders"))
 
 
-@dg.asset(group_name=GROUP, deps=[page_renders], code_version=code_version_of("core/pipeline/page_metadata.py", "core/metadata", "core/vlm/page_reader.py"),
-          description="template_id, entity, metric, period, revision, language per page, each with its source.")
+@dg.asset(group_name=GROUP, **stage_graph("page_metadata"), description="template_id, entity, metric, period, revision, language per page, each with its source.")
 def page_metadata(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
     ctx = stage_context(context, settings)
     summary = build_page_metadata_table(ctx)

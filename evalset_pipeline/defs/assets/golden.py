@@ -3,14 +3,12 @@
 import dagster as dg
 
 from evalset_pipeline.core.pipeline.golden_set import build_golden_set
-from evalset_pipeline.defs.assets.metadata import code_version_of
+from evalset_pipeline.defs.assets.metadata import stage_graph
 from evalset_pipeline.defs.assets.previews import golden_set_story
-from evalset_pipeline.defs.assets.questions import candidate_labels
 from evalset_pipeline.defs.resources import EmbedderResource, PipelineSettings, stage_context
 
 
-@dg.asset(group_name="golden", deps=[candidate_labels], kinds={"duckdb", "parquet"},
-          code_version=code_version_of("core/pipeline/golden_set.py", "core/golden"),
+@dg.asset(group_name="golden", **stage_graph("golden_set"), kinds={"duckdb", "parquet"},
           description="Items + judgments + units, written as one fingerprinted version; identical inputs give the identical version. "
                       "Published only from tables whose blocking checks on candidate_labels passed (a verdict stored with "
                       "the tables), whichever way it is launched.")

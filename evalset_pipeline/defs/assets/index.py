@@ -4,15 +4,13 @@ import dagster as dg
 
 from evalset_pipeline.core.pipeline.page_embeddings import VECTORS, build_page_embeddings
 from evalset_pipeline.core.pipeline.template_groups import build_template_groups
-from evalset_pipeline.defs.assets.corpus import page_metadata, page_renders
-from evalset_pipeline.defs.assets.metadata import code_version_of, table_version, to_metadata
+from evalset_pipeline.defs.assets.metadata import stage_graph, table_version, to_metadata
 from evalset_pipeline.defs.resources import EmbedderResource, PipelineSettings, stage_context
 
 GROUP = "index"
 
 
-@dg.asset(group_name=GROUP, deps=[page_renders], kinds={"numpy"},
-          code_version=code_version_of("core/pipeline/page_embeddings.py", "core/index/embeddings.py", "core/index/appearance.py"),
+@dg.asset(group_name=GROUP, **stage_graph("page_embeddings"), kinds={"numpy"},
           description="Appearance vector per page, cached by (model id, render hash).")
 def page_embeddings(context: dg.AssetExecutionContext, settings: PipelineSettings, embedder: EmbedderResource) -> dg.MaterializeResult:
     ctx = stage_context(context, settings, embedder=embedder)
@@ -20,8 +18,7 @@ def page_embeddings(context: dg.AssetExecutionContext, settings: PipelineSetting
     return dg.MaterializeResult(metadata=to_metadata(summary), data_version=table_version(ctx.paths, "page_embeddings", files=[VECTORS]))
 
 
-@dg.asset(group_name=GROUP, deps=[page_embeddings, page_metadata],
-          code_version=code_version_of("core/pipeline/template_groups.py", "core/index/templates.py", "core/index/clustering.py"),
+@dg.asset(group_name=GROUP, **stage_graph("template_groups"),
           description="Visual template per page: metadata where present, clustered appearance otherwise.")
 def template_groups(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
     ctx = stage_context(context, settings)

@@ -2,9 +2,9 @@
 
 - `to_metadata` / `md_table`: a stage's summary dict as Dagster metadata (numbers stay numbers, so
   the UI can plot them across materializations; nested values become JSON; tables Markdown).
-- `code_version_of`: an asset's code version is a hash of the source it runs (its stage module,
-  the domain code under it, prompt files), so editing that code marks the asset stale in the UI
-  without anyone remembering to bump a number.
+- `stage_graph`: an asset's upstream assets and code version, both derived in one place
+  (core/pipeline/graph.py) from what its stage reads and the stage module's import closure, so
+  editing that code or an input marks the asset stale in the UI without anyone keeping a list.
 - `table_version`: an asset's data version is a hash of what it persisted, so downstream assets
   are stale exactly when their inputs' content changed, not whenever upstream re-ran.
 """
@@ -12,35 +12,24 @@ from __future__ import annotations
 
 import hashlib
 import json
-from pathlib import Path
 from typing import Any, Iterable
 
 import dagster as dg
 
 from evalset_pipeline.core.hashing import sha256_file
 from evalset_pipeline.core.paths import DataPaths
-
-PACKAGE = Path(__file__).resolve().parents[2]  # evalset_pipeline/
-_SOURCE_SUFFIXES = (".py", ".md")
+from evalset_pipeline.core.pipeline import graph
 
 
-def code_version_of(*parts: str) -> str:
-    """12 hex of sha256 over the source files under each part (paths relative to the package)."""
-    h = hashlib.sha256()
-    for part in parts:
-        base = PACKAGE / part
-        if not base.exists():
-            raise FileNotFoundError(f"code_version_of: {part} does not exist under {PACKAGE}")
-        files = sorted(p for p in base.rglob("*") if p.suffix in _SOURCE_SUFFIXES) if base.is_dir() else [base]
-        for f in files:
-            h.update(f.relative_to(PACKAGE).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
-    return h.hexdigest()[:12]
+def stage_graph(stage: str) -> dict[str, Any]:
+    """`deps` and `code_version` of a stage's asset, from core/pipeline/graph.py."""
+    return {"deps": [dg.AssetKey(name) for name in graph.upstream(stage)], "code_version": graph.code_version(stage)}
 
 
 def table_version(paths: DataPaths, *names: str, files: Iterable[str] = ()) -> dg.DataVersion:
     """Data version over an asset's persisted tables (and extra files under tables/)."""
     h = hashlib.sha256()
-    for path in [paths.table(n) for n in names] + [paths.tables / f for f in files]:
+    for path in [paths.table(n) for n in names] + [paths.table_file(f) for f in files]:
         h.update(path.name.encode() + b"\0" + (sha256_file(path) if path.exists() else "missing").encode())
     return dg.DataVersion(h.hexdigest()[:16])
 

@@ -1,13 +1,13 @@
-"""A Markdown preview of a few golden items: the gold page's thumbnail beside its distractors'.
+"""A Markdown preview of a few golden items: the gold page beside its distractors, large enough to compare.
 
-Thumbnails are the renderer's small `.thumb.png` files (a few hundred bytes each), inlined as
-base64 data URIs: Dagster's Markdown metadata renderer shows `![alt](data:image/png;base64,…)`
-images (checked in headless Chromium against dagster-webserver 1.13; see docs/dagster.md), so
-the preview needs no file server and survives in the run history after artifacts are pruned.
+Each page is its render scaled to 280 px wide as a small JPEG data URI (a few KB): Dagster's
+Markdown metadata renderer shows `![alt](data:image/jpeg;base64,…)` images (checked in headless
+Chromium against dagster-webserver 1.13; see docs/dagster.md), so the preview needs no file
+server and survives in the run history after artifacts are pruned. The full page per version,
+every item with links to the full renders, is `preview_page` (core/pipeline/golden_preview.py).
 """
 from __future__ import annotations
 
-import base64
 from collections import defaultdict
 from pathlib import Path
 from typing import Any, Iterable, Mapping
@@ -17,25 +17,14 @@ import dagster as dg
 from evalset_pipeline.core.checks.golden_gates import axis_coverage
 from evalset_pipeline.core.golden.model import GoldenSetDraft, PublishResult
 from evalset_pipeline.core.pipeline.context import StageContext
+from evalset_pipeline.core.pipeline.golden_preview import (ordered_cells, preview_image_uri, preview_images,
+                                                         write_preview_page)
 from evalset_pipeline.core.pipeline.page_renders import load_page_renders
 from evalset_pipeline.defs.assets.metadata import cost_md, coverage_md, funnel_md, md_cell
 
-MAX_THUMB_BYTES = 16_384  # never inline anything bigger than a thumbnail
-
-
-def data_uri(path: Path) -> str | None:
-    try:
-        data = path.read_bytes()
-    except OSError:
-        return None
-    if len(data) > MAX_THUMB_BYTES:
-        return None
-    return "data:image/png;base64," + base64.b64encode(data).decode("ascii")
-
-
-def _img(alt: str, path: Path | None) -> str:
-    uri = data_uri(path) if path else None
-    return f"![{alt}]({uri})" if uri else f"*{alt}: no thumbnail*"
+def _img(alt: str, path: Path | None, cache_dir: Path | None) -> str:
+    uri = preview_image_uri(path, cache_dir) if path else None
+    return f"![{alt}]({uri})" if uri else f"*{alt}: no image*"
 
 
 def items_preview_md(
@@ -44,11 +33,12 @@ def items_preview_md(
     units: Mapping[str, Mapping[str, Any]],
     thumbs: Mapping[str, Path],
     limit: int = 4,
+    cache_dir: Path | None = None,
 ) -> str:
-    """Per item: question and answer, then one table row of thumbnails (gold first), labels, pages.
+    """Per item: question and answer, then one table row of page images (gold first), labels, pages.
 
     items: golden_items rows; judgments: golden_judgments rows; units: unit_id -> golden_units row;
-    thumbs: unit_id -> absolute path of its `.thumb.png`. Main-slice items first, by item_id.
+    thumbs: unit_id -> absolute path of its render. Main-slice items first, by item_id.
     """
     by_item: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
     for j in judgments:
@@ -58,16 +48,11 @@ def items_preview_md(
         return "*no items*"
     out = []
     for item in chosen:
-        gold = item["gold_unit_id"]
-        labels = {j["unit_id"]: j for j in by_item[item["item_id"]]}
-        distractors = sorted((j for j in by_item[item["item_id"]] if j["role"] == "distractor"),
-                             key=lambda j: (j["axis"], j["unit_id"]))
-        cells = [("gold", gold, labels.get(gold, {}).get("label", "?"))]
-        cells += [(f"{j['axis']} distractor", j["unit_id"], j["label"]) for j in distractors]
+        cells = ordered_cells(item, by_item[item["item_id"]])
         out.append(f"**{md_cell(item['item_id'])}** ({item['slice']}): {md_cell(item['question'])} "
                    f"→ *{md_cell(item.get('answer', ''))}*\n\n")
         out.append("| " + " | ".join(c[0] for c in cells) + " |\n|" + "---|" * len(cells) + "\n")
-        out.append("| " + " | ".join(_img(c[0], thumbs.get(c[1])) for c in cells) + " |\n")
+        out.append("| " + " | ".join(_img(c[0], thumbs.get(c[1]), cache_dir) for c in cells) + " |\n")
         out.append("| " + " | ".join(f"**{c[2]}**" if c[0] == "gold" else c[2] for c in cells) + " |\n")
         out.append("| " + " | ".join(_page_ref(units.get(c[1], {})) for c in cells) + " |\n\n")
     return "".join(out)
@@ -88,7 +73,8 @@ def golden_set_story(ctx: StageContext, result: PublishResult, draft: GoldenSetD
     for i in items:
         slices[i["slice"]] += 1
     root = ctx.paths.root
-    thumbs = {p.unit_id: root / p.thumb_path for p in load_page_renders(ctx) if p.unit_id in units}
+    thumbs = {p.unit_id: root / p.render_path for p in load_page_renders(ctx) if p.unit_id in units}
+    page = write_preview_page(root, result.version_id, items, judgments, units)
     provenance = draft.provenance
     return {
         "version_id": result.version_id, "seq": result.seq, "new_version": result.created,
@@ -100,6 +86,8 @@ def golden_set_story(ctx: StageContext, result: PublishResult, draft: GoldenSetD
         "funnel": dg.MetadataValue.md(funnel_md(draft.funnel)),
         "axis_coverage": dg.MetadataValue.md(coverage_md(axis_coverage(items, judgments, ctx.config.axes))),
         "cost_ledger": dg.MetadataValue.md(cost_md(provenance)),
-        "preview": dg.MetadataValue.md(items_preview_md(items, judgments, units, thumbs)),
+        "preview": dg.MetadataValue.md(items_preview_md(items, judgments, units, thumbs, cache_dir=preview_images(root))),
+        "preview_page": dg.MetadataValue.path(str(page.resolve())),
+        "preview_page_url": dg.MetadataValue.url(page.resolve().as_uri()),
         "snapshot": dg.MetadataValue.path(str(result.snapshot_dir)),
     }

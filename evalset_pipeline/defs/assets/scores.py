@@ -2,9 +2,9 @@
 
 import dagster as dg
 
-from evalset_pipeline.core.scoring.headline import headline_for_version
+from evalset_pipeline.core.pipeline.baseline_scores import build_baseline_scores
 from evalset_pipeline.defs.assets.golden import golden_set
-from evalset_pipeline.defs.assets.metadata import code_version_of, to_metadata
+from evalset_pipeline.defs.assets.metadata import stage_graph, to_metadata
 from evalset_pipeline.defs.resources import EmbedderResource, PipelineSettings, stage_context
 
 
@@ -15,18 +15,17 @@ def _built_version(context: dg.AssetExecutionContext) -> str:
     return str(value.value) if value is not None else "latest"
 
 
-@dg.asset(group_name="scores", deps=[golden_set],
-          code_version=code_version_of("core/scoring/headline.py", "core/scoring/baselines.py", "core/scoring/metrics.py",
-                                       "core/scoring/qrels.py"),
+@dg.asset(group_name="scores", **stage_graph("baseline_scores"),
           description="Headline: top-1 vs random negatives (questions as written, n = written) beside sufficient@1/@5 "
-                      "vs hard negatives (main slice, n = kept), per built-in retriever; docs/scoring.md.")
+                      "vs hard negatives (main slice, n = kept), per built-in retriever (BM25 by default; "
+                      "settings.baseline_retrievers adds e.g. MiniLM `text`); docs/scoring.md.")
 def baseline_scores(context: dg.AssetExecutionContext, settings: PipelineSettings,
                     embedder: EmbedderResource) -> dg.MaterializeResult:
     ctx = stage_context(context, settings, embedder=embedder)
-    version_id, reports = headline_for_version(ctx.paths, _built_version(context), seed=ctx.config.seed,
-                                               page_embedder=ctx.embedder.model)
+    version_id, reports = build_baseline_scores(ctx, _built_version(context), settings.baseline_retrievers)
     meta: dict = {"version_id": version_id, "retrievers": ", ".join(r.retriever for r in reports)}
     for r in reports:
         meta[f"{r.retriever}_headline"] = dg.MetadataValue.md(r.markdown())
         meta.update(to_metadata({f"{r.retriever}_{k}": v for k, v in r.numbers().items()}))
-    return dg.MaterializeResult(metadata=meta, data_version=dg.DataVersion(f"{version_id}:{ctx.config.seed}"))
+    retrievers = ",".join(r.retriever for r in reports)
+    return dg.MaterializeResult(metadata=meta, data_version=dg.DataVersion(f"{version_id}:{ctx.config.seed}:{retrievers}"))

@@ -124,10 +124,10 @@ def test_appearance_refuses_over_the_offline_appearance_vectors(built):
 def test_baseline_scores_asset_reports_the_headline_for_the_built_version(built):
     meta = built.baseline_scores
     assert meta["version_id"] == built.golden_version
-    assert meta["retrievers"] == "text"  # the offline appearance vectors have no text side
-    assert "random negatives" in meta["text_headline"] and "hard negatives" in meta["text_headline"]
+    assert meta["retrievers"] == "bm25"  # the default; the offline appearance vectors have no text side
+    assert "random negatives" in meta["bm25_headline"] and "hard negatives" in meta["bm25_headline"]
     golden = load_golden_set(built.golden_version, built.data_dir)
     main = int(pc.sum(pc.equal(golden.items.column("slice"), "main")).as_py())
-    assert meta["text_hard_n"] <= main and meta["text_hard_n"] > 0
-    assert meta["text_random_n"] == golden.info["funnel"]["generated"]
-    assert 0.0 <= meta["text_random_top_at_1"] <= 1.0
+    assert meta["bm25_hard_n"] <= main and meta["bm25_hard_n"] > 0
+    assert meta["bm25_random_n"] == golden.info["funnel"]["generated"]
+    assert 0.0 <= meta["bm25_random_top_at_1"] <= 1.0

@@ -1,0 +1,207 @@
+"""The stage graph in one place: what each stage reads, who writes it, and each stage's code.
+
+Dagster's staleness is only as true as the dependencies it is told. So the asset graph is not
+written by hand in `defs/`: every asset's upstream set is derived here from `READS` (the tables
+and files a stage reads) and `PRODUCER` (the stage that writes each of them), and every stage
+reads through `StagePaths`, which refuses a table the stage does not declare. A stage that
+starts reading something new therefore fails its first test run until `READS` says so, and the
+UI can never again show an asset as fresh while one of its inputs changed.
+
+`code_version(stage)` hashes the source of the stage module's import closure inside the package
+(plus the prompt files of any package in it), so no hand-kept list can miss a module.
+"""
+from __future__ import annotations
+
+import ast
+import hashlib
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from evalset_pipeline.core.paths import DataPaths
+
+PACKAGE_DIR = Path(__file__).resolve().parents[2]  # evalset_pipeline/
+PACKAGE = PACKAGE_DIR.name
+
+# External inputs: the corpus folder's PDFs and its metadata sidecar, reported (not built) with
+# their content hashes as data versions, so editing metadata.csv makes exactly page_metadata and
+# what reads it stale, and adding a PDF makes `documents` stale.
+EXTERNAL = ("corpus_files", "corpus_sidecar")
+
+# Everything a stage may read, by name: a working table (`tables/<name>.parquet`), a file beside
+# the tables whose name starts with `<name>.` (`corpus_manifest.json`, `candidate_labels.calls.json`),
+# an external input, or `golden_set` (the published version).
+PRODUCER: dict[str, str | None] = {
+    "corpus_files": "corpus_files",
+    "corpus_sidecar": "corpus_sidecar",
+    "documents": "documents",
+    "rejected_documents": "documents",  # page_renders appends its unrenderable pages
+    "corpus_manifest": "documents",
+    "page_renders": "page_renders",
+    "page_metadata": "page_metadata",
+    "document_facts": "page_metadata",
+    "page_profiles": "page_metadata",
+    "page_embeddings": "page_embeddings",
+    "template_groups": "template_groups",
+    "hard_negatives": "hard_negatives",
+    "comparative_pages": "hard_negatives",
+    "gold_sample": "gold_sample",
+    "candidate_questions": "candidate_questions",
+    "validated_questions": "validated_questions",
+    "funnel": "validated_questions",
+    "candidate_labels": "candidate_labels",
+    "golden_set": "golden_set",
+    # the regression slice: people's records under data/regressions, resolved to pages by validated_questions
+    "regression_items": "validated_questions",
+}
+
+READS: dict[str, tuple[str, ...]] = {
+    "documents": ("corpus_files",),
+    "page_renders": ("documents", "rejected_documents", "page_renders"),  # its own previous table: reuse
+    "page_metadata": ("corpus_sidecar", "documents", "page_renders"),
+    "page_embeddings": ("page_renders",),
+    "template_groups": ("page_embeddings", "page_metadata", "page_profiles", "page_renders"),
+    "hard_negatives": ("page_embeddings", "page_metadata", "page_profiles", "template_groups", "page_renders"),
+    "gold_sample": ("hard_negatives", "template_groups", "page_profiles", "page_renders"),
+    "candidate_questions": ("gold_sample", "page_renders", "page_profiles"),
+    "validated_questions": ("candidate_questions", "documents", "page_renders", "page_metadata", "document_facts", "hard_negatives",
+                            "comparative_pages", "template_groups", "page_profiles"),
+    "candidate_labels": ("validated_questions", "page_renders", "page_metadata", "document_facts", "hard_negatives",
+                         "comparative_pages", "template_groups", "page_profiles"),
+    "golden_set": ("validated_questions", "funnel", "candidate_labels", "candidate_questions", "page_renders",
+                   "page_metadata", "template_groups", "page_embeddings", "corpus_manifest", "regression_items"),
+    "baseline_scores": ("golden_set", "page_renders", "corpus_manifest", "candidate_questions", "template_groups",
+                        "page_embeddings"),
+}
+
+STAGES = tuple(READS)  # in build order
+STAGE_MODULES = {stage: f"{PACKAGE}.core.pipeline.{stage}" for stage in STAGES}
+
+
+def writes(stage: str) -> frozenset[str]:
+    return frozenset(name for name, producer in PRODUCER.items() if producer == stage)
+
+
+def upstream(stage: str) -> tuple[str, ...]:
+    """The assets `stage` depends on: the producers of what it reads, itself left out, in build order."""
+    producers = {PRODUCER[name] for name in READS[stage]} - {stage, None}
+    order = (*EXTERNAL, *STAGES)
+    return tuple(sorted(producers, key=order.index))
+
+
+class UndeclaredRead(RuntimeError):
+    """A stage touched a table it does not declare in READS (Dagster would not know it is upstream)."""
+
+
+@dataclass(frozen=True)
+class StagePaths(DataPaths):
+    """The data directory as one stage sees it: tables outside its READS and its own outputs raise."""
+
+    stage: str = ""
+    allowed: frozenset[str] = field(default_factory=frozenset)
+
+    def _check(self, name: str) -> None:
+        if name not in self.allowed:
+            producer = PRODUCER.get(name, "no stage")
+            raise UndeclaredRead(
+                f"stage {self.stage} read `{name}` (written by {producer}) without declaring it: add it to "
+                f"READS[{self.stage!r}] in core/pipeline/graph.py, so Dagster knows that {producer} is upstream")
+
+    def table(self, name: str) -> Path:
+        self._check(name)
+        return super().table(name)
+
+    def table_file(self, filename: str) -> Path:
+        self._check(filename.split(".", 1)[0])
+        return super().table_file(filename)
+
+
+def stage_paths(root: str | Path, stage: str) -> StagePaths:
+    """`DataPaths` for a run of `stage` that enforces its declared reads."""
+    return StagePaths(Path(root), stage=stage, allowed=frozenset(READS[stage]) | writes(stage))
+
+
+# --- code versions -------------------------------------------------------------------------------
+
+_DATA_SUFFIXES = (".md", ".json", ".txt", ".yaml")
+
+
+def _module_file(module: str) -> Path | None:
+    rel = Path(*module.split(".")[1:])
+    for candidate in (PACKAGE_DIR / rel.with_suffix(".py"), PACKAGE_DIR / rel / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _module_name(path: Path) -> str:
+    rel = path.relative_to(PACKAGE_DIR).with_suffix("")
+    parts = rel.parts[:-1] if rel.name == "__init__" else rel.parts
+    return ".".join((PACKAGE, *parts))
+
+
+def _imports(path: Path) -> frozenset[str]:
+    """Package modules `path` imports, anywhere in the file (function-level imports included)."""
+    return _imports_of(path, path.stat().st_mtime_ns)
+
+
+@lru_cache(maxsize=None)
+def _imports_of(path: Path, mtime_ns: int) -> frozenset[str]:  # parsed once per file version, not per stage
+    name = _module_name(path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, *([base] if base else [])])
+            found.add(base)
+            found |= {f"{base}.{a.name}" for a in node.names}  # `from pkg import module`
+    return frozenset(m for m in found if m == PACKAGE or m.startswith(PACKAGE + "."))
+
+
+def import_closure(module: str) -> list[Path]:
+    """Source files of `module` and every package module it imports, transitively (parents' __init__ too)."""
+    seen: dict[str, Path] = {}
+    todo = [module]
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        path = _module_file(name)
+        if path is None:
+            continue
+        seen[name] = path
+        parts = name.split(".")
+        todo += [".".join(parts[:i]) for i in range(2, len(parts))]  # importing a.b.c runs a.b's __init__
+        todo += sorted(_imports(path))
+    return sorted(seen.values())
+
+
+def _data_files(sources: list[Path]) -> list[Path]:
+    """Non-Python files in data folders (no __init__.py) beside the closure's modules: prompt files."""
+    out: set[Path] = set()
+    for folder in {p.parent for p in sources}:
+        for sub in folder.iterdir():
+            if sub.is_dir() and not (sub / "__init__.py").exists() and sub.name != "__pycache__":
+                out |= {f for f in sub.rglob("*") if f.is_file() and f.suffix in _DATA_SUFFIXES}
+    return sorted(out)
+
+
+@lru_cache(maxsize=None)
+def code_version(stage: str) -> str:
+    """12 hex of sha256 over the stage module's import closure and its data files."""
+    sources = import_closure(STAGE_MODULES[stage])
+    if not sources:
+        raise FileNotFoundError(f"stage {stage}: module {STAGE_MODULES[stage]} not found under {PACKAGE_DIR}")
+    h = hashlib.sha256()
+    for f in [*sources, *_data_files(sources)]:
+        h.update(f.relative_to(PACKAGE_DIR).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
+    return h.hexdigest()[:12]
+
+
+__all__ = ["EXTERNAL", "PRODUCER", "READS", "STAGES", "StagePaths", "UndeclaredRead", "code_version",
+           "import_closure", "stage_paths", "upstream", "writes"]
