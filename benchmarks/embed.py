@@ -47,7 +47,13 @@ def run(entities: int | None = None, periods: int | None = None, repeats: int = 
     import numpy as np
     from sentence_transformers import SentenceTransformer
 
-    from evalset_pipeline.core.index.embeddings import EmbedderSpec, EmbedInput, embed_pages, page_text, resolve_model_path
+    from evalset_pipeline.core.index.embeddings import (
+        EmbedderSpec,
+        EmbedInput,
+        embed_pages,
+        resolve_model_path,
+    )
+    from evalset_pipeline.core.pagetext.layer import page_text_or_empty as page_text
 
     if entities is None:
         entities, periods = (5, 20) if quick() else (ENTITIES, PERIODS)

@@ -48,7 +48,7 @@ def _folders(corpus: str | Path | None) -> tuple[Path, Path]:
 
 def _fiscal_label(value: str) -> str:
     """documents.csv's `FY2023 Q2` / `FY2018` / `FY2023 H1` as the pipeline's canonical label."""
-    from evalset_pipeline.core.metadata.periods import normalize_period
+    from evalset_pipeline.core.pagetext.periods import normalize_period
 
     return (normalize_period(value) or value) if value else ""
 

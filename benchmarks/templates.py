@@ -113,7 +113,8 @@ def make_data(n: int = N_PAGES, seed: int = SEED, dim: int | None = None,
         name = f"doc{doc:05d}"
         page = 0
 
-        def add(k: int, g: int, heading: str, layout: str, share: float, statement: str = "") -> None:
+        def add(k: int, g: int, heading: str, layout: str, share: float, statement: str = "",
+                length: int = length, doc: int = doc, name: str = name) -> None:  # bound to this document
             nonlocal i, page
             if page >= length:
                 return

@@ -32,7 +32,7 @@ def _page(tmp: Path):
     import pymupdf
 
     from evalset_pipeline.core.corpus.sample_corpus import generate_sample_corpus
-    from evalset_pipeline.core.render.text_layer import text_layer_of
+    from evalset_pipeline.core.pagetext.layer import text_layer_of
     from evalset_pipeline.core.vlm.base import PageView
 
     generate_sample_corpus(tmp / "corpus", entities=1, periods=1)

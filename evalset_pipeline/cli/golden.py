@@ -224,7 +224,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from evalset_pipeline.core.golden.exports import export_golden_set
+    from evalset_pipeline.core.exports import export_golden_set
     from evalset_pipeline.core.golden.reader import load_golden_set
 
     golden = load_golden_set(args.version, args.data_dir)
@@ -255,7 +255,7 @@ def _guarded(func: Any) -> Any:
 
     def run(args: argparse.Namespace) -> int:
         from evalset_pipeline.core.golden.errors import GoldenSetError
-        from evalset_pipeline.core.golden.exports import ExportError
+        from evalset_pipeline.core.exports import ExportError
 
         try:
             return func(args)

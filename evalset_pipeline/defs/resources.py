@@ -16,9 +16,15 @@ from evalset_pipeline.core.buildlock import step_lock
 from evalset_pipeline.core.index.embeddings import EmbedderSpec
 from evalset_pipeline.core.paths import DataPaths, default_corpus_dir, default_data_dir
 from evalset_pipeline.core.pipeline.context import BuildConfig, StageContext
+from evalset_pipeline.core.questions.validation import underspecified_policy
 from evalset_pipeline.core.render.pages import RenderSettings
 from evalset_pipeline.core.vlm.cache import CachedBackend, Prices
-from evalset_pipeline.core.vlm.factory import VLMConfig, backend_identity, make_backend, open_cached_backend
+from evalset_pipeline.core.vlm.factory import (
+    VLMConfig,
+    backend_identity,
+    make_backend,
+    open_cached_backend,
+)
 
 
 class PipelineSettings(dg.ConfigurableResource):
@@ -52,7 +58,7 @@ class PipelineSettings(dg.ConfigurableResource):
         return BuildConfig(
             corpus_dir=self.corpus_dir, seed=self.seed, sample_size=self.sample_size,
             negatives_per_axis=self.negatives_per_axis, axes=tuple(self.axes), max_rewrites=self.max_rewrites,
-            underspecified=self.underspecified, render=RenderSettings(self.render_dpi, self.max_pixels), workers=self.workers,
+            underspecified=underspecified_policy(self.underspecified), render=RenderSettings(self.render_dpi, self.max_pixels), workers=self.workers,
         )
 
 
@@ -107,7 +113,7 @@ def _progress_logger(log: logging.Logger, bar: bool) -> Callable[[str, int, int]
 
 
 def stage_context(
-    context: dg.AssetExecutionContext,
+    context: dg.AssetExecutionContext | dg.AssetCheckExecutionContext,
     settings: PipelineSettings,
     embedder: EmbedderResource | None = None,
     vlm: VLMResource | None = None,

@@ -159,9 +159,9 @@ def test_compare_guards_and_input_errors(tmp_path: Path, use_golden, capsys):
 
 def test_score_against_a_published_golden_set(tmp_path: Path, capsys):
     """End to end through the real reader: publish a small version, score a run against it."""
-    publish = pytest.importorskip("evalset_pipeline.core.golden.publish")
-    synth = pytest.importorskip("evalset_pipeline_tests.core.golden.golden_synth")
+    from evalset_pipeline.core.golden import publish
     from evalset_pipeline.core.paths import DataPaths
+    from evalset_pipeline_tests.core.golden import golden_synth as synth
 
     data = tmp_path / "data"
     result = publish.publish_golden_set(DataPaths(data), synth.make_draft(data, n_items=6))

@@ -17,8 +17,8 @@ def test_the_deployed_instance_queues_runs_one_per_data_dir_and_code_location(tm
     shutil.copy(REPO / "deploy" / "dagster.yaml", tmp_path / "dagster.yaml")
     with dg.DagsterInstance.from_config(str(tmp_path)) as instance:
         limits = instance.get_concurrency_config().run_queue_config.tag_concurrency_limits
-    per_value = {(l["key"], l["limit"]) for l in limits if isinstance(l.get("value"), dict)
-                 and l["value"].get("applyLimitPerUniqueValue")}
+    per_value = {(lim["key"], lim["limit"]) for lim in limits if isinstance(lim.get("value"), dict)
+                 and lim["value"].get("applyLimitPerUniqueValue")}
     assert ("evalset/data_dir", 1) in per_value and ("dagster/code_location", 1) in per_value
 
 

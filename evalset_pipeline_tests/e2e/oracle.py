@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from evalset_pipeline.core.corpus.sample_corpus import CorpusPlan, PageRecord
-from evalset_pipeline.core.metadata.periods import parse_periods
+from evalset_pipeline.core.pagetext.periods import parse_periods
 
 METRIC_WORDS = {
     "revenue": ("revenue", "매출"),

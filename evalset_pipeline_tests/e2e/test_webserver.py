@@ -29,6 +29,7 @@ import pytest
 from evalset_pipeline.core.corpus.sample_corpus import generate_sample_corpus
 from evalset_pipeline.definitions import all_assets
 from evalset_pipeline.defs.resources import EmbedderResource, PipelineSettings, VLMResource
+from evalset_pipeline_tests.support.browser import require_chromium
 from evalset_pipeline_tests.support.fake_vlm_server import free_port
 
 REPO = Path(__file__).resolve().parents[2]
@@ -166,26 +167,21 @@ def test_launching_one_asset_runs_it_from_its_persisted_upstream(server):
 
 # --- the browser -------------------------------------------------------------------------------
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver")
-
-
 @pytest.fixture(scope="module")
 def browser():
-    if not (CHROMIUM and CHROMEDRIVER):
-        pytest.skip("Chromium is not installed (Debian: apt-get install chromium chromium-driver; `make test` tries)")
-    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is in the test extras")
+    chromium = require_chromium()
+    from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
     options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
+    options.binary_location = chromium.binary
     profile = tempfile.mkdtemp(prefix="chromium-profile-")
     for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
                 "--disable-dev-shm-usage", "--window-size=1800,900", "--force-device-scale-factor=1.5",
                 f"--user-data-dir={profile}"):
         options.add_argument(arg)
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver = webdriver.Chrome(service=Service(chromium.driver), options=options)
     try:
         yield driver
     finally:

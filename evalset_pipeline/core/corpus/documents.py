@@ -22,8 +22,8 @@ from typing import Iterator
 
 import pymupdf
 
+from evalset_pipeline.core.corpus.manifest import CorpusManifest
 from evalset_pipeline.core.hashing import sha256_file, sha256_text
-from evalset_pipeline.core.golden.model import CorpusManifest
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,6 @@ from __future__ import annotations
 import csv
 import functools
 import io
-import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +32,8 @@ from typing import Callable, Sequence
 
 import numpy as np
 import pymupdf
+
+from evalset_pipeline.core.atomic import write_bytes_atomic
 
 __all__ = [
     "EntitySpec",
@@ -422,12 +423,12 @@ def plan_sample_corpus(*, entities: int = 5, periods: int = 4, seed: int = 7) ->
             period = corpus[-2] if len(corpus) >= 2 else corpus[-1]
             path = f"{spec.slug}/{spec.slug}_{period}_restated.pdf"
             figures = _restate(_figures(series["revenue"], spec.segments, period), "revenue", spec.language)
-            pages = tuple(
+            restated_pages = tuple(
                 PageRecord(path, i + 1, t, spec.name, "revenue", period, "restated", spec.language,
                            _UNIT[spec.language]["revenue"], figures)
                 for i, t in enumerate(("segment_bar", "kpi_table"))
             )
-            restated_doc = DocumentPlan(path, spec, period, "restated", pages)
+            restated_doc = DocumentPlan(path, spec, period, "restated", restated_pages)
     if restated_doc is not None:
         documents.append(restated_doc)
     documents.sort(key=lambda d: d.path)
@@ -730,13 +731,6 @@ def render_document(doc_plan: DocumentPlan) -> bytes:
         doc.close()
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
-
-
 def sidecar_csv(plan: CorpusPlan) -> str:
     buf = io.StringIO()
     writer = csv.DictWriter(buf, fieldnames=list(SIDECAR_COLUMNS), lineterminator="\n")
@@ -758,12 +752,12 @@ def generate_sample_corpus(out_dir: Path, *, entities: int = 5, periods: int = 4
     for doc_plan in plan.documents:
         data = render_document(doc_plan)
         path = out_dir / doc_plan.path
-        _write_atomic(path, data)
+        write_bytes_atomic(path, data)
         files.append(path)
         total += len(data)
     csv_bytes = sidecar_csv(plan).encode("utf-8")
     metadata = out_dir / "metadata.csv"
-    _write_atomic(metadata, csv_bytes)
+    write_bytes_atomic(metadata, csv_bytes)
     total += len(csv_bytes)
     return SampleCorpusSummary(
         documents=len(plan.documents),

@@ -15,6 +15,7 @@ from typing import Any
 import pyarrow as pa
 
 from evalset_pipeline.core.golden.model import GoldenSet
+from evalset_pipeline.core.golden.schema import UNIT_DESCRIPTION
 
 ITEM_FIELDS = ("question", "answer", "slice", "gold_unit_id", "original_question", "language", "qualified_axes")
 INFO_FIELDS = (
@@ -27,17 +28,7 @@ INFO_FIELDS = (
     "n_underspecified",
     "n_regression",
 )
-UNIT_FIELDS = (
-    "render_hash",
-    "document_sha256",
-    "page_number",
-    "template_id",
-    "entity",
-    "metric",
-    "period",
-    "revision",
-    "language",
-)
+UNIT_FIELDS = ("render_hash", *UNIT_DESCRIPTION)
 
 
 @dataclass

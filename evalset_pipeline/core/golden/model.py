@@ -2,19 +2,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
 
-
-@dataclass(frozen=True)
-class CorpusManifest:
-    fingerprint: str  # sha256 over sorted (relative path, document sha256)
-    built_at: datetime  # when the corpus was scanned (UTC)
-    documents: int
-    pages: int
+from evalset_pipeline.core.corpus.manifest import CorpusManifest
 
 
 @dataclass

@@ -17,7 +17,6 @@ because nothing they read is ever written in place.
 
 from __future__ import annotations
 
-import fcntl
 import logging
 import os
 import shutil
@@ -30,11 +29,13 @@ from typing import Any
 
 import pyarrow as pa
 
+from evalset_pipeline.core.atomic import fsync_dir
+from evalset_pipeline.core.flock import open_lock_file, try_flock
 from evalset_pipeline.core.golden import warehouse
 from evalset_pipeline.core.golden.errors import GoldenSetCorrupt, GoldenSetLocked
 from evalset_pipeline.core.golden.events import PublishEvent, as_row, read_events, write_event
 from evalset_pipeline.core.golden.fingerprint import IDENTITY_FORMAT, compute_version_id
-from evalset_pipeline.core.golden.layout import TMP_PREFIX, GoldenLayout, atomic_write_bytes, fsync_dir
+from evalset_pipeline.core.golden.layout import TMP_PREFIX, GoldenLayout, atomic_write_bytes
 from evalset_pipeline.core.golden.model import GoldenSetDraft, PublishResult
 from evalset_pipeline.core.golden.snapshot import (
     load_snapshot,
@@ -67,20 +68,15 @@ def _phase(name: str) -> None:
 def publish_lock(layout: GoldenLayout, timeout_s: float) -> Iterator[None]:
     """Serialise publishers. flock is dropped by the kernel when its holder dies, so a SIGKILLed
     publisher never leaves a stale lock behind."""
-    layout.root.mkdir(parents=True, exist_ok=True)
-    fd = os.open(layout.publish_lock, os.O_RDWR | os.O_CREAT, 0o644)
+    fd = open_lock_file(layout.publish_lock)
     try:
         deadline = time.monotonic() + timeout_s
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    raise GoldenSetLocked(
-                        f"another process kept {layout.publish_lock} for {timeout_s:.0f}s; is a build still running?"
-                    ) from None
-                time.sleep(0.05)
+        while not try_flock(fd):
+            if time.monotonic() >= deadline:
+                raise GoldenSetLocked(
+                    f"another process kept {layout.publish_lock} for {timeout_s:.0f}s; is a build still running?"
+                )
+            time.sleep(0.05)
         yield
     finally:
         os.close(fd)  # closing the descriptor releases the flock

@@ -9,7 +9,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from evalset_pipeline.core.golden.errors import GoldenSetCorrupt, GoldenSetNotFound, InvalidVersionId
+from evalset_pipeline.core.golden.errors import (
+    GoldenSetCorrupt,
+    GoldenSetNotFound,
+    InvalidVersionId,
+)
 from evalset_pipeline.core.golden.fingerprint import compute_version_id
 from evalset_pipeline.core.golden.layout import VERSION_PREFIX_RE, VERSION_RE, GoldenLayout
 from evalset_pipeline.core.golden.model import GoldenSet

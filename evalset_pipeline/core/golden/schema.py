@@ -12,8 +12,12 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-SLICES = ("main", "underspecified", "regression")
+from evalset_pipeline.core.hashing import sha256_text
+
 ROLES = ("gold", "distractor", "pooled")
+# What a golden_units row says about its page (beside its id, paths and hash): what diffs compare
+# and exports carry as metadata.
+UNIT_DESCRIPTION = ("document_sha256", "page_number", "template_id", "entity", "metric", "period", "revision", "language")
 
 GOLDEN_SETS = pa.schema(
     [
@@ -96,3 +100,15 @@ TABLES: dict[str, pa.Schema] = {
     "golden_judgments": GOLDEN_JUDGMENTS,
     "golden_units": GOLDEN_UNITS,
 }
+
+# The contract's version: bump it (and say why in CHANGELOG.md) whenever a schema above changes,
+# so a downstream reader can tell which layout it is reading. The test suite pins the schemas'
+# fingerprint to this number, so a change that forgets the bump fails there.
+CONTRACT_VERSION = 1
+CONTRACT_SCHEMAS: dict[str, pa.Schema] = {"golden_sets": GOLDEN_SETS, "golden_publishes": GOLDEN_PUBLISHES, **TABLES}
+
+
+def contract_fingerprint() -> str:
+    """sha256 over every contract table's column names and types, in order."""
+    lines = [f"{name}.{f.name}:{f.type}" for name, schema in sorted(CONTRACT_SCHEMAS.items()) for f in schema]
+    return sha256_text("\n".join(lines))

@@ -19,12 +19,12 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from evalset_pipeline.core.atomic import fsync_dir
 from evalset_pipeline.core.golden.errors import GoldenSetCorrupt
-from evalset_pipeline.core.golden.layout import MANIFEST, SNAPSHOT_FORMAT, fsync_dir
-from evalset_pipeline.core.hashing import canonical_json
+from evalset_pipeline.core.golden.layout import MANIFEST, SNAPSHOT_FORMAT
 from evalset_pipeline.core.golden.model import GoldenSet
 from evalset_pipeline.core.golden.schema import GOLDEN_SETS, TABLES
-from evalset_pipeline.core.hashing import sha256_bytes
+from evalset_pipeline.core.hashing import canonical_json, sha256_bytes
 
 SELF_HASH = "manifest_sha256"
 LEGACY_FORMATS = (1,)  # written before manifests hashed themselves; read without that check

@@ -15,8 +15,8 @@ import pyarrow as pa
 from evalset_pipeline.core.golden.errors import InvalidDraft
 from evalset_pipeline.core.golden.fingerprint import content_columns
 from evalset_pipeline.core.golden.model import GoldenSetDraft
-from evalset_pipeline.core.golden.schema import ROLES, SLICES, TABLES
-from evalset_pipeline.core.vlm.base import LABELS
+from evalset_pipeline.core.golden.schema import ROLES, TABLES
+from evalset_pipeline.core.labels import LABELS, SLICES
 
 SORT_KEYS = {
     "golden_items": ["item_id"],

@@ -21,7 +21,12 @@ import pyarrow.parquet as pq
 from evalset_pipeline.core.golden.errors import GoldenSetCorrupt
 from evalset_pipeline.core.golden.events import read_events
 from evalset_pipeline.core.golden.fingerprint import IDENTITY_FORMAT, compute_version_id
-from evalset_pipeline.core.golden.layout import MANIFEST, SNAPSHOT_FORMAT, GoldenLayout, atomic_write_bytes
+from evalset_pipeline.core.golden.layout import (
+    MANIFEST,
+    SNAPSHOT_FORMAT,
+    GoldenLayout,
+    atomic_write_bytes,
+)
 from evalset_pipeline.core.golden.snapshot import (
     FILES,
     SELF_HASH,
@@ -86,7 +91,7 @@ def verify_golden(paths: DataPaths, *, check_warehouse: bool = True) -> VerifyRe
     except ValueError as exc:
         pointer = None
         report.problems.append(Problem("LATEST", str(exc)))
-    expected = events[-1].version_id if events else (max(good, key=good.get) if good else None)
+    expected = events[-1].version_id if events else (max(good, key=lambda v: good[v]) if good else None)
     if pointer is not None and expected is not None and pointer["version_id"] != expected:
         report.problems.append(Problem("LATEST", f"names {pointer['version_id']}, the last publish event is {expected}"))
     _check_sql(layout.reader_db, "reader copy", good, expected, report, read_only_copy=True)

@@ -26,8 +26,9 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
+from evalset_pipeline.core.atomic import fsync_dir
 from evalset_pipeline.core.golden.errors import GoldenSetLocked
-from evalset_pipeline.core.golden.layout import GoldenLayout, fsync_dir, fsync_file
+from evalset_pipeline.core.golden.layout import GoldenLayout, fsync_file
 from evalset_pipeline.core.golden.schema import GOLDEN_PUBLISHES, GOLDEN_SETS, TABLES
 from evalset_pipeline.core.golden.snapshot import FILES, golden_sets_table
 
@@ -94,11 +95,16 @@ def known_versions(con: duckdb.DuckDBPyConnection) -> set[str]:
 
 def max_seq(con: duckdb.DuckDBPyConnection) -> int:
     """Highest seq the warehouse ever gave out: seq stays monotonic even if a snapshot goes unreadable."""
-    return int(con.execute("SELECT coalesce(max(seq), 0) FROM golden_sets").fetchone()[0])
+    return _count(con, "SELECT coalesce(max(seq), 0) FROM golden_sets")
 
 
 def max_event(con: duckdb.DuckDBPyConnection) -> int:
-    return int(con.execute("SELECT coalesce(max(event), 0) FROM golden_publishes").fetchone()[0])
+    return _count(con, "SELECT coalesce(max(event), 0) FROM golden_publishes")
+
+
+def _count(con: duckdb.DuckDBPyConnection, sql: str) -> int:
+    row = con.execute(sql).fetchone()  # an aggregate always returns one row
+    return int(row[0]) if row is not None else 0
 
 
 def publishes_table(events: Iterable[dict[str, Any]]) -> pa.Table:

@@ -35,6 +35,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 THRESHOLD_GRID = tuple(round(0.50 + 0.05 * i, 2) for i in range(10))
 
@@ -143,14 +144,14 @@ def _knn_edges(x: np.ndarray, cells: int, neighbours: int, nprobe: int, max_poin
     cap = max(min_cap, int(np.ceil(balance * n / cells)))
     members = [order[starts[c] : starts[c + 1]] for c in range(cells)]
     first_part = len(members)  # cells from here on are parts of a bisected cell
-    if any(m.size > cap for m in members):
+    if any(cell.size > cap for cell in members):
         kept, parts = [], []
-        for c, m in enumerate(members):
-            if m.size > cap:
-                parts += _bisect(x, m, cap, rng)
-            elif m.size:
+        for c, cell in enumerate(members):
+            if cell.size > cap:
+                parts += _bisect(x, cell, cap, rng)
+            elif cell.size:
                 kept.append(c)
-        centroids = np.concatenate([centroids[kept], _unit_rows(np.stack([x[m].mean(axis=0) for m in parts]))])
+        centroids = np.concatenate([centroids[kept], _unit_rows(np.stack([x[part].mean(axis=0) for part in parts]))])
         members = [members[c] for c in kept] + parts
         first_part = len(kept)
         p = min(nprobe, len(members))
@@ -158,7 +159,7 @@ def _knn_edges(x: np.ndarray, cells: int, neighbours: int, nprobe: int, max_poin
     del probe_sims
 
     # Scan: every cell against the pages that probe it, one product per block; keep the best m.
-    m = min(neighbours + 1, n)
+    m = min(neighbours + 1, int(n))
     best_s = np.full((n, m), -np.inf, dtype=np.float32)
     best_c = np.full((n, m), -1, dtype=np.int64)
     flat = probes.reshape(-1)
@@ -174,7 +175,7 @@ def _knn_edges(x: np.ndarray, cells: int, neighbours: int, nprobe: int, max_poin
         if not cols.size or not queries.size:
             continue
         block = x[cols].T
-        k = min(m, cols.size)
+        k = min(m, int(cols.size))
         for a in range(0, queries.size, step):
             q = queries[a : a + step]
             s = x[q] @ block
@@ -212,7 +213,7 @@ def _components(n: int, rows: np.ndarray, cols: np.ndarray, sims: np.ndarray, th
     return connected_components(graph, directed=False)[1].astype(np.int64)
 
 
-def _single_linkage(units: np.ndarray):
+def _single_linkage(units: np.ndarray) -> np.ndarray | None:
     from scipy.cluster.hierarchy import linkage
     from scipy.spatial.distance import squareform
 
@@ -225,7 +226,7 @@ def _single_linkage(units: np.ndarray):
     return linkage(squareform(dist.astype(np.float64), checks=False), method="single")
 
 
-def _cut(tree, n_units: int, threshold: float) -> np.ndarray:
+def _cut(tree: np.ndarray | None, n_units: int, threshold: float) -> np.ndarray:
     from scipy.cluster.hierarchy import fcluster
 
     if tree is None:
@@ -320,7 +321,7 @@ def cluster_embeddings(
     return Clustering(labels, float(threshold), method, units, silhouette(dist, labels[sample]), scores)
 
 
-def adjusted_rand_index(a, b) -> float:
+def adjusted_rand_index(a: ArrayLike, b: ArrayLike) -> float:
     """Adjusted Rand index of two labelings (1 = identical partitions, ~0 = chance)."""
     _, ai = np.unique(np.asarray(a), return_inverse=True)
     _, bi = np.unique(np.asarray(b), return_inverse=True)

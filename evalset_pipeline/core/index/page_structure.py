@@ -24,7 +24,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from evalset_pipeline.core.vlm.page_reader import METRIC_SYNONYMS
+from evalset_pipeline.core.pagetext.page_reader import METRIC_SYNONYMS
 
 __all__ = ["HEADING_DIM", "heading_key", "heading_vector", "structure_vectors", "carried_headings", "LAYOUTS"]
 
@@ -102,7 +102,8 @@ def structure_vectors(appearance: np.ndarray, profiles: Sequence[Mapping[str, ob
             kind = str(p.get("layout") or "")
             if kind in LAYOUTS:
                 layout[i, LAYOUTS.index(kind)] = 1.0
-            layout[i, -1] = float(p.get("numeric_share") or 0.0)
+            share = p.get("numeric_share")
+            layout[i, -1] = float(share) if isinstance(share, (int, float, str)) and share else 0.0
         parts = [WEIGHTS["heading"] * heading, WEIGHTS["appearance"] * _unit(appearance[a:b]),
                  WEIGHTS["layout"] * _unit(layout)]
         out[a:b] = _unit(np.concatenate(parts, axis=1))

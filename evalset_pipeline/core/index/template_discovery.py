@@ -40,10 +40,13 @@ def _heading_vectors(keys: Sequence[str]) -> np.ndarray:
 def discover_templates(unit_ids: Sequence[str], named: Sequence[str], appearance: np.ndarray,
                        shapes: Sequence[PageShape | None], *, seed: int = 0) -> TemplateGroups:
     """Metadata templates win, then statements, then clusters (see `templates.assign_templates`)."""
-    order = sorted(range(len(unit_ids)), key=lambda i: (shapes[i].document, shapes[i].page_number)
-                   if shapes[i] else ("", i))
-    carried = carried_headings([shapes[i].heading if shapes[i] else "" for i in order],
-                               [shapes[i].document if shapes[i] else f"?{i}" for i in order])
+    def position(i: int) -> tuple[str, int]:
+        shape = shapes[i]
+        return (shape.document, shape.page_number) if shape else ("", i)
+
+    order = sorted(range(len(unit_ids)), key=position)
+    carried = carried_headings([s.heading if (s := shapes[i]) else "" for i in order],
+                               [s.document if (s := shapes[i]) else f"?{i}" for i in order])
     headings = [""] * len(unit_ids)
     keys: dict[str, str] = {}  # scale: one heading_key (regex) per distinct heading, not per page
     for i, h in zip(order, carried):

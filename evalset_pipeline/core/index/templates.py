@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -184,7 +184,7 @@ def assign_templates(
     max_diversity: float = 0.25,
     heading_similarity: float = 0.7,
     join_similarity: float = 0.5,
-    **cluster_options,
+    **cluster_options: Any,
 ) -> TemplateGroups:
     """Metadata wins, then structure; other pages get a template from clustering their vectors."""
     templates = [t or "" for t in metadata_templates]

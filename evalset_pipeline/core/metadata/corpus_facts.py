@@ -16,13 +16,13 @@ from typing import Any, Callable, Mapping, Sequence
 
 from evalset_pipeline.core.metadata.document_facts import DocumentFacts, extract_document_facts, reconcile
 from evalset_pipeline.core.metadata.extraction import extract_fields
-from evalset_pipeline.core.metadata.fiscal import FiscalCalendar
+from evalset_pipeline.core.pagetext.fiscal import FiscalCalendar
 from evalset_pipeline.core.metadata.page_profile import PageProfile
 from evalset_pipeline.core.metadata.extraction import ORIGINAL, RESTATED, restated_in
 from evalset_pipeline.core.metadata.page_subject import (PageLine, line_counts, line_key, page_lines, read_subjects,
                                                          running_lines)
-from evalset_pipeline.core.vlm.page_reader import language_of
-from evalset_pipeline.core.metadata.periods import period_kind
+from evalset_pipeline.core.pagetext.page_reader import language_of
+from evalset_pipeline.core.pagetext.periods import period_kind
 from evalset_pipeline.core.metadata.unaskable import skip_reason
 from evalset_pipeline.core.metadata.reporting_period import printed_periods
 from evalset_pipeline.core.render.pages import PageRender

@@ -23,7 +23,7 @@ from typing import Iterable, Sequence
 
 import pyarrow as pa
 
-from evalset_pipeline.core.metadata.fiscal import FiscalCalendar
+from evalset_pipeline.core.pagetext.fiscal import FiscalCalendar
 from evalset_pipeline.core.metadata.registrant import entity_key, find_registrant
 from evalset_pipeline.core.metadata.reporting_period import ReportingPeriod, find_form, find_reporting_period
 

@@ -23,10 +23,10 @@ import unicodedata
 from pathlib import Path
 from typing import Any, Mapping
 
-from evalset_pipeline.core.metadata.periods import parse_periods
+from evalset_pipeline.core.pagetext.periods import parse_periods
 from evalset_pipeline.core.render.pages import PageRender
-from evalset_pipeline.core.render.text_layer import load_text_layer
-from evalset_pipeline.core.vlm.page_reader import PageFacts, language_of, read_page
+from evalset_pipeline.core.pagetext.layer import load_text_layer
+from evalset_pipeline.core.pagetext.page_reader import PageFacts, language_of, read_page
 
 ORIGINAL, RESTATED = "original", "restated"
 _RESTATED = re.compile(r"\brestated\b|\brestatement\b|정정|재작성", re.I)

@@ -23,8 +23,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from evalset_pipeline.core.metadata.periods import find_periods
-from evalset_pipeline.core.vlm.page_reader import metric_of
+from evalset_pipeline.core.pagetext.periods import find_periods
+from evalset_pipeline.core.pagetext.page_reader import metric_of
 
 __all__ = ["PageLine", "PageSubject", "page_lines", "line_counts", "running_lines", "read_subjects", "STATEMENTS", "line_key"]
 

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Sequence
 
-from evalset_pipeline.core.metadata.fiscal import FiscalCalendar, find_dates, months_in_words, parse_date
-from evalset_pipeline.core.metadata.periods import normalize_period, parse_periods, period_kind
+from evalset_pipeline.core.pagetext.fiscal import FiscalCalendar, find_dates, months_in_words, parse_date
+from evalset_pipeline.core.pagetext.periods import normalize_period, parse_periods, period_kind
 
 __all__ = ["ReportingPeriod", "find_form", "find_reporting_period", "FORM_KINDS", "spans_in"]
 
@@ -247,8 +247,8 @@ def find_reporting_period(page_texts: Sequence[str], form: str, title: str = "")
         if kind == "year":
             calendar, cal_source = FiscalCalendar.from_year_end(end), source
         else:
-            found = _calendar_from_spans(spans, end, quarterly)
-            calendar, cal_source = found if found else (FiscalCalendar(), "default")
+            from_spans = _calendar_from_spans(spans, end, quarterly)
+            calendar, cal_source = from_spans if from_spans else (FiscalCalendar(), "default")
         return ReportingPeriod(calendar.label(end, kind), kind, end, source, confidence, calendar, cal_source)
     return _from_labels(page_texts, title)
 

@@ -16,9 +16,11 @@ import csv
 import difflib
 import unicodedata
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
+from typing import Callable, TextIO
 
-from evalset_pipeline.core.metadata.periods import normalize_period
+from evalset_pipeline.core.pagetext.periods import normalize_period
 
 SIDECAR_NAME = "metadata.csv"
 # Issues listed one by one; past this, they are counted by kind (a million bad rows must not
@@ -91,7 +93,7 @@ class _Collector:
         self.shown: list[SidecarIssue] = []
         self.hidden: dict[str, int] = {}
 
-    def add(self, line: int, kind: str, message) -> None:
+    def add(self, line: int, kind: str, message: str | Callable[[], str]) -> None:
         if len(self.shown) < SHOWN_ISSUES:
             self.shown.append(SidecarIssue(line, message() if callable(message) else message, kind))
         else:
@@ -105,7 +107,14 @@ class _Collector:
         return self.shown + [SidecarIssue(0, f"… and {total:,} more issue(s) not listed ({kinds})", "summary")]
 
 
-def _read_rows(f, corpus_root, known_pages, aliases, by_nfc, out: Sidecar, issues: _Collector) -> None:
+def _not_in_corpus(corpus_root: str | Path, doc: str) -> str:
+    where = ("is in the corpus folder but was not taken in (see rejected documents)"
+             if _exists(Path(corpus_root) / doc) else "is not in the corpus")
+    return f"document {doc!r} {where}; row skipped"
+
+
+def _read_rows(f: TextIO, corpus_root: str | Path, known_pages: dict[str, int] | None, aliases: dict[str, str] | None,
+               by_nfc: dict[str, str], out: Sidecar, issues: _Collector) -> None:
     if True:
         reader = csv.DictReader(f)
         try:
@@ -161,9 +170,8 @@ def _read_rows(f, corpus_root, known_pages, aliases, by_nfc, out: Sidecar, issue
             if known_pages is not None:
                 doc = by_nfc.get(unicodedata.normalize("NFC", doc), doc)
                 if doc not in known_pages:
-                    issues.add(line, "document not in the corpus", lambda doc=doc: f"document {doc!r} "
-                               + ("is in the corpus folder but was not taken in (see rejected documents)"
-                                  if _exists(Path(corpus_root) / doc) else "is not in the corpus") + "; row skipped")
+                    # partial: the file system is asked only for the issues that are shown
+                    issues.add(line, "document not in the corpus", partial(_not_in_corpus, corpus_root, doc))
                     continue
                 if not 1 <= page <= known_pages[doc]:
                     issues.add(line, "no such page", f"{doc} has no page {page} (it has {known_pages[doc]}); row skipped")

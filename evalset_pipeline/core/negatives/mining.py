@@ -187,8 +187,8 @@ class _Searcher:
             for a in range(0, sel.size, step):
                 g = sel[a : a + step]
                 self._batch(order, starts[g], sizes[g], int(p), query, code, out)
-        for g in np.flatnonzero(padded > _BATCH_MAX):
-            self._large(order[starts[g] : starts[g] + sizes[g]], query, code, out)
+        for big in np.flatnonzero(padded > _BATCH_MAX):
+            self._large(order[starts[big] : starts[big] + sizes[big]], query, code, out)
         return out
 
     def _allowed(self, sims: np.ndarray, rows: np.ndarray, cols: np.ndarray, code: np.ndarray | None) -> np.ndarray:
@@ -198,7 +198,8 @@ class _Searcher:
             return ~dup  # a row is its own duplicate, so self is excluded too
         return ~dup & (code[r] != code[c])
 
-    def _batch(self, order, starts, sizes, p, query, code, out: _Collector) -> None:
+    def _batch(self, order: np.ndarray, starts: np.ndarray, sizes: np.ndarray, p: int, query: np.ndarray,
+               code: np.ndarray | None, out: _Collector) -> None:
         span = np.arange(p)
         real = span[None, :] < sizes[:, None]  # (B, p)
         rows = order[np.where(real, starts[:, None] + span[None, :], starts[:, None])]  # padding repeats the first row
@@ -211,7 +212,7 @@ class _Searcher:
         b, i = np.nonzero(is_gold)
         out.add(rows[b, i], rows[b[:, None], top[b, i]], vals[b, i])
 
-    def _large(self, members: np.ndarray, query: np.ndarray, code, out: _Collector) -> None:
+    def _large(self, members: np.ndarray, query: np.ndarray, code: np.ndarray | None, out: _Collector) -> None:
         golds = members[query[members]]
         block = max(1, _BLOCK_ELEMENTS // members.size)
         member_vecs = self.emb[members]
@@ -288,7 +289,7 @@ def mine_hard_negatives(data: MiningInput, axes: Sequence[str], k: int = 2) -> M
     final = np.lexsort((rank, axis_col, id_rank[gold]))
     ids = data.unit_ids
     lonely_set = set(lonely_rows.tolist())
-    without = [ids[i] for i in np.flatnonzero(has_template & ~has_negative) if i not in lonely_set]
+    without = [ids[int(i)] for i in np.flatnonzero(has_template & ~has_negative) if i not in lonely_set]
     return MiningResult(
         unit_ids=ids, axis_names=[*axes, FALLBACK_AXIS], gold=gold[final], negative=neg[final],
         axis=axis_col[final], rank=rank[final], similarity=sim[final], pool_sizes=pool_sizes,

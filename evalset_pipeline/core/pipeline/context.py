@@ -9,6 +9,7 @@ from typing import Any, Callable
 from evalset_pipeline.core.hashing import fingerprint
 from evalset_pipeline.core.index.embeddings import EmbedderSpec
 from evalset_pipeline.core.paths import DataPaths
+from evalset_pipeline.core.questions.validation import Underspecified
 from evalset_pipeline.core.render.pages import RenderSettings
 
 
@@ -22,7 +23,7 @@ class BuildConfig:
     negatives_per_axis: int = 2
     axes: tuple[str, ...] = ("period", "metric", "entity")
     max_rewrites: int = 2
-    underspecified: str = "slice"  # slice | drop
+    underspecified: Underspecified = "slice"
     render: RenderSettings = field(default_factory=RenderSettings)
     workers: int = 0  # 0 = one per core
 

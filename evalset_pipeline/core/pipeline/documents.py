@@ -9,7 +9,7 @@ import pyarrow as pa
 
 from evalset_pipeline.core.atomic import write_text_atomic
 from evalset_pipeline.core.corpus.documents import DocumentRecord, RejectedDocument, scan_corpus
-from evalset_pipeline.core.golden.model import CorpusManifest
+from evalset_pipeline.core.corpus.manifest import CorpusManifest
 from evalset_pipeline.core.pipeline.context import StageContext
 from evalset_pipeline.core.tables import read_rows, write_rows
 

@@ -78,7 +78,7 @@ def assemble_draft(ctx: StageContext, lineage: Lineage) -> GoldenSetDraft:
     units = []
     for u in unit_ids:
         r, m = renders[u], meta.get(u)
-        get = (lambda f: m.get(f)) if m else (lambda f: "")
+        get = m.get if m else (lambda f: "")
         units.append({"unit_id": u, "document_path": r.document_path, "document_sha256": r.document_sha256,
                       "page_number": r.page_number, "render_path": r.render_path, "text_path": r.text_path,
                       "render_hash": r.render_hash, "template_id": templates.get(u) or get("template_id"), "entity": get("entity"),

@@ -7,10 +7,12 @@ prints the gold's period (a comparative column) is not a negative: it goes to th
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
-from evalset_pipeline.core.metadata.periods import period_kind
+from evalset_pipeline.core.pagetext.periods import period_kind
 from evalset_pipeline.core.negatives.comparatives import SCHEMA as COMPARATIVES_SCHEMA
 from evalset_pipeline.core.negatives.comparatives import Comparative, split_comparatives
 from evalset_pipeline.core.negatives.mining import FALLBACK_AXIS, SCHEMA, MiningInput, Negative, mine_hard_negatives
@@ -26,7 +28,7 @@ MAX_LISTED = 20  # page ids listed in asset metadata; counts are always complete
 SPARE = 3  # extra candidates mined per axis, so a pool keeps k negatives after comparatives leave it
 
 
-def _distribution(sizes) -> dict:
+def _distribution(sizes: Sequence[int] | np.ndarray) -> dict[str, Any]:
     a = np.asarray(sizes)
     if not a.size:
         return {"pages": 0}

@@ -7,13 +7,12 @@ import numpy as np
 import pyarrow as pa
 
 from evalset_pipeline.core.atomic import write_bytes_atomic
-from evalset_pipeline.core.index.embeddings import EmbedInput, embed_pages
+from evalset_pipeline.core.index.embeddings import VECTORS, EmbedInput, embed_pages
 from evalset_pipeline.core.pipeline.context import StageContext
 from evalset_pipeline.core.pipeline.page_renders import load_page_renders
 from evalset_pipeline.core.tables import read_table, write_rows
 
 SCHEMA = pa.schema([("unit_id", pa.string()), ("render_hash", pa.string()), ("model_id", pa.string())])
-VECTORS = "page_embeddings.npy"
 
 
 def build_page_embeddings(ctx: StageContext) -> dict:

@@ -8,6 +8,7 @@ mining).
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 
 from evalset_pipeline.core.metadata.corpus_facts import read_corpus_facts
 from evalset_pipeline.core.metadata.document_facts import SCHEMA as DOCUMENT_FACTS_SCHEMA
@@ -19,14 +20,14 @@ from evalset_pipeline.core.metadata.sidecar import read_sidecar
 from evalset_pipeline.core.pipeline.context import StageContext
 from evalset_pipeline.core.pipeline.documents import load_documents
 from evalset_pipeline.core.pipeline.page_renders import load_page_renders
-from evalset_pipeline.core.render.text_layer import load_text_layer
+from evalset_pipeline.core.pagetext.layer import load_text_layer
 from evalset_pipeline.core.tables import read_rows, write_rows
 from evalset_pipeline.core.vlm.base import PageContext
 
 MAX_LISTED = 30  # documents listed one by one in asset metadata
 
 
-def _distribution(values) -> dict[str, int]:
+def _distribution(values: Iterable[str | None]) -> dict[str, int]:
     counts = Counter(v or "(none)" for v in values)
     return dict(counts.most_common(MAX_LISTED))
 

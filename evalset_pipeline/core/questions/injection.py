@@ -16,13 +16,12 @@ full-width letters or odd spacing do not hide a match.
 """
 from __future__ import annotations
 
-import json
 import re
 import unicodedata
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Iterable
 
+from evalset_pipeline.core.pagetext.layer import page_text_or_empty
 from evalset_pipeline.core.questions.funnel import FunnelRow
 
 INJECTION = "injection"  # funnel stage
@@ -94,16 +93,6 @@ def describe(hits: list[InjectionHit]) -> str:
     return ", ".join(f"{h.language}:{h.rule} {h.excerpt!r}" for h in hits)
 
 
-def page_text(text_path: str | Path) -> str:
-    """The plain text of a stored text layer ('' when it cannot be read)."""
-    try:
-        layer = json.loads(Path(text_path).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return ""
-    text = layer.get("text") if isinstance(layer, dict) else None
-    return text if isinstance(text, str) else ""
-
-
 def injection_rows(candidates: Iterable[Any]) -> list[FunnelRow]:
     """One funnel row (stage "injection", decision "flagged") per candidate whose gold or any
     distractor page carries injection text. Candidates are `validation.Candidate`s."""
@@ -111,7 +100,7 @@ def injection_rows(candidates: Iterable[Any]) -> list[FunnelRow]:
 
     def hits(page: Any) -> list[InjectionHit]:
         if page.unit_id not in cache:
-            cache[page.unit_id] = detect_injection(page_text(page.text_path))
+            cache[page.unit_id] = detect_injection(page_text_or_empty(page.text_path))
         return cache[page.unit_id]
 
     rows = []

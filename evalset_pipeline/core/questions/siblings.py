@@ -23,7 +23,7 @@ def evidence_siblings(
         key = tuple(v.get(a, "") for a in axes)
         if all(key):
             by_key[key].append(unit)
-    out = {}
+    out: dict[str, list[str]] = {}
     for gold in golds:
         key = tuple(values.get(gold, {}).get(a, "") for a in axes)
         if not all(key):

@@ -13,13 +13,29 @@ flight instead of one at a time.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, Sequence
+from typing import Callable, Literal, Sequence
 
 from evalset_pipeline.core.questions.funnel import (
-    DISTRACTOR_CHECK, FINAL, GOLD_CHECK, QUALIFY, FunnelRow,
+    DISTRACTOR_CHECK,
+    FINAL,
+    GOLD_CHECK,
+    QUALIFY,
+    FunnelRow,
 )
 from evalset_pipeline.core.vlm.answers import answers_agree
 from evalset_pipeline.core.vlm.base import PageView, Qualifiers, VLMBackend
+
+# What happens to a question a distractor can still answer: its own slice, or out of the set.
+Underspecified = Literal["slice", "drop"]
+
+
+def underspecified_policy(value: str) -> Underspecified:
+    """A configured policy, checked: a typo must not silently keep or drop every such question."""
+    if value == "slice":
+        return "slice"
+    if value == "drop":
+        return "drop"
+    raise ValueError(f"underspecified must be 'slice' or 'drop', not {value!r}")
 
 
 @dataclass(frozen=True)
@@ -68,7 +84,7 @@ def validate(
     backend: VLMBackend,
     axes: Sequence[str],
     max_rewrites: int = 2,
-    underspecified: Literal["slice", "drop"] = "slice",
+    underspecified: Underspecified = "slice",
 ) -> tuple[list[Validated], list[FunnelRow]]:
     funnel: list[FunnelRow] = []
     kept: list[Validated] = []
@@ -140,7 +156,8 @@ def _differing_axes(gold: dict[str, str], answering: Sequence[Distractor], axes:
     return out
 
 
-def _leave_main(st: _State, policy: str, reason: str, kept: list[Validated], final) -> None:
+def _leave_main(st: _State, policy: str, reason: str, kept: list[Validated],
+                final: Callable[[_State, str, str], None]) -> None:
     if policy == "drop":
         final(st, "dropped", reason)
         return

@@ -37,9 +37,10 @@ from typing import Callable, Iterable, Iterator
 import numpy as np
 import pymupdf
 
+from evalset_pipeline.core.atomic import write_bytes_atomic
 from evalset_pipeline.core.corpus.documents import DocumentRecord
 from evalset_pipeline.core.hashing import fingerprint, sha256_bytes, sha256_text
-from evalset_pipeline.core.render.text_layer import text_layer_of
+from evalset_pipeline.core.pagetext.layer import text_layer_of
 
 RENDERER_VERSION = "2"  # 2: PNGs written by `_png` (same pixels as 1, different bytes)
 THUMB_WIDTH = 64
@@ -175,7 +176,9 @@ def _png(pix: pymupdf.Pixmap) -> bytes:
     return b"".join((_PNG_SIGNATURE,
                      _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2 if n == 3 else 0, 0, 0, 0)),
                      _chunk(b"pHYs", struct.pack(">IIB", ppm[0], ppm[1], 1)),
-                     _chunk(b"IDAT", zlib.compress(raw, 1)), _chunk(b"IEND", b"")))
+                     # an ndarray is a buffer; the 3.11 stubs cannot say so
+                     _chunk(b"IDAT", zlib.compress(raw, 1)),  # type: ignore[arg-type]
+                     _chunk(b"IEND", b"")))
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
@@ -192,21 +195,6 @@ def _storable(layer: dict) -> dict:
         return {**layer, "text": fix(layer["text"]),
                 "words": [[fix(v) if isinstance(v, str) else v for v in w] for w in layer["words"]]}
 
-
-def _write(final: Path, data: bytes, tmp_dir: Path) -> None:
-    """Write to the temp folder, then rename into place: the final path is whole or absent."""
-    tmp = tmp_dir / f"{final.name}.{os.getpid()}.tmp"
-    try:
-        final.parent.mkdir(parents=True, exist_ok=True)
-        with open(tmp, "wb") as f:
-            f.write(data)
-        os.replace(tmp, final)
-    except BaseException:
-        try:
-            tmp.unlink(missing_ok=True)
-        except OSError:
-            pass
-        raise
 
 
 def _write_error(exc: OSError, renders_dir: Path, where: str) -> RenderWriteError:
@@ -243,7 +231,8 @@ def _render_job(job: _Job) -> tuple[list[PageRender], list[RejectedPage]]:
                      (data_dir / f"{rel}.png", r.png)]  # PNG last: it marks the page complete
             try:
                 for final, data in files:
-                    _write(final, data, tmp_dir)
+                    # In the temp folder, then renamed into place: the final path is whole or absent.
+                    write_bytes_atomic(final, data, tmp_dir=tmp_dir)
             except OSError as exc:
                 for final, _ in files:  # no half-written page: its siblings go too
                     try:

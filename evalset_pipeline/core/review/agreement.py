@@ -29,6 +29,8 @@ from typing import Any, Hashable, Sequence
 
 import numpy as np
 
+from evalset_pipeline.core.labels import LABELS
+
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
 
@@ -187,7 +189,6 @@ def bootstrap_by_cluster(
 
 # --- the three views of a three-way label -------------------------------------------------------
 
-LABELS = ("sufficient", "supporting", "irrelevant")
 BOUNDARY = ("sufficient", "supporting")
 SUFFICIENT_VS_REST = ("sufficient", "not_sufficient")
 

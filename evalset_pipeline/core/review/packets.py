@@ -35,6 +35,7 @@ import numpy as np
 
 from evalset_pipeline.core.golden.model import GoldenSet
 from evalset_pipeline.core.hashing import fingerprint
+from evalset_pipeline.core.pagetext.layer import page_text_or_empty
 from evalset_pipeline.core.questions.sampling import stratified_sample
 from evalset_pipeline.core.review.sheets import SHEET_COLUMNS, spreadsheet_safe, write_csv
 from evalset_pipeline.core.review.store import question_sha
@@ -91,14 +92,6 @@ def select_items(
     for s in slots:
         out[s] = sorted(out[s] + shared, key=position.__getitem__)
     return Selection(out, sorted(shared, key=position.__getitem__), dict(sorted(Counter(by_id[i] for i in chosen).items())))
-
-
-def _text_layer(path: Path) -> str:
-    try:
-        layer = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return ""
-    return str(layer.get("text") or "") if isinstance(layer, dict) else ""
 
 
 def _title(text: str) -> str:
@@ -158,10 +151,10 @@ def export_packets(
     for unit_id in sorted(needed):
         row = units.get(unit_id)
         src = data_dir / row["render_path"] if row else None
-        if row is None or not src.is_file():
+        if row is None or src is None or not src.is_file():
             missing.append(unit_id)
             continue
-        texts[unit_id] = _text_layer(data_dir / row["text_path"])
+        texts[unit_id] = page_text_or_empty(data_dir / row["text_path"])
         suffix = src.suffix or ".png"
         if embed:
             embedded[unit_id] = "data:image/png;base64," + base64.b64encode(src.read_bytes()).decode("ascii")

@@ -89,8 +89,8 @@ def parse_record(obj: Any, file: str = "", line: int = 0) -> RegressionRecord:
     if not document:
         raise RegressionError("`document` is empty")
     try:
-        page = int(obj.get("page"))
-    except (TypeError, ValueError):
+        page = int(obj["page"])
+    except (KeyError, TypeError, ValueError):
         raise RegressionError(f"`page` must be a page number, not {obj.get('page')!r}") from None
     if page < 1:
         raise RegressionError("`page` is 1-based")
@@ -208,7 +208,7 @@ def regression_items(
         rows.append({"item_id": r.item_id, "file": r.file, "line": r.line, "question": r.question,
                      "document": r.document, "page": r.page, "unit_id": unit or "", "status": status,
                      "reason": why, "note": r.note, "date": r.date})
-        if status != "added":
+        if status != "added" or unit is None:
             continue
         seen.add(r.item_id)
         items.append(Validated(r.item_id, unit, SLICE, r.question, r.question, r.answer,

@@ -85,7 +85,7 @@ def model_human_agreement(
     }
     if scored:
         report["heldout"].update(label_views(
-            [r.label for r in scored], [model_labels[r.key] for r in scored],
+            [r.label for r in scored if r.label is not None], [model_labels[r.key] for r in scored],
             clusters=[r.key.item_id for r in scored], bootstrap=bootstrap,
         ))
     return report

@@ -24,7 +24,7 @@ import functools
 import hashlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 import pyarrow as pa
@@ -133,7 +133,7 @@ def _normalise(v: np.ndarray) -> np.ndarray:
 
 
 @functools.lru_cache(maxsize=4)
-def _model(name: str):
+def _model(name: str) -> Any:
     """One loaded sentence-transformers model per process (loading costs seconds)."""
     return load_sentence_transformer(name)
 
@@ -164,7 +164,7 @@ def text_retriever(paths: DataPaths, index: CorpusIndex) -> Retriever:
 
 
 def _page_embedding_model(paths: DataPaths) -> tuple[list[str], np.ndarray, str]:
-    from evalset_pipeline.core.pipeline.page_embeddings import VECTORS
+    from evalset_pipeline.core.index.embeddings import VECTORS
     from evalset_pipeline.core.tables import read_table
 
     table = read_table(paths.table("page_embeddings"), producer="page_embeddings")
@@ -310,8 +310,7 @@ def write_run(run: Run, path: str | Path, tag: str | None = None) -> str:
 
     import pyarrow.parquet as pq
 
-    from evalset_pipeline.core.scoring.metrics import declared_order
-    from evalset_pipeline.core.scoring.runs import PARQUET_META_KEY, write_trec_run
+    from evalset_pipeline.core.scoring.runs import PARQUET_META_KEY, declared_order, write_trec_run
 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)

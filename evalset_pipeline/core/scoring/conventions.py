@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from typing import Final, Literal
 
+# Grades and slices are the golden set's vocabulary (core/labels.py); re-exported for reports.
+from evalset_pipeline.core.labels import GRADES as GRADES
+from evalset_pipeline.core.labels import SLICES as SLICES
+from evalset_pipeline.core.labels import SUFFICIENT, SUPPORTING
+
 # Cutoffs reported for every metric. The deepest one is also how much of each ranking is read.
 KS: Final[tuple[int, ...]] = (1, 3, 5, 10)
-
-# Graded labels and their linear gains (nDCG gain = grade). Unjudged units get no grade.
-GRADES: Final[dict[str, int]] = {"sufficient": 2, "supporting": 1, "irrelevant": 0}
-SUFFICIENT: Final[int] = GRADES["sufficient"]
-SUPPORTING: Final[int] = GRADES["supporting"]
 
 Relevance = Literal["sufficient", "supporting"]
 # Binary relevance for Recall@k / MRR@k and for deciding which queries can be scored at all.
@@ -28,8 +28,6 @@ DEFAULT_RELEVANCE: Final[Relevance] = "sufficient"
 Gain = Literal["graded", "binary"]
 GAINS: Final[tuple[str, ...]] = ("graded", "binary")
 DEFAULT_GAIN: Final[Gain] = "graded"
-
-SLICES: Final[tuple[str, ...]] = ("main", "underspecified", "regression")
 
 # Guards: the bench refuses to measure (exit 2) past these, unless explicitly overridden.
 DEFAULT_MAX_AGE_DAYS: Final[float] = 30.0

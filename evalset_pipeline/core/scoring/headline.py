@@ -28,7 +28,7 @@ from __future__ import annotations
 import hashlib
 import math
 from dataclasses import asdict, dataclass, field
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 import pyarrow as pa
@@ -159,7 +159,9 @@ class _RandomPools:
         return np.concatenate([[gold_row], np.sort(drawn)]).astype(np.int64)
 
 
-def _encode_once(retriever: Retriever, pairs: Sequence[tuple[str, str]]):
+def _encode_once(
+    retriever: Retriever, pairs: Sequence[tuple[str, str]]
+) -> Callable[[Sequence[str], Sequence[str]], np.ndarray]:
     """Embed each distinct (query id, text) once (a question as written is often the validated
     one too); returns encode(ids, texts) that slices the result."""
     unique = list(dict.fromkeys(pairs))

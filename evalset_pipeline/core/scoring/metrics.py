@@ -35,13 +35,6 @@ UNJUDGED = -1
 EMPTY = -2
 
 
-def declared_order(query_ids: pa.Array, unit_ids: pa.Array, scores: np.ndarray) -> np.ndarray:
-    """Row order: query id, then score descending, then unit id ascending (the declared tie-break)."""
-    table = pa.table({"q": query_ids, "s": scores, "u": unit_ids})
-    keys = [("q", "ascending"), ("s", "descending"), ("u", "ascending")]
-    return pc.sort_indices(table, sort_keys=keys).to_numpy()
-
-
 @dataclass(frozen=True)
 class RankedRun:
     """The top `depth` results of every golden query, as matrices aligned with qrels items."""
@@ -69,7 +62,7 @@ def _group_ranks(q: np.ndarray) -> np.ndarray:
 
 def _fill(n_items: int, depth: int, q: np.ndarray, rank: np.ndarray, values: np.ndarray, empty: int | bool) -> np.ndarray:
     dtype = np.bool_ if isinstance(empty, bool) else np.int8
-    out = np.full((n_items, depth), empty, dtype=dtype)
+    out: np.ndarray = np.full((n_items, depth), empty, dtype=dtype)
     top = rank < depth
     out[q[top], rank[top]] = values[top]
     return out

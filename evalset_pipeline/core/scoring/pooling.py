@@ -21,13 +21,13 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from evalset_pipeline.core.golden.model import CorpusManifest, GoldenSet, GoldenSetDraft
+from evalset_pipeline.core.corpus.manifest import CorpusManifest
+from evalset_pipeline.core.golden.model import GoldenSet, GoldenSetDraft
 from evalset_pipeline.core.golden.publish import publish_golden_set
 from evalset_pipeline.core.golden.schema import GOLDEN_JUDGMENTS, GOLDEN_UNITS
 from evalset_pipeline.core.paths import DataPaths
-from evalset_pipeline.core.scoring.metrics import declared_order
 from evalset_pipeline.core.scoring.qrels import index_strings
-from evalset_pipeline.core.scoring.runs import Run
+from evalset_pipeline.core.scoring.runs import Run, declared_order
 
 DEFAULT_POOL_DEPTH = 10
 POOLED = "pooled"
@@ -89,6 +89,8 @@ def _manifest(info: dict[str, Any]) -> CorpusManifest:
     built = info.get("corpus_built_at")
     if isinstance(built, str):
         built = datetime.fromisoformat(built.replace("Z", "+00:00"))
+    if not isinstance(built, datetime):
+        raise ValueError(f"golden set {info.get('version_id')}: corpus_built_at is not a time ({built!r})")
     return CorpusManifest(str(info["corpus_fingerprint"]), built, int(info["corpus_documents"]), int(info["corpus_pages"]))
 
 
@@ -164,7 +166,7 @@ def pool_runs(
         warnings.append(f"{unknown_units} pooled pair(s) name units that are not rendered pages; left unjudged")
     new = [(i, u) for i, u in new if u in renders]
 
-    base = dict(version_id=golden.version_id, parent_version=golden.version_id, runs=names, depth=depth,
+    base: dict[str, Any] = dict(version_id=golden.version_id, parent_version=golden.version_id, runs=names, depth=depth,
                 considered=len(wanted), already_judged=already, unknown_units=unknown_units,
                 unknown_query_rows=unknown_rows)
     if not new:

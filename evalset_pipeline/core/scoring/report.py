@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from datetime import date, datetime
 from typing import Any, Mapping
 
 import numpy as np
@@ -106,7 +107,7 @@ def build_score_report(
         "version": version_id,
         "golden": {
             "version_id": version_id,
-            "created_at": created.isoformat() if hasattr(created, "isoformat") else created,
+            "created_at": created.isoformat() if isinstance(created, (datetime, date)) else created,
             "corpus_fingerprint": golden_info.get("corpus_fingerprint"),
             "corpus_pages": golden_info.get("corpus_pages"),
         },

@@ -368,10 +368,15 @@ def read_run(path: str | Path, fmt: str | None = None) -> Run:
     return readers[fmt](path)
 
 
+def declared_order(query_ids: pa.Array, unit_ids: pa.Array, scores: np.ndarray) -> np.ndarray:
+    """Row order: query id, then score descending, then unit id ascending (the declared tie-break)."""
+    table = pa.table({"q": query_ids, "s": scores, "u": unit_ids})
+    keys = [("q", "ascending"), ("s", "descending"), ("u", "ascending")]
+    return pc.sort_indices(table, sort_keys=keys).to_numpy()
+
+
 def write_trec_run(run: Run, path: str | Path, tag: str = "run") -> None:
     """Write a run as TREC lines (ranks follow the declared order); metadata as comment lines."""
-    from evalset_pipeline.core.scoring.metrics import declared_order  # local: metrics imports runs
-
     order = declared_order(run.query_ids, run.unit_ids, run.scores)
     q = run.query_ids.take(pa.array(order)).to_pylist()
     u = run.unit_ids.take(pa.array(order)).to_pylist()

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal, Protocol, Sequence
+from typing import Protocol, Sequence
 
-Label = Literal["sufficient", "supporting", "irrelevant"]
-LABELS: tuple[Label, ...] = ("sufficient", "supporting", "irrelevant")
+from evalset_pipeline.core.labels import LABELS as LABELS
+from evalset_pipeline.core.labels import Label
+
 TASKS = ("write", "judge", "label", "qualify")
 
 

@@ -182,7 +182,8 @@ class CallCache:
             row = self._con.execute(
                 "SELECT count(*), coalesce(sum(prompt_tokens),0), coalesce(sum(completion_tokens),0), coalesce(sum(cost_usd),0) FROM model_calls"
             ).fetchone()
-        return {"calls": row[0], "prompt_tokens": row[1], "completion_tokens": row[2], "cost_usd": row[3]}
+        calls, prompt_tokens, completion_tokens, cost = row if row is not None else (0, 0, 0, 0)  # count(*): one row
+        return {"calls": calls, "prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens, "cost_usd": cost}
 
 
 def _encode(result: Any) -> dict:

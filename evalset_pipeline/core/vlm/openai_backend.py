@@ -85,9 +85,7 @@ class _EndpointDown(Exception):
     """The endpoint is failing (the batch stops starting requests)."""
 
 
-def _add(a: CallUsage | None, b: CallUsage | None) -> CallUsage | None:
-    if a is None or b is None:
-        return a or b
+def _add(a: CallUsage, b: CallUsage) -> CallUsage:
     return CallUsage(a.prompt_tokens + b.prompt_tokens, a.completion_tokens + b.completion_tokens, a.latency_s + b.latency_s)
 
 
@@ -239,7 +237,8 @@ class OpenAIBackend:
             raw2, usage2, refusal2 = self._complete(req.task, messages)
             usage = _add(usage, usage2)
             if refusal2 is not None:
-                raise _Failed(f"refused: {_clip(refusal2, 200)} (on repair; first reply: {first})", [raw, refusal2], usage)
+                raise _Failed(f"refused: {_clip(refusal2, 200)} (on repair; first reply: {first})", [raw, refusal2],
+                              usage) from first
             try:
                 result = parse_reply(req.task, raw2)
             except InvalidReply as second:
@@ -377,13 +376,14 @@ def _fit(png: bytes, max_side: int) -> bytes:
     """The image as PNG with its longer side at most `max_side` pixels (unchanged bytes if it fits)."""
     from PIL import Image
 
-    with Image.open(io.BytesIO(png)) as im:
-        w, h = im.size
-        if im.format == "PNG" and (max_side <= 0 or max(w, h) <= max_side):
+    with Image.open(io.BytesIO(png)) as opened:
+        w, h = opened.size
+        if opened.format == "PNG" and (max_side <= 0 or max(w, h) <= max_side):
             return png
+        im: Image.Image = opened
         if max_side > 0 and max(w, h) > max_side:
             scale = max_side / max(w, h)
-            im = im.resize((max(1, round(w * scale)), max(1, round(h * scale))), Image.Resampling.LANCZOS)
+            im = opened.resize((max(1, round(w * scale)), max(1, round(h * scale))), Image.Resampling.LANCZOS)
         out = io.BytesIO()
         im.save(out, format="PNG", optimize=True)
         return out.getvalue()

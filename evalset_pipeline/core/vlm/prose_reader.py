@@ -25,7 +25,7 @@ import re
 import unicodedata
 from typing import Any, Iterator
 
-from evalset_pipeline.core.metadata.fiscal import find_dates
+from evalset_pipeline.core.pagetext.fiscal import find_dates
 from evalset_pipeline.core.vlm.table_reader import Column, Row, Table
 
 __all__ = ["read_prose_tables", "PROSE_TITLE"]

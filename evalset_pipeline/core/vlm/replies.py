@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
+from evalset_pipeline.core.labels import Label
 from evalset_pipeline.core.vlm.base import Judgment, LabelResult, WrittenQuestion
 
 __all__ = ["InvalidReply", "WriteReply", "JudgeReply", "LabelReply", "QualifyReply", "REPLY_MODELS",
@@ -50,7 +50,7 @@ class JudgeReply(_Reply):
 
 
 class LabelReply(_Reply):
-    label: Literal["sufficient", "supporting", "irrelevant"]
+    label: Label
     rationale: str = ""
 
     @field_validator("label", mode="before")
@@ -138,7 +138,8 @@ def parse_reply(task: str, text: str) -> WrittenQuestion | Judgment | LabelResul
         return Judgment(reply.answers, answer if reply.answers else None, _one_line(reply.reason))
     if isinstance(reply, LabelReply):
         return LabelResult(reply.label, _one_line(reply.rationale))
-    question = _one_line(reply.question)  # QualifyReply
+    assert isinstance(reply, QualifyReply), type(reply)  # REPLY_MODELS has one model per task
+    question = _one_line(reply.question)
     if not question:
         raise InvalidReply("the rewritten question is empty")
     if len(question) > MAX_QUESTION_CHARS:

@@ -27,7 +27,7 @@ from typing import Any, Sequence
 from rapidfuzz import fuzz
 
 from evalset_pipeline.core.hashing import sha256_text
-from evalset_pipeline.core.metadata.fiscal import effective_year, find_dates
+from evalset_pipeline.core.pagetext.fiscal import effective_year, find_dates
 from evalset_pipeline.core.vlm.base import Judgment, PageContext, WrittenQuestion
 from evalset_pipeline.core.vlm.prose_reader import read_prose_tables
 from evalset_pipeline.core.vlm.table_reader import Column, Row, Table, cell_unit, read_tables
@@ -191,7 +191,7 @@ def _cells(tables: Sequence[Table], context: PageContext | None = None) -> list[
             for i, (cell, value) in enumerate(zip(row.cells, row.values)):
                 col = t.columns[i] if i < len(t.columns) else None
                 phrase = _period_phrase(col) if col is not None else None
-                if not (cell and value is not None and phrase) or _after_report(col, context):
+                if col is None or not (cell and value is not None and phrase) or _after_report(col, context):
                     continue
                 if col.end is None and _NOT_PERIOD_YEARS.search(" ".join([t.title, *(c.header for c in t.columns)])):
                     continue

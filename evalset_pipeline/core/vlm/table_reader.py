@@ -25,8 +25,8 @@ import unicodedata
 from dataclasses import dataclass, field, replace
 from typing import Any, Sequence
 
-from evalset_pipeline.core.metadata.fiscal import find_dates, parse_date
-from evalset_pipeline.core.vlm.page_reader import parse_number
+from evalset_pipeline.core.pagetext.fiscal import find_dates, parse_date
+from evalset_pipeline.core.pagetext.page_reader import parse_number
 
 __all__ = ["Column", "Row", "Table", "read_tables", "cell_unit", "clean_label", "parse_value"]
 
@@ -732,9 +732,9 @@ def _currency_of(text: str) -> str | None:
 
 def _unit_phrase(text: str) -> str:
     """The parenthetical or phrase that states the scale ("(in millions, except per share data)")."""
-    for m in re.finditer(r"\(([^()]{0,120})\)", text):
-        if _scale_of(m.group(0)) is not None:
-            return m.group(0)
+    for paren in re.finditer(r"\(([^()]{0,120})\)", text):
+        if _scale_of(paren.group(0)) is not None:
+            return paren.group(0)
     m = _SCALE_RE.search(text) or _KO_UNIT.search(text)
     if m:
         return text[max(0, m.start() - 40): m.end() + 40]
@@ -877,7 +877,7 @@ def _merge_wrapped(raw: list[tuple[str, float, list[str | None], float]]) -> lis
 # --- assembling a table ---------------------------------------------------------------------------
 
 
-def _title(lines: list[_Line], floor: int, top: int, em: float) -> tuple[str, str]:
+def _title(lines: list[_Line], floor: int, top: int, em: float) -> tuple[str, str, str]:
     """(title, whole heading text) from the lines between the previous table and this one."""
     heading = [lines[i] for i in range(floor, top)]
     picked: list[str] = []

@@ -16,9 +16,8 @@ say the gold page does not answer, which is the first check of validation.
 from __future__ import annotations
 
 import functools
-
-import json
 import re
+import sys
 import threading
 import unicodedata
 from collections import OrderedDict
@@ -29,14 +28,38 @@ from typing import Callable, Sequence
 from rapidfuzz import fuzz
 
 from evalset_pipeline.core.hashing import sha256_text
-from evalset_pipeline.core.metadata.periods import display_period, find_periods, normalize_period, parse_periods
+from evalset_pipeline.core.pagetext.layer import text_layer_or_empty
+from evalset_pipeline.core.pagetext.page_reader import (
+    METRIC_SYNONYMS,
+    PageFacts,
+    SeriesValue,
+    read_page,
+)
+from evalset_pipeline.core.pagetext.periods import (
+    display_period,
+    find_periods,
+    normalize_period,
+    parse_periods,
+)
 from evalset_pipeline.core.vlm.answers import answers_agree
-from evalset_pipeline.core.vlm.base import Judgment, LabelResult, PageContext, PageView, Qualifiers, WrittenQuestion
-from evalset_pipeline.core.vlm.table_questions import (ROW_WITHOUT_PERIOD, TablePage, has_dated_table,
-                                                        judge_table_question, parse_table_question,
-                                                        qualify_table_question, read_table_page,
-                                                        write_table_question)
-from evalset_pipeline.core.vlm.page_reader import METRIC_SYNONYMS, PageFacts, SeriesValue, read_page
+from evalset_pipeline.core.vlm.base import (
+    Judgment,
+    LabelResult,
+    PageContext,
+    PageView,
+    Qualifiers,
+    WrittenQuestion,
+)
+from evalset_pipeline.core.vlm.table_questions import (
+    ROW_WITHOUT_PERIOD,
+    TablePage,
+    has_dated_table,
+    judge_table_question,
+    parse_table_question,
+    qualify_table_question,
+    read_table_page,
+    write_table_question,
+)
 
 __all__ = [
     "TextLayerBackend",
@@ -659,7 +682,7 @@ class TextLayerBackend:
             if key in self._cache:
                 self._cache.move_to_end(key)
                 return self._cache[key]
-        layer = _load_layer(Path(page.text_path))
+        layer = text_layer_or_empty(page.text_path)
         read = (read_page(layer), read_table_page(layer))
         with self._lock:
             self._cache[key] = read
@@ -725,9 +748,12 @@ def _rules_source_hash() -> str:
     """The offline backend's rules are its code: any edit to the modules it reads pages with must
     re-ask (the call cache would otherwise serve answers of the old rules). RULES_VERSION still
     names the meaning; this catches the edits nobody remembered to version."""
-    here = Path(__file__).resolve().parent
-    parts = [(here / name).read_bytes() for name in ("textlayer.py", "table_questions.py", "table_reader.py",
-                                                     "prose_reader.py", "page_reader.py", "answers.py")]
+    from evalset_pipeline.core.pagetext import fiscal, page_reader, periods
+    from evalset_pipeline.core.vlm import answers, prose_reader, table_questions, table_reader
+
+    modules = (sys.modules[__name__], table_questions, table_reader, prose_reader, page_reader, answers,
+               periods, fiscal)
+    parts = [Path(str(m.__file__)).read_bytes() for m in modules]
     return sha256_text("\0".join(p.decode("utf-8", "replace") for p in parts))[:16]
 
 
@@ -748,12 +774,6 @@ def label_table_page(reference: str, judgment: Judgment) -> LabelResult:
     return LabelResult("irrelevant", judgment.reason)
 
 
-def _load_layer(path: Path) -> dict:
-    try:
-        layer = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return layer if isinstance(layer, dict) else {}
 
 
 

@@ -26,7 +26,7 @@ def documents(context: dg.AssetExecutionContext, settings: PipelineSettings) -> 
     return dg.MaterializeResult(metadata=meta, data_version=dg.DataVersion(summary["corpus_fingerprint"]))
 
 
-@dg.asset(group_name=GROUP, deps=[documents], code_version=code_version_of("core/pipeline/page_renders.py", "core/render"),
+@dg.asset(group_name=GROUP, deps=[documents], code_version=code_version_of("core/pipeline/page_renders.py", "core/render", "core/pagetext/layer.py"),
           kinds={"png"}, description="PNG per page, content-addressed by (document sha256, page, render settings); text layer beside it.")
 def page_renders(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
     ctx = stage_context(context, settings)
@@ -34,7 +34,7 @@ def page_renders(context: dg.AssetExecutionContext, settings: PipelineSettings) 
     return dg.MaterializeResult(metadata=to_metadata(summary), data_version=table_version(ctx.paths, "page_renders"))
 
 
-@dg.asset(group_name=GROUP, deps=[page_renders], code_version=code_version_of("core/pipeline/page_metadata.py", "core/metadata", "core/vlm/page_reader.py"),
+@dg.asset(group_name=GROUP, deps=[page_renders], code_version=code_version_of("core/pipeline/page_metadata.py", "core/metadata", "core/pagetext"),
           description="template_id, entity, metric, period, revision, language per page, each with its source.")
 def page_metadata(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
     ctx = stage_context(context, settings)

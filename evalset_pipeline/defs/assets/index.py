@@ -2,7 +2,8 @@
 
 import dagster as dg
 
-from evalset_pipeline.core.pipeline.page_embeddings import VECTORS, build_page_embeddings
+from evalset_pipeline.core.index.embeddings import VECTORS
+from evalset_pipeline.core.pipeline.page_embeddings import build_page_embeddings
 from evalset_pipeline.core.pipeline.template_groups import build_template_groups
 from evalset_pipeline.defs.assets.corpus import page_metadata, page_renders
 from evalset_pipeline.defs.assets.metadata import code_version_of, table_version, to_metadata

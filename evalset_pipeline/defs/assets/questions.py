@@ -12,7 +12,7 @@ from evalset_pipeline.defs.resources import PipelineSettings, VLMResource, stage
 
 GROUP = "questions"
 MODEL_POOL = "vlm_endpoint"  # a Dagster concurrency pool: caps concurrent model steps across runs
-MODEL_CODE = ("core/pipeline/model_calls.py", "core/pipeline/pages.py", "core/vlm")  # backends, cache, prompt files
+MODEL_CODE = ("core/pipeline/model_calls.py", "core/pipeline/pages.py", "core/vlm", "core/pagetext")  # backends, cache, prompts, page reading
 
 
 @dg.asset(group_name=GROUP, deps=[hard_negatives], code_version=code_version_of("core/pipeline/gold_sample.py", "core/questions/sampling.py"),

@@ -16,7 +16,7 @@ def _built_version(context: dg.AssetExecutionContext) -> str:
 
 
 @dg.asset(group_name="scores", deps=[golden_set],
-          code_version=code_version_of("core/scoring/headline.py", "core/scoring/baselines.py", "core/scoring/metrics.py",
+          code_version=code_version_of("core/scoring/headline.py", "core/scoring/baselines.py", "core/scoring/metrics.py", "core/scoring/runs.py",
                                        "core/scoring/qrels.py"),
           description="Headline: top-1 vs random negatives (questions as written, n = written) beside sufficient@1/@5 "
                       "vs hard negatives (main slice, n = kept), per built-in retriever; docs/scoring.md.")

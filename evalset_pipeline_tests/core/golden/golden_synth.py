@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pyarrow as pa
 
-from evalset_pipeline.core.golden.model import CorpusManifest, GoldenSetDraft
+from evalset_pipeline.core.corpus.manifest import CorpusManifest
+from evalset_pipeline.core.golden.model import GoldenSetDraft
 
 REPO = Path(__file__).resolve().parents[3]
 

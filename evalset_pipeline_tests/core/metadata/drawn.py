@@ -6,7 +6,7 @@ from typing import Sequence
 
 import pymupdf
 
-from evalset_pipeline.core.render.text_layer import text_layer_of
+from evalset_pipeline.core.pagetext.layer import text_layer_of
 
 Line = str | tuple[str, ...]  # a line of text, or a table row whose cells are spread across the page
 

@@ -7,7 +7,7 @@ from datetime import date
 import pytest
 
 from evalset_pipeline.core.metadata.document_facts import DocumentFacts, extract_document_facts, reconcile
-from evalset_pipeline.core.metadata.fiscal import FiscalCalendar
+from evalset_pipeline.core.pagetext.fiscal import FiscalCalendar
 from evalset_pipeline.core.metadata.page_subject import read_subjects
 from evalset_pipeline.core.metadata.reporting_period import printed_periods
 from evalset_pipeline_tests.core.metadata.drawn import draw_pdf, layers_of

@@ -86,22 +86,22 @@ def test_enospc_stops_the_run_cleanly_and_finished_pages_are_reused(tmp_path, mo
     """Full disk by injection: the writer raises ENOSPC on the 8th file (page 3's PNG)."""
     root, data = tmp_path / "c", tmp_path / "d"
     bc.simple_pdf(root / "doc.pdf", 5)
-    real, calls = P._write, []
+    real, calls = P.write_bytes_atomic, []
 
-    def full_disk(final, payload, tmp_dir):
+    def full_disk(final, payload, **kwargs):
         calls.append(final)
         if len(calls) == 8:
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(final))
-        return real(final, payload, tmp_dir)
+        return real(final, payload, **kwargs)
 
-    monkeypatch.setattr(P, "_write", full_disk)
+    monkeypatch.setattr(P, "write_bytes_atomic", full_disk)
     with pytest.raises(RenderWriteError, match=r"out of disk space writing page renders .*doc\.pdf page 3"):
         _render(root, data, workers=1)
     names = [p.name for p in _files(data)]
     assert len(names) == 6 and sum(n.endswith(".thumb.png") for n in names) == 2  # pages 1-2 whole, page 3 gone
     assert not list((data / "renders" / P.TMP_DIR).iterdir())
 
-    monkeypatch.setattr(P, "_write", real)  # space freed
+    monkeypatch.setattr(P, "write_bytes_atomic", real)  # space freed
     _, again = _render(root, data, workers=1)
     assert (again.recovered, again.rendered, len(again.pages)) == (2, 3, 5)
     _, clean = _render(root, tmp_path / "clean", workers=1)

@@ -1,7 +1,6 @@
 """The packet in a real (headless) Chromium: click labels, reload, download the sheet, import it."""
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -11,10 +10,7 @@ from evalset_pipeline.core.review.packets import export_packets
 from evalset_pipeline.core.review.sheets import import_sheet
 from evalset_pipeline.core.review.store import ReviewStore
 from evalset_pipeline_tests.core.review.review_synth import HOSTILE_Q, publish_small_golden
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
-DRIVER = shutil.which("chromedriver")
-pytestmark = pytest.mark.skipif(not (CHROMIUM and DRIVER), reason="needs chromium and chromedriver")
+from evalset_pipeline_tests.support.browser import require_chromium
 
 CAPTURE = """
 window.__csv = null;
@@ -29,14 +25,15 @@ return window.__csv;
 
 @pytest.fixture
 def browser():
-    webdriver = pytest.importorskip("selenium.webdriver")
+    chromium = require_chromium()
+    from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
     opts = webdriver.ChromeOptions()
     for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1400,900"):
         opts.add_argument(arg)
-    opts.binary_location = CHROMIUM
-    driver = webdriver.Chrome(service=Service(DRIVER), options=opts)
+    opts.binary_location = chromium.binary
+    driver = webdriver.Chrome(service=Service(chromium.driver), options=opts)
     try:
         yield driver
     finally:

@@ -10,14 +10,13 @@ from __future__ import annotations
 import numpy as np
 import pyarrow as pa
 import pytest
+import pytrec_eval
 
-pytrec_eval = pytest.importorskip("pytrec_eval")
-
-from evalset_pipeline.core.scoring.conventions import KS  # noqa: E402
-from evalset_pipeline.core.scoring.metrics import declared_order, score_run  # noqa: E402
-from evalset_pipeline.core.scoring.qrels import qrels_from_golden  # noqa: E402
-from evalset_pipeline.core.scoring.runs import Run, run_from_columns  # noqa: E402
-from evalset_pipeline_tests.core.scoring.golden_builder import make_golden  # noqa: E402
+from evalset_pipeline.core.scoring.conventions import KS
+from evalset_pipeline.core.scoring.metrics import score_run
+from evalset_pipeline.core.scoring.qrels import qrels_from_golden
+from evalset_pipeline.core.scoring.runs import Run, declared_order, run_from_columns
+from evalset_pipeline_tests.core.scoring.golden_builder import make_golden
 
 LABELS = np.array(["sufficient", "supporting", "irrelevant"])
 

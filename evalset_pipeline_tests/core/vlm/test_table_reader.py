@@ -9,7 +9,7 @@ from typing import Sequence
 import pymupdf
 import pytest
 
-from evalset_pipeline.core.render.text_layer import text_layer_of
+from evalset_pipeline.core.pagetext.layer import text_layer_of
 from evalset_pipeline.core.vlm.table_reader import Row, Table, cell_unit, clean_label, parse_value, read_tables
 
 FONT = 9.0

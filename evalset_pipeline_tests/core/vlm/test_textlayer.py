@@ -15,7 +15,7 @@ import pytest
 from evalset_pipeline.core.corpus.sample_corpus import PageRecord, plan_sample_corpus, render_document
 from evalset_pipeline.core.vlm.answers import answers_agree
 from evalset_pipeline.core.vlm.base import PageView, Qualifiers, VLMBackend
-from evalset_pipeline.core.render.text_layer import text_layer_of
+from evalset_pipeline.core.pagetext.layer import text_layer_of
 from evalset_pipeline.core.vlm.textlayer import (
     TextLayerBackend,
     compose_question,

@@ -12,8 +12,8 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from evalset_pipeline.core.golden.exports import ExportError, export_golden_set
-from evalset_pipeline_tests.core.golden.export_fixtures import (
+from evalset_pipeline.core.exports import ExportError, export_golden_set
+from evalset_pipeline_tests.core.exports.export_fixtures import (
     N_BUILD_PAGES,
     N_REFERENCED,
     publish_export_case,

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from evalset_pipeline.core.golden.exports._common import ExportError
+from evalset_pipeline.core.exports._common import ExportError
 from evalset_pipeline.core.golden.model import GoldenSet
 from evalset_pipeline.core.paths import DataPaths
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from evalset_pipeline.core.golden.exports._common import write_images, write_jsonl
-from evalset_pipeline.core.golden.exports.data import ExportData
+from evalset_pipeline.core.exports._common import write_images, write_jsonl
+from evalset_pipeline.core.exports.data import ExportData
 from evalset_pipeline.core.scoring.conventions import GRADES
 
 _ROLE_ORDER = {"gold": 0, "distractor": 1, "pooled": 2}

@@ -17,9 +17,9 @@ from typing import Any
 
 import pyarrow as pa
 
-from evalset_pipeline.core.golden.exports import hf
-from evalset_pipeline.core.golden.exports._common import UnitPayload
-from evalset_pipeline.core.golden.exports.data import ExportData
+from evalset_pipeline.core.exports import hf
+from evalset_pipeline.core.exports._common import UnitPayload
+from evalset_pipeline.core.exports.data import ExportData
 
 CORPUS = pa.schema(
     [
@@ -45,7 +45,6 @@ QUERIES = pa.schema(
         ("language", pa.string()),
     ]
 )
-QRELS = pa.schema([("query-id", pa.string()), ("corpus-id", pa.string()), ("score", pa.int64())])
 
 
 def _corpus_row(unit: UnitPayload, image: bytes) -> dict[str, Any]:
@@ -55,18 +54,10 @@ def _corpus_row(unit: UnitPayload, image: bytes) -> dict[str, Any]:
     return {**row, **{k: unit.row.get(k) for k in CORPUS.names if k not in row}}
 
 
+def _query_row(item: dict[str, Any]) -> dict[str, Any]:
+    return {"query-id": item["item_id"], "query": item["question"], "answer": item.get("answer"),
+            "slice": item["slice"], "language": item.get("language")}
+
+
 def export(data: ExportData, out_dir: Path) -> dict[str, Any]:
-    hf.write_parquet(out_dir / hf.CORPUS_FILE, hf.rows_with_images(data.units, _corpus_row), CORPUS)
-    splits = []
-    for slice_name in data.slices:
-        split = data.split(slice_name)
-        splits.append(split)
-        queries = (
-            {"query-id": q["item_id"], "query": q["question"], "answer": q.get("answer"), "slice": q["slice"],
-             "language": q.get("language")}
-            for q in data.queries(slice_name)
-        )
-        hf.write_parquet(out_dir / hf.split_file("queries", split), queries, QUERIES)
-        qrels = ({"query-id": q, "corpus-id": u, "score": s} for q, u, s in data.qrels[slice_name])
-        hf.write_parquet(out_dir / hf.split_file("qrels", split), qrels, QRELS)
-    return {"card_header": hf.yaml_header(splits), "splits": splits}
+    return hf.write_retrieval_dataset(data, out_dir, (CORPUS, _corpus_row), (QUERIES, _query_row))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from evalset_pipeline.core.golden.exports.data import ExportData
+from evalset_pipeline.core.exports.data import ExportData
 from evalset_pipeline.core.scoring.conventions import KS, conventions
 
 _CUTS = ",".join(str(k) for k in KS)
@@ -97,7 +97,7 @@ def _tool_sections(data: ExportData, fmt: str) -> list[str]:
             "",
             "```python",
             "from ranx import Qrels, Run, evaluate",
-            f'evaluate(Qrels(qrels), Run(results), ["recall@10", "ndcg@10", "mrr@10"])',
+            'evaluate(Qrels(qrels), Run(results), ["recall@10", "ndcg@10", "mrr@10"])',
             "```",
             "",
             "ranx counts every score >= 1 as relevant: with the default (binary) export that is `evalset score "

@@ -16,10 +16,13 @@ from typing import Any, Callable, Iterable, Iterator
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from evalset_pipeline.core.golden.exports._common import UnitPayload
+from evalset_pipeline.core.exports._common import UnitPayload
+from evalset_pipeline.core.exports.data import ExportData
 
 IMAGE = pa.struct([("bytes", pa.binary()), ("path", pa.string())])  # the `datasets` Image encoding
 CORPUS_FILE = "corpus/corpus-00000-of-00001.parquet"
+# BEIR-style qrels, as both MTEB and ViDoRe read them.
+QRELS = pa.schema([("query-id", pa.string()), ("corpus-id", pa.string()), ("score", pa.int64())])
 _BATCH = 64  # rows per row group: memory stays flat for readers streaming large images
 
 
@@ -70,3 +73,22 @@ def yaml_header(splits: list[str]) -> str:
             lines += [f"  - split: {split}", f"    path: {path}"]
     lines += ["---", ""]
     return "\n".join(lines)
+
+
+def write_retrieval_dataset(
+    data: ExportData,
+    out_dir: Path,
+    corpus: tuple[pa.Schema, Callable[[UnitPayload, bytes], dict[str, Any]]],
+    queries: tuple[pa.Schema, Callable[[dict[str, Any]], dict[str, Any]]],
+) -> dict[str, Any]:
+    """The corpus, then queries and qrels per split, each config in its own parquet files; the
+    formats differ only in their corpus and query rows."""
+    write_parquet(out_dir / CORPUS_FILE, rows_with_images(data.units, corpus[1]), corpus[0])
+    splits = []
+    for slice_name in data.slices:
+        split = data.split(slice_name)
+        splits.append(split)
+        write_parquet(out_dir / split_file("queries", split), map(queries[1], data.queries(slice_name)), queries[0])
+        qrels = ({"query-id": q, "corpus-id": u, "score": s} for q, u, s in data.qrels[slice_name])
+        write_parquet(out_dir / split_file("qrels", split), qrels, QRELS)
+    return {"card_header": yaml_header(splits), "splits": splits}

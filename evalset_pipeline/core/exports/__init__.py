@@ -13,17 +13,17 @@ import importlib
 from pathlib import Path
 from typing import Any
 
-from evalset_pipeline.core.golden.exports._common import (
+from evalset_pipeline.core.exports._common import (
     ExportError,
     data_dir_of,
     load_units,
     prepare_out_dir,
     write_version_info,
 )
-from evalset_pipeline.core.golden.exports.card import dataset_card
-from evalset_pipeline.core.golden.exports.corpus import corpus_rows
-from evalset_pipeline.core.golden.exports.data import ExportData
-from evalset_pipeline.core.golden.exports.relevance import RelevancePolicy, export_qrels
+from evalset_pipeline.core.exports.card import dataset_card
+from evalset_pipeline.core.exports.corpus import corpus_rows
+from evalset_pipeline.core.exports.data import ExportData
+from evalset_pipeline.core.exports.relevance import RelevancePolicy, export_qrels
 from evalset_pipeline.core.golden.model import GoldenSet
 
 FORMATS = ("beir", "mteb", "vidore", "jsonl")

@@ -20,7 +20,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, NamedTuple
 
-from evalset_pipeline.core.metadata.periods import find_periods, parse_periods
+from evalset_pipeline.core.pagetext.periods import find_periods, parse_periods
 
 __all__ = [
     "SeriesValue",
@@ -334,8 +334,8 @@ def _table_columns(header: list[TextItem] | None, first_row: list[TextItem]) -> 
     numeric = [c for c in first_row[1:] if _is_numeric(c)]
     columns: dict[str, float] = {}
     if header:
-        dated = [(parse_periods(h.text), h) for h in header[1:]]
-        dated = [(p[0], h) for p, h in dated if p]
+        parsed = [(parse_periods(h.text), h) for h in header[1:]]
+        dated = [(p[0], h) for p, h in parsed if p]
         if dated:
             dated.sort(key=lambda ph: _period_sort_key(ph[0]), reverse=True)
             columns["current"] = dated[0][1].cx

@@ -11,18 +11,15 @@ from __future__ import annotations
 
 import pyarrow.parquet as pq
 import pytest
+from mteb.abstasks.retrieval import AbsTaskRetrieval
+from mteb.abstasks.task_metadata import TaskMetadata
 
-mteb = pytest.importorskip("mteb", reason="mteb is in the test extra")
-
-from mteb.abstasks.retrieval import AbsTaskRetrieval  # noqa: E402
-from mteb.abstasks.task_metadata import TaskMetadata  # noqa: E402
-
-from evalset_pipeline.core.golden.exports import export_golden_set  # noqa: E402
-from evalset_pipeline.core.scoring.conventions import KS  # noqa: E402
-from evalset_pipeline.core.scoring.metrics import score_run  # noqa: E402
-from evalset_pipeline.core.scoring.qrels import qrels_from_golden  # noqa: E402
-from evalset_pipeline.core.scoring.report import summarize  # noqa: E402
-from evalset_pipeline_tests.core.golden.export_fixtures import (  # noqa: E402
+from evalset_pipeline.core.exports import export_golden_set
+from evalset_pipeline.core.scoring.conventions import KS
+from evalset_pipeline.core.scoring.metrics import score_run
+from evalset_pipeline.core.scoring.qrels import qrels_from_golden
+from evalset_pipeline.core.scoring.report import summarize
+from evalset_pipeline_tests.core.exports.export_fixtures import (
     N_BUILD_PAGES,
     as_results,
     permutation_run,

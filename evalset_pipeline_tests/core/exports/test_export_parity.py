@@ -16,13 +16,13 @@ import pytrec_eval
 from beir.datasets.data_loader import GenericDataLoader
 from beir.retrieval.evaluation import EvaluateRetrieval
 
-from evalset_pipeline.core.golden.exports import export_golden_set
+from evalset_pipeline.core.exports import export_golden_set
 from evalset_pipeline.core.scoring.baselines import write_run
 from evalset_pipeline.core.scoring.conventions import KS, metric_keys
 from evalset_pipeline.core.scoring.metrics import QueryScores, score_run
 from evalset_pipeline.core.scoring.qrels import qrels_from_golden
 from evalset_pipeline.core.scoring.report import summarize
-from evalset_pipeline_tests.core.golden.export_fixtures import (
+from evalset_pipeline_tests.core.exports.export_fixtures import (
     as_results,
     permutation_run,
     publish_export_case,
@@ -161,7 +161,7 @@ def test_real_build_exports_every_page_and_beir_equals_evalset_on_the_text_basel
     from evalset_pipeline.core.golden.reader import load_golden_set
     from evalset_pipeline.core.paths import DataPaths
     from evalset_pipeline.core.scoring.baselines import baseline_run, load_corpus_index
-    from evalset_pipeline.core.scoring.metrics import declared_order
+    from evalset_pipeline.core.scoring.runs import declared_order
     from evalset_pipeline.core.scoring.runs import run_from_columns
     from evalset_pipeline_tests.core.scoring.test_baselines import build_once
 

@@ -12,8 +12,8 @@ import csv
 from pathlib import Path
 from typing import Any
 
-from evalset_pipeline.core.golden.exports._common import write_images, write_jsonl
-from evalset_pipeline.core.golden.exports.data import ExportData
+from evalset_pipeline.core.exports._common import write_images, write_jsonl
+from evalset_pipeline.core.exports.data import ExportData
 
 
 def export(data: ExportData, out_dir: Path) -> dict[str, Any]:

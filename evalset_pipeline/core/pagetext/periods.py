@@ -57,7 +57,8 @@ _L = r"(?<![A-Za-z0-9])"
 _R = r"(?![A-Za-z0-9])"
 
 _ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
-_MONTHS = {
+# Month names and abbreviations (English), shared with fiscal.py's date reader.
+MONTHS = {
     "jan": 1, "january": 1, "feb": 2, "february": 2, "mar": 3, "march": 3, "apr": 4, "april": 4,
     "may": 5, "jun": 6, "june": 6, "jul": 7, "july": 7, "aug": 8, "august": 8, "sep": 9,
     "sept": 9, "september": 9, "oct": 10, "october": 10, "nov": 11, "november": 11, "dec": 12,
@@ -68,9 +69,9 @@ _QUARTER_END_DAY = {3: 31, 6: 30, 9: 30, 12: 31}
 _YEAR4 = r"(?P<y>(?:19|20)\d{2})"
 _YEAR24 = r"(?P<y>(?:19|20)?\d{2})"  # four- or two-digit year
 _ORD = r"(?P<o>first|second|third|fourth|1st|2nd|3rd|4th)"
-_MONTH = r"(?P<mon>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
-_DATE_MDY = _MONTH + r"\s+(?P<d>\d{1,2}),?\s+" + _YEAR4  # September 30, 2024
-_DATE_DMY = r"(?P<d>\d{1,2})\s+" + _MONTH + r",?\s+" + _YEAR4  # 30 September 2024
+MONTH_PATTERN = r"(?P<mon>" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
+_DATE_MDY = MONTH_PATTERN + r"\s+(?P<d>\d{1,2}),?\s+" + _YEAR4  # September 30, 2024
+_DATE_DMY = r"(?P<d>\d{1,2})\s+" + MONTH_PATTERN + r",?\s+" + _YEAR4  # 30 September 2024
 _DATE_ISO = _YEAR4 + r"-(?P<m>\d{2})-(?P<d>\d{2})"  # 2024-09-30
 _DATE_KO = _YEAR4 + r"\s*년\s*(?P<m>\d{1,2})\s*월\s*(?P<d>\d{1,2})\s*일"  # 2024년 9월 30일
 _PERIOD_ENDED = r"(?:(?:three|3)[- ]months?|quarter|period|3M)\s+(?:ended|ending|to)\s+"
@@ -109,7 +110,7 @@ def _fy(m: re.Match[str]) -> str | None:
 
 def _month_of(m: re.Match[str]) -> int:
     if m.groupdict().get("mon"):
-        return _MONTHS[m["mon"].lower().rstrip(".")]
+        return MONTHS[m["mon"].lower().rstrip(".")]
     return int(m["m"])
 
 
@@ -162,8 +163,8 @@ _PATTERNS: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str | None]]] =
     (re.compile(_L + _PERIOD_ENDED + _DATE_DMY + _R, re.I), _date_in_context),
     (re.compile(_L + _PERIOD_ENDED + _DATE_ISO + _R, re.I), _date_in_context),
     # year ended December 31, 2024 -> the year
-    (re.compile(_L + r"(?:fiscal\s+)?year\s+(?:ended|ending)\s+" + _MONTH + r"\s+\d{1,2},?\s+" + _YEAR4 + _R, re.I), _year_ended),
-    (re.compile(_L + r"(?:fiscal\s+)?year\s+(?:ended|ending)\s+\d{1,2}\s+" + _MONTH + r",?\s+" + _YEAR4 + _R, re.I), _year_ended),
+    (re.compile(_L + r"(?:fiscal\s+)?year\s+(?:ended|ending)\s+" + MONTH_PATTERN + r"\s+\d{1,2},?\s+" + _YEAR4 + _R, re.I), _year_ended),
+    (re.compile(_L + r"(?:fiscal\s+)?year\s+(?:ended|ending)\s+\d{1,2}\s+" + MONTH_PATTERN + r",?\s+" + _YEAR4 + _R, re.I), _year_ended),
     # bare quarter-end dates: 2024-09-30, September 30, 2024, 30 September 2024
     (re.compile(_L + _DATE_ISO + _R), _bare_date),
     (re.compile(_L + _DATE_MDY + _R, re.I), _bare_date),
@@ -228,7 +229,7 @@ def parse_periods(text: str) -> list[str]:
 
 
 _CANONICAL = re.compile(r"^(?:19|20)\d{2}(?:-Q[1-4]|-H[12]|-(?:0[1-9]|1[0-2]))?$")
-_MONTH_YEAR = re.compile(r"^" + _MONTH + r",?\s+" + _YEAR4 + r"$", re.I)
+_MONTH_YEAR = re.compile(r"^" + MONTH_PATTERN + r",?\s+" + _YEAR4 + r"$", re.I)
 
 
 def period_kind(canonical: str) -> str:
@@ -256,7 +257,7 @@ def normalize_period(value: str) -> str | None:
         return stripped
     month_year = _MONTH_YEAR.match(stripped)  # "June 2024": a month only when it is the whole value
     if month_year:
-        return f"{month_year['y']}-{_MONTHS[month_year['mon'].lower().rstrip('.')]:02d}"
+        return f"{month_year['y']}-{MONTHS[month_year['mon'].lower().rstrip('.')]:02d}"
     matches = find_periods(stripped)
     if len(matches) != 1:
         return None

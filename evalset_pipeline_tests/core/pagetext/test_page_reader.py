@@ -7,8 +7,8 @@ import pymupdf
 import pytest
 
 from evalset_pipeline.core.corpus.sample_corpus import PageRecord, plan_sample_corpus, render_document
-from evalset_pipeline.core.render.text_layer import text_layer_of
-from evalset_pipeline.core.vlm.page_reader import language_of, metric_of, parse_number, read_page
+from evalset_pipeline.core.pagetext.layer import text_layer_of
+from evalset_pipeline.core.pagetext.page_reader import language_of, metric_of, parse_number, read_page
 
 KIND = {"cover": "cover", "segment_bar": "chart", "kpi_table": "table", "commentary": "prose"}
 
@@ -74,7 +74,7 @@ def test_units_and_display(pages: list[tuple[PageRecord, dict]]) -> None:
 
 
 def test_table_reports_the_prior_year_column_but_is_about_the_current_quarter(pages) -> None:
-    rec, layer = next((r, l) for r, l in pages if r.template_id == "kpi_table" and r.period == "2024-Q3")
+    rec, layer = next((r, lay) for r, lay in pages if r.template_id == "kpi_table" and r.period == "2024-Q3")
     facts = read_page(layer)
     assert set(facts.periods) == {"2024-Q3", "2023-Q3"}
     assert facts.reporting_periods == ("2024-Q3",)

@@ -14,19 +14,11 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from evalset_pipeline.core.golden.model import GoldenSet
+from evalset_pipeline.core.golden.schema import UNIT_DESCRIPTION
 from evalset_pipeline.core.hashing import canonical_json, sha256_bytes
+from evalset_pipeline.core.pagetext.layer import layer_text, read_text_layer
 
-UNIT_METADATA = (
-    "document_path",
-    "document_sha256",
-    "page_number",
-    "template_id",
-    "entity",
-    "metric",
-    "period",
-    "revision",
-    "language",
-)
+UNIT_METADATA = ("document_path", *UNIT_DESCRIPTION)
 
 
 class ExportError(RuntimeError):
@@ -81,11 +73,11 @@ def load_units(rows: Iterable[dict[str, Any]], data_dir: Path) -> list[UnitPaylo
         try:
             if not image_path.is_file():
                 raise OSError(f"no render at {image_path}")
-            layer = json.loads(text_path.read_text(encoding="utf-8"))
+            layer = read_text_layer(text_path)
         except (OSError, ValueError) as exc:
             missing.append(f"{row['unit_id']}: {exc}")
             continue
-        text = str(layer.get("text") or "")
+        text = layer_text(layer)
         payloads.append(UnitPayload(row["unit_id"], row, image_path, text, page_title(text)))
     if missing:
         shown = "\n  ".join(missing[:10])

@@ -21,21 +21,16 @@ import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+from evalset_pipeline.core.pagetext.periods import MONTH_PATTERN, MONTHS
+
 __all__ = ["FiscalCalendar", "parse_date", "find_dates", "EARLY_MONTH_DAYS", "months_in_words", "SPAN_WORDS"]
 
 # A 52/53-week period ending on one of the first days of a month belongs to the month before.
 EARLY_MONTH_DAYS = 7
 
-_MONTHS = {
-    "jan": 1, "january": 1, "feb": 2, "february": 2, "mar": 3, "march": 3, "apr": 4, "april": 4,
-    "may": 5, "jun": 6, "june": 6, "jul": 7, "july": 7, "aug": 8, "august": 8, "sep": 9,
-    "sept": 9, "september": 9, "oct": 10, "october": 10, "nov": 11, "november": 11, "dec": 12,
-    "december": 12,
-}
-_MONTH = r"(?P<mon>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
 _DATE_PATTERNS = (
-    re.compile(_MONTH + r"\s+(?P<d>\d{1,2})\s*,?\s*(?P<y>(?:19|20)\d{2})", re.I),  # December 31, 2022
-    re.compile(r"(?P<d>\d{1,2})\s+" + _MONTH + r",?\s+(?P<y>(?:19|20)\d{2})", re.I),  # 31 December 2022
+    re.compile(MONTH_PATTERN + r"\s+(?P<d>\d{1,2})\s*,?\s*(?P<y>(?:19|20)\d{2})", re.I),  # December 31, 2022
+    re.compile(r"(?P<d>\d{1,2})\s+" + MONTH_PATTERN + r",?\s+(?P<y>(?:19|20)\d{2})", re.I),  # 31 December 2022
     re.compile(r"(?P<y>(?:19|20)\d{2})-(?P<m>\d{2})-(?P<d>\d{2})"),  # 2022-12-31
     re.compile(r"(?P<y>(?:19|20)\d{2})\s*년\s*(?P<m>\d{1,2})\s*월\s*(?P<d>\d{1,2})\s*일"),  # 2022년 12월 31일
     re.compile(r"(?P<y>(?:19|20)\d{2})\.\s?(?P<m>\d{1,2})\.\s?(?P<d>\d{1,2})(?!\d)"),  # 2022.12.31
@@ -50,7 +45,7 @@ def months_in_words(word: str) -> int | None:
 
 def _to_date(m: re.Match[str]) -> date | None:
     try:
-        month = _MONTHS[m["mon"].lower().rstrip(".")] if m.groupdict().get("mon") else int(m["m"])
+        month = MONTHS[m["mon"].lower().rstrip(".")] if m.groupdict().get("mon") else int(m["m"])
         return date(int(m["y"]), month, int(m["d"]))
     except (ValueError, KeyError):
         return None

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from evalset_pipeline.core.golden.exports._common import ExportError, UnitPayload, split_name
-from evalset_pipeline.core.golden.exports.relevance import QrelsRow, RelevancePolicy
+from evalset_pipeline.core.exports._common import ExportError, UnitPayload, split_name
+from evalset_pipeline.core.exports.relevance import QrelsRow, RelevancePolicy
 from evalset_pipeline.core.golden.model import GoldenSet
 
 

@@ -16,13 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from evalset_pipeline.core.golden.exports import export_golden_set
+from evalset_pipeline.core.exports import export_golden_set
 from evalset_pipeline.core.scoring.conventions import KS
 from evalset_pipeline.core.scoring.metrics import score_run
 from evalset_pipeline.core.scoring.qrels import qrels_from_golden
 from evalset_pipeline.core.scoring.report import summarize
 from evalset_pipeline.core.scoring.runs import run_from_columns
-from evalset_pipeline_tests.core.golden.export_fixtures import publish_export_case
+from evalset_pipeline_tests.core.exports.export_fixtures import publish_export_case
 
 REPO = Path(__file__).resolve().parents[3]
 VIDORE_PYTHON = REPO / ".venv-vidore" / "bin" / "python"
