@@ -4,7 +4,6 @@ role, axis, label, and (for table questions) the figure that page prints for the
 Pooled pages labelled irrelevant are left out (they are evidence siblings with nothing to say)."""
 from __future__ import annotations
 
-import json
 import random
 import sys
 from pathlib import Path
@@ -12,6 +11,7 @@ from pathlib import Path
 
 def main(argv: list[str]) -> int:
     from evalset_pipeline.core.golden.reader import load_golden_set
+    from evalset_pipeline.core.pagetext.layer import read_text_layer
     from dataclasses import replace
 
     from evalset_pipeline.core.vlm.table_questions import judge_table_question, parse_table_question, read_table_page
@@ -36,7 +36,7 @@ def main(argv: list[str]) -> int:
                 continue
             prints = ""
             if q is not None:
-                layer = json.loads((data / units[j["unit_id"]]["text_path"]).read_text(encoding="utf-8"))
+                layer = read_text_layer(data / units[j["unit_id"]]["text_path"])
                 cell = replace(q, entity="", revision="")
                 prints = f" prints={judge_table_question(cell, read_table_page(layer)).answer}"
             print(f"   {j['role']:10s} {j['axis']:11s} {j['label']:11s} {where(j['unit_id'])}{prints}")

@@ -39,9 +39,9 @@ def _build(pdfs: Path, data_dir: Path) -> None:
 
 
 def run(corpus: str | None = None, data_dir: str | None = None, retriever: str = "text") -> dict[str, Any]:
-    from evalset_pipeline.core.golden.imports.harden import harden
-    from evalset_pipeline.core.golden.imports.readers import read_source
-    from evalset_pipeline.core.golden.imports.report import hardening_report
+    from evalset_pipeline.core.imports.harden import harden
+    from evalset_pipeline.core.imports.readers import read_source
+    from evalset_pipeline.core.imports.report import hardening_report
     from evalset_pipeline.core.golden.reader import load_golden_set
     from evalset_pipeline.core.paths import DataPaths
     from evalset_pipeline.core.vlm.answer_evidence import AnswerEvidenceJudge

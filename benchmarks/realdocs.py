@@ -185,9 +185,9 @@ def audit(data_dir: Path) -> dict[str, Any]:
                     leaks, which also counts the figure in another row, column or sentence)
     units           answers whose unit agrees with the gold table's stated unit (scale and currency)
     """
-    import json
 
     from evalset_pipeline.core.golden.reader import load_golden_set
+    from evalset_pipeline.core.pagetext.layer import read_text_layer
     from dataclasses import replace
 
     from evalset_pipeline.core.vlm.table_questions import judge_table_question, parse_table_question, read_table_page
@@ -199,7 +199,7 @@ def audit(data_dir: Path) -> dict[str, Any]:
     root = Path(data_dir)
 
     def layer(unit_id: str) -> dict:
-        return json.loads((root / units[unit_id]["text_path"]).read_text(encoding="utf-8"))
+        return read_text_layer(root / units[unit_id]["text_path"])
 
     def tables(unit_id: str):
         return read_table_page(layer(unit_id))

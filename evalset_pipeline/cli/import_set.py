@@ -22,7 +22,7 @@ SHOWN_ISSUES = 20
 
 
 def register(subparsers: Any) -> None:
-    from evalset_pipeline.core.golden.imports.records import FORMATS
+    from evalset_pipeline.core.imports.records import FORMATS
 
     p = subparsers.add_parser("import", help="import an external benchmark (BEIR, ViDoRe/MTEB parquet, JSONL) and harden it",
                               description=__doc__.split("\n\n")[1])
@@ -58,9 +58,9 @@ def _labeller(args: argparse.Namespace, paths: Any):
 def cmd_import(args: argparse.Namespace) -> int:
     from evalset_pipeline.core.buildlock import BuildLocked, build_lock
     from evalset_pipeline.core.golden.errors import GoldenSetError
-    from evalset_pipeline.core.golden.imports.harden import harden
-    from evalset_pipeline.core.golden.imports.readers import read_source
-    from evalset_pipeline.core.golden.imports.records import ImportFormatError
+    from evalset_pipeline.core.imports.harden import harden
+    from evalset_pipeline.core.imports.readers import read_source
+    from evalset_pipeline.core.imports.records import ImportFormatError
     from evalset_pipeline.core.paths import DataPaths
 
     problem = vlm_flags_error(args)

@@ -33,7 +33,7 @@ def register(report_subparsers: Any) -> None:
 
 def cmd_hardening(args: argparse.Namespace) -> int:
     from evalset_pipeline.core.golden.errors import GoldenSetError
-    from evalset_pipeline.core.golden.imports.report import NotAnImport, hardening_report
+    from evalset_pipeline.core.imports.report import NotAnImport, hardening_report
     from evalset_pipeline.core.golden.reader import load_golden_set
     from evalset_pipeline.core.paths import DataPaths
 

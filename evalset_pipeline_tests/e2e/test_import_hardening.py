@@ -10,8 +10,8 @@ import pytest
 
 from evalset_pipeline.cli.main import main
 from evalset_pipeline.core.corpus.sample_corpus import format_value, generate_sample_corpus, plan_sample_corpus
-from evalset_pipeline.core.golden.exports import export_golden_set
-from evalset_pipeline.core.golden.imports.records import imported_item_id
+from evalset_pipeline.core.exports import export_golden_set
+from evalset_pipeline.core.imports.records import imported_item_id
 from evalset_pipeline.core.golden.reader import load_golden_set
 from evalset_pipeline.definitions import all_assets
 from evalset_pipeline.defs.resources import EmbedderResource, PipelineSettings, VLMResource

@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from evalset_pipeline.core.hashing import sha256_text
-from evalset_pipeline.core.render.text_layer import load_text_layer
+from evalset_pipeline.core.pagetext.layer import load_text_layer
 from evalset_pipeline.core.vlm.base import LabelResult, PageContext, PageView
 from evalset_pipeline.core.vlm.table_reader import Table, cell_unit, parse_value, read_tables
 
@@ -354,7 +354,9 @@ def judge_evidence(question: str, answer: str, layer: dict[str, Any], context: P
     fallback = "supporting" if shows_subject else "irrelevant"
     figures = answer_figures(answer, question)
     if figures:
-        found, missing, elsewhere = [], [], []
+        found: list[str] = []
+        missing: list[str] = []
+        elsewhere: list[str] = []
         for f in figures:
             hit, printed = _find(f, page, subject, years)
             (found if hit else missing).append(f.text)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable
 
-from evalset_pipeline.core.golden.imports.records import ImportIssue, ResolvedItem, SourceSet
+from evalset_pipeline.core.imports.records import ImportIssue, ResolvedItem, SourceSet
 from evalset_pipeline.core.review.regression import CorpusIndex
 
 

@@ -26,13 +26,13 @@ from typing import Any, Callable, Sequence
 import pyarrow as pa
 
 from evalset_pipeline.core.golden import schema
-from evalset_pipeline.core.golden.imports.records import ResolvedItem, SourceSet
-from evalset_pipeline.core.golden.imports.resolve import Resolution
+from evalset_pipeline.core.imports.records import ResolvedItem, SourceSet
+from evalset_pipeline.core.imports.resolve import Resolution
 from evalset_pipeline.core.golden.model import GoldenSetDraft, PublishResult
 from evalset_pipeline.core.golden.publish import publish_golden_set
 from evalset_pipeline.core.hashing import fingerprint
 from evalset_pipeline.core.paths import DataPaths
-from evalset_pipeline.core.render.text_layer import load_text_layer
+from evalset_pipeline.core.pagetext.layer import load_text_layer
 from evalset_pipeline.core.review.regression import detect_language
 from evalset_pipeline.core.vlm.answer_evidence import judge_evidence
 from evalset_pipeline.core.vlm.base import LabelResult, PageView
@@ -213,7 +213,7 @@ def draft_of(source: SourceSet, resolution: Resolution, classified: Sequence[Cla
 def harden(paths: DataPaths, source: SourceSet, labeller: Labeller, judge_identity: dict[str, Any],
            corpus: WorkingCorpus | None = None) -> tuple[PublishResult, GoldenSetDraft, Resolution]:
     """Resolve, judge, classify and publish; refuses (ValueError) when no item resolves."""
-    from evalset_pipeline.core.golden.imports.resolve import resolve
+    from evalset_pipeline.core.imports.resolve import resolve
     from evalset_pipeline.core.review.regression import corpus_index
 
     corpus = corpus or load_working_corpus(paths)

@@ -8,9 +8,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from evalset_pipeline.core.golden.imports.readers import read_source
-from evalset_pipeline.core.golden.imports.records import ImportFormatError
-from evalset_pipeline.core.golden.imports.resolve import resolve
+from evalset_pipeline.core.imports.readers import read_source
+from evalset_pipeline.core.imports.records import ImportFormatError
+from evalset_pipeline.core.imports.resolve import resolve
 from evalset_pipeline.core.review.regression import CorpusIndex
 
 SHA_A, SHA_B = "a" * 64, "b" * 64

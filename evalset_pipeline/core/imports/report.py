@@ -34,7 +34,7 @@ from evalset_pipeline.core.golden.model import GoldenSet
 from evalset_pipeline.core.negatives.mining import FALLBACK_AXIS
 from evalset_pipeline.core.paths import DataPaths
 from evalset_pipeline.core.review.agreement import Confusion, classification_report
-from evalset_pipeline.core.vlm.base import LABELS
+from evalset_pipeline.core.labels import LABELS
 
 KS = (1, 5, 10)
 _RANK = {"sufficient": 2, "supporting": 1, "irrelevant": 0}

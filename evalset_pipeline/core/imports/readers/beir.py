@@ -15,8 +15,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from evalset_pipeline.core.golden.imports.readers._common import files_sha256, read_mapping, ref_from_fields
-from evalset_pipeline.core.golden.imports.records import (GoldRef, ImportFormatError, ImportIssue, SourceItem,
+from evalset_pipeline.core.imports.readers._common import files_sha256, read_mapping, ref_from_fields
+from evalset_pipeline.core.imports.records import (GoldRef, ImportFormatError, ImportIssue, SourceItem,
                                                           SourceSet)
 
 
@@ -90,7 +90,8 @@ def read_beir(folder: Path, source: str, *, mapping: str | Path | None = None, s
     for qid, (line, obj) in queries.items():
         if qid not in gold:
             continue  # a query no split of this import judges relevant: nothing to look for
-        meta = obj.get("metadata") if isinstance(obj.get("metadata"), dict) else {}
+        given = obj.get("metadata")
+        meta: dict[str, Any] = given if isinstance(given, dict) else {}
         text = str(obj.get("text") or "").strip()
         if not text:
             issues.append(ImportIssue(queries_path.name, line, f"query {qid!r} has no text"))

@@ -6,7 +6,7 @@ import hashlib
 from pathlib import Path
 from typing import Any, Iterable
 
-from evalset_pipeline.core.golden.imports.records import GoldRef, ImportFormatError, ImportIssue
+from evalset_pipeline.core.imports.records import GoldRef, ImportFormatError, ImportIssue
 
 # Spellings of "which document page is this corpus row" across BEIR-style corpora (ours first).
 DOCUMENT_KEYS = ("document_path", "document", "doc-id", "doc_id", "doc_name", "file_name")

@@ -13,8 +13,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from evalset_pipeline.core.golden.imports.readers._common import files_sha256, page_number
-from evalset_pipeline.core.golden.imports.records import GoldRef, ImportIssue, SourceItem, SourceSet
+from evalset_pipeline.core.imports.readers._common import files_sha256, page_number
+from evalset_pipeline.core.imports.records import GoldRef, ImportIssue, SourceItem, SourceSet
 
 ID_KEYS = ("id", "_id", "qid", "query_id", "question_id", "financebench_id")
 PAGE_KEYS = ("evidence_pages", "pages", "page")

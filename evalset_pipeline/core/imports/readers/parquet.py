@@ -16,9 +16,9 @@ from typing import Any
 
 import pyarrow.parquet as pq
 
-from evalset_pipeline.core.golden.imports.readers._common import (DOCUMENT_KEYS, PAGE_KEYS, files_sha256, read_mapping,
+from evalset_pipeline.core.imports.readers._common import (DOCUMENT_KEYS, PAGE_KEYS, files_sha256, read_mapping,
                                                                   ref_from_fields)
-from evalset_pipeline.core.golden.imports.records import (GoldRef, ImportFormatError, ImportIssue, SourceItem,
+from evalset_pipeline.core.imports.records import (GoldRef, ImportFormatError, ImportIssue, SourceItem,
                                                           SourceSet)
 
 CORPUS_ID = ("corpus-id", "id", "corpus_id")
@@ -83,7 +83,7 @@ def read_parquet_set(folder: Path, source: str, fmt: str, *, mapping: str | Path
         for n, row in enumerate(_rows(path, ("query-id", "corpus-id", "score", "query_id", "corpus_id")), start=1):
             qid, cid, score = _pick(row, ("query-id", "query_id")), _pick(row, ("corpus-id", "corpus_id")), row.get("score")
             try:
-                relevant = float(score) > 0
+                relevant = float(score) > 0  # type: ignore[arg-type]  # None and text fail here, as they should
             except (TypeError, ValueError):
                 issues.append(ImportIssue(where, n, f"score {score!r} is not a number"))
                 continue
