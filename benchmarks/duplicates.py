@@ -20,10 +20,11 @@ SCOPE = ("evalset_pipeline", "benchmarks")
 MIN_LINES = 4  # pylint's own default for duplicate-code
 _HEADER = re.compile(r"^(\d+) similar lines in (\d+) files$")
 _PLACE = re.compile(r"^==(.+):\[(\d+):(\d+)\]$")
-# A line of argparse boilerplate: a declaration call, or one of its keyword/string continuations.
+# A line of argparse boilerplate: a declaration call, one of its keyword/string continuations, or
+# the `return parser` that ends a block of them.
 _ARGPARSE = re.compile(
     r"(add_argument|add_parser|add_subparsers|add_mutually_exclusive_group|add_argument_group|set_defaults)\("
-    r"|^\s*(\w+=|[\"'fr]+[\"']|\)|\],?$|\}\)?,?$)"
+    r"|^\s*(\w+=|[\"'fr]+[\"']|\)|\],?$|\}\)?,?$|return \w+$)"
 )
 
 
@@ -43,7 +44,7 @@ def source_files(root: Path = ROOT) -> list[Path]:
     return sorted(p for scope in SCOPE for p in (root / scope).rglob("*.py") if "__pycache__" not in p.parts)
 
 
-def find_blocks(files: list[Path], min_lines: int = MIN_LINES) -> list[Block]:
+def find_blocks(files: list[Path], min_lines: int = MIN_LINES, root: Path = ROOT) -> list[Block]:
     """Run symilar (a console script of pylint, installed beside this interpreter) and parse its report."""
     symilar = Path(sys.executable).with_name("symilar")
     cmd = [str(symilar), "-d", str(min_lines), "--ignore-comments", "--ignore-docstrings", "--ignore-imports",
@@ -64,7 +65,7 @@ def find_blocks(files: list[Path], min_lines: int = MIN_LINES) -> list[Block]:
             close()
             lines, places, code = int(header[1]), [], []
         elif place and lines is not None:
-            places.append(f"{Path(place[1]).resolve().relative_to(ROOT)}:[{place[2]}:{place[3]}]")
+            places.append(f"{Path(place[1]).resolve().relative_to(root)}:[{place[2]}:{place[3]}]")
         elif raw.startswith("TOTAL lines="):
             close()
             lines = None

@@ -162,3 +162,22 @@ def test_hardening_needs_the_questions_beside_the_pdfs(tmp_path):
     (tmp_path / "pdfs").mkdir()
     with pytest.raises(ValueError, match="questions.jsonl"):
         hardening.run(corpus=str(tmp_path))
+
+
+def test_duplicates_finds_a_repeated_block_and_lets_argparse_declarations_be(tmp_path):
+    """The repeated-block check `make lint` runs: a copied function body is reported, option
+    declarations shared by two commands are not."""
+    from benchmarks.duplicates import find_blocks
+
+    body = "".join(f"    total = total * {i} + len(items[{i}:])\n" for i in range(6))
+    options = "".join(f'    parser.add_argument("--opt-{i}", type=int, default={i},\n'
+                      f'                        help="option {i}")\n' for i in range(4))
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.py").write_text(
+            f"def work_{name}(items):\n    total = 0\n{body}    return total\n\n\n"
+            f"MARK_{name.upper()} = {name!r}  # apart: the two blocks are not one\n\n\n"
+            f"def options_{name}(parser):\n    parser.prog = MARK_{name.upper()}\n{options}    return parser\n")
+    blocks = find_blocks(sorted(tmp_path.glob("*.py")), root=tmp_path)
+    logic = [b for b in blocks if not b.argparse_boilerplate]
+    assert len(logic) == 1 and {p.split(":")[0] for p in logic[0].places} == {"a.py", "b.py"}
+    assert any(b.argparse_boilerplate for b in blocks)

@@ -19,6 +19,7 @@ import dagster as dg
 
 from evalset_pipeline.core.hashing import sha256_file
 from evalset_pipeline.core.paths import DataPaths
+from evalset_pipeline.core.questions.funnel import FUNNEL_ORDER
 
 PACKAGE = Path(__file__).resolve().parents[2]  # evalset_pipeline/
 _SOURCE_SUFFIXES = (".py", ".md")
@@ -69,9 +70,7 @@ def md_table(rows: list[dict[str, Any]], columns: list[str]) -> str:
 
 def funnel_md(funnel: dict[str, Any]) -> str:
     """The question funnel as a two-column table, drop reasons indented under `dropped`."""
-    rows = [{"stage": k, "count": funnel[k]} for k in
-            ("sampled", "skipped", "generated", "kept_as_written", "qualified", "kept", "underspecified", "dropped")
-            if k in funnel]
+    rows = [{"stage": k, "count": funnel[k]} for k in FUNNEL_ORDER if k in funnel]
     rows += [{"stage": f"↳ dropped: {reason}", "count": n} for reason, n in (funnel.get("dropped_reasons") or {}).items()]
     rows += [{"stage": f"↳ skipped: {reason}", "count": n} for reason, n in (funnel.get("skipped_reasons") or {}).items()]
     return md_table(rows, ["stage", "count"])
