@@ -161,7 +161,8 @@ def cached_corpus(entities: int, periods: int, seed: int = 7, workers: int | Non
 
     Same output as `generate_sample_corpus(out, entities=..., periods=...)`, only drawn in parallel.
     """
-    from evalset_pipeline.core.corpus.sample_corpus import _write_atomic, plan_sample_corpus, sidecar_csv
+    from evalset_pipeline.core.atomic import write_bytes_atomic
+    from evalset_pipeline.core.corpus.sample_corpus import plan_sample_corpus, sidecar_csv
 
     out = bench_root() / "corpora" / f"e{entities}_p{periods}_s{seed}"
     done = out / ".complete.json"
@@ -170,8 +171,8 @@ def cached_corpus(entities: int, periods: int, seed: int = 7, workers: int | Non
     plan = plan_sample_corpus(entities=entities, periods=periods, seed=seed)
     with ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1) as pool:
         for path, data in pool.map(_draw, plan.documents, chunksize=4):
-            _write_atomic(out / path, data)
-    _write_atomic(out / "metadata.csv", sidecar_csv(plan).encode("utf-8"))
+            write_bytes_atomic(out / path, data)
+    write_bytes_atomic(out / "metadata.csv", sidecar_csv(plan).encode("utf-8"))
     pages = sum(len(d.pages) for d in plan.documents)
     done.write_text(json.dumps({"documents": len(plan.documents), "pages": pages}))
     return out, pages
