@@ -14,10 +14,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from evalset_pipeline.cli.common import add_data_dir, add_golden
+from evalset_pipeline.cli.common import add_data_dir, add_golden, retrieval_failure
 from evalset_pipeline.core.golden.errors import GoldenSetError
-
-INPUT_ERROR = 1
 
 
 def register(subparsers: Any) -> None:
@@ -45,7 +43,12 @@ def register(subparsers: Any) -> None:
 def cmd_baseline(args: argparse.Namespace) -> int:
     from evalset_pipeline.core.golden.reader import load_golden_set
     from evalset_pipeline.core.paths import DataPaths
-    from evalset_pipeline.core.scoring.baselines import BaselineUnavailable, baseline_run, load_corpus_index, write_run
+    from evalset_pipeline.core.scoring.baselines import (
+        BaselineUnavailable,
+        baseline_run,
+        load_corpus_index,
+        write_run,
+    )
 
     if args.depth < 1:
         print("error: --depth must be at least 1", file=sys.stderr)
@@ -55,12 +58,8 @@ def cmd_baseline(args: argparse.Namespace) -> int:
         golden = load_golden_set(args.golden, paths.root)
         index = load_corpus_index(paths)
         run = baseline_run(paths, golden.items, args.retriever, depth=args.depth, seed=args.seed, index=index)
-    except BaselineUnavailable as exc:
-        print(f"REFUSED: --retriever {args.retriever}: {exc}", file=sys.stderr)
-        return exc.exit_code
-    except (GoldenSetError, FileNotFoundError, ValueError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return INPUT_ERROR
+    except (BaselineUnavailable, GoldenSetError, FileNotFoundError, ValueError) as exc:
+        return retrieval_failure(exc, args.retriever)
     fmt = write_run(run, args.out)
     summary = {"path": str(args.out), "format": fmt, "retriever": args.retriever, "golden": golden.version_id,
                "queries": golden.items.num_rows, "rows": len(run), "depth": args.depth, "index_pages": len(index),

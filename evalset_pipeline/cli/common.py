@@ -3,8 +3,24 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 from pathlib import Path
 from typing import Any
+
+# Exit code of a command whose input (golden version, run file, data directory) is unusable.
+INPUT_ERROR = 1
+
+
+def retrieval_failure(exc: Exception, retriever: str) -> int:
+    """Say why a command that runs a built-in retriever could not, and return its exit code:
+    the retriever's own when it refused (REFUSED, e.g. no index for it), else INPUT_ERROR."""
+    from evalset_pipeline.core.scoring.baselines import BaselineUnavailable
+
+    if isinstance(exc, BaselineUnavailable):
+        print(f"REFUSED: --retriever {retriever}: {exc}", file=sys.stderr)
+        return exc.exit_code
+    print(f"error: {exc}", file=sys.stderr)
+    return INPUT_ERROR
 
 
 def add_data_dir(p: argparse.ArgumentParser) -> None:

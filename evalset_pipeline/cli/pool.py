@@ -11,10 +11,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from evalset_pipeline.cli.common import add_data_dir, add_golden, add_vlm_options, vlm_flags_error, vlm_kwargs
+from evalset_pipeline.cli.common import (
+    INPUT_ERROR,
+    add_data_dir,
+    add_golden,
+    add_vlm_options,
+    vlm_flags_error,
+    vlm_kwargs,
+)
 from evalset_pipeline.core.golden.errors import GoldenSetError
-
-INPUT_ERROR = 1
 
 
 def register(subparsers: Any) -> None:

@@ -7,13 +7,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
-from evalset_pipeline.cli.common import add_data_dir, add_golden, json_safe
+from evalset_pipeline.cli.common import add_data_dir, add_golden, json_safe, retrieval_failure
 from evalset_pipeline.core.golden.errors import GoldenSetError
-
-INPUT_ERROR = 1
 
 
 def register(subparsers: Any) -> None:
@@ -51,12 +48,8 @@ def cmd_headline(args: argparse.Namespace) -> int:
     try:
         golden = load_golden_set(args.golden, paths.root)
         report = headline(paths, golden, args.retriever, seed=args.seed)
-    except BaselineUnavailable as exc:
-        print(f"REFUSED: --retriever {args.retriever}: {exc}", file=sys.stderr)
-        return exc.exit_code
-    except (GoldenSetError, FileNotFoundError, ValueError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return INPUT_ERROR
+    except (BaselineUnavailable, GoldenSetError, FileNotFoundError, ValueError) as exc:
+        return retrieval_failure(exc, args.retriever)
     if args.json:
         print(json.dumps(json_safe(report.to_dict()), allow_nan=False, default=str))
         return 0

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from evalset_pipeline.cli.common import add_data_dir, add_golden, json_safe
+from evalset_pipeline.cli.common import INPUT_ERROR, add_data_dir, add_golden, json_safe
 from evalset_pipeline.core.golden.errors import GoldenSetError
 from evalset_pipeline.core.golden.model import GoldenSet
 from evalset_pipeline.core.scoring.compare import build_compare_report
@@ -33,15 +33,19 @@ from evalset_pipeline.core.scoring.guards import (
 )
 from evalset_pipeline.core.scoring.metrics import QueryScores, score_run
 from evalset_pipeline.core.scoring.qrels import Qrels, qrels_from_golden
-from evalset_pipeline.core.scoring.report import build_score_report, render_compare_report, render_score_report
+from evalset_pipeline.core.scoring.report import (
+    build_score_report,
+    render_compare_report,
+    render_score_report,
+)
 from evalset_pipeline.core.scoring.runs import Run, RunFormatError, RunMeta, read_run
-
-INPUT_ERROR = 1
 
 
 def load_golden(version: str, data_dir: Path | None) -> GoldenSet:
     """The golden version to score against (tests replace this to score in-memory sets)."""
-    from evalset_pipeline.core.golden.reader import load_golden_set  # imported late: reader is optional here
+    from evalset_pipeline.core.golden.reader import (
+        load_golden_set,  # imported late: reader is optional here
+    )
 
     return load_golden_set(version=version, data_dir=data_dir)
 
