@@ -7,6 +7,7 @@ MIN_LINES lines that appears in two places. Blocks made only of argparse declara
 are declarations, not logic. `python -m benchmarks.duplicates` prints the blocks and exits 1 when
 any other block is found (`make lint` runs it).
 """
+
 from __future__ import annotations
 
 import re
@@ -37,18 +38,32 @@ class Block:
     @property
     def argparse_boilerplate(self) -> bool:
         code = [line for line in self.code if line.strip()]
-        return bool(code) and any("add_argument(" in line for line in code) and all(_ARGPARSE.search(line) for line in code)
+        return (
+            bool(code)
+            and any("add_argument(" in line for line in code)
+            and all(_ARGPARSE.search(line) for line in code)
+        )
 
 
 def source_files(root: Path = ROOT) -> list[Path]:
-    return sorted(p for scope in SCOPE for p in (root / scope).rglob("*.py") if "__pycache__" not in p.parts)
+    return sorted(
+        p for scope in SCOPE for p in (root / scope).rglob("*.py") if "__pycache__" not in p.parts
+    )
 
 
 def find_blocks(files: list[Path], min_lines: int = MIN_LINES, root: Path = ROOT) -> list[Block]:
     """Run symilar (a console script of pylint, installed beside this interpreter) and parse its report."""
     symilar = Path(sys.executable).with_name("symilar")
-    cmd = [str(symilar), "-d", str(min_lines), "--ignore-comments", "--ignore-docstrings", "--ignore-imports",
-           "--ignore-signatures", *map(str, files)]
+    cmd = [
+        str(symilar),
+        "-d",
+        str(min_lines),
+        "--ignore-comments",
+        "--ignore-docstrings",
+        "--ignore-imports",
+        "--ignore-signatures",
+        *map(str, files),
+    ]
     out = subprocess.run(cmd, capture_output=True, text=True, check=False).stdout
     blocks: list[Block] = []
     lines: int | None = None
@@ -96,8 +111,10 @@ def main() -> int:
     result = run()
     for block in result["blocks"]:  # type: ignore[attr-defined]
         print(f"{block['lines']} repeated lines: " + "  ".join(block["places"]))
-    print(f"duplicates: {result['repeated_blocks']} repeated block(s) of >= {MIN_LINES} lines in "
-          f"{result['files']} files ({result['argparse_blocks']} argparse-only block(s) allowed)")
+    print(
+        f"duplicates: {result['repeated_blocks']} repeated block(s) of >= {MIN_LINES} lines in "
+        f"{result['files']} files ({result['argparse_blocks']} argparse-only block(s) allowed)"
+    )
     return 1 if result["repeated_blocks"] else 0
 
 

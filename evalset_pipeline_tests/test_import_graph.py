@@ -4,6 +4,7 @@ import-linter (`make lint`) holds the declared layer order; this test holds the 
 survives any re-layering (nothing imports, directly or not, something that imports it back),
 and it counts imports made inside functions too, which is how a cycle usually hides.
 """
+
 from __future__ import annotations
 
 import sys
@@ -27,7 +28,9 @@ def import_cycles(package: str, depth: int | None = None) -> list[list[str]]:
             a, b = (".".join(m.split(".")[:depth]) if depth else m for m in (importer, imported))
             if a != b:
                 edges.add_edge(a, b)
-    return sorted(sorted(group) for group in nx.strongly_connected_components(edges) if len(group) > 1)
+    return sorted(
+        sorted(group) for group in nx.strongly_connected_components(edges) if len(group) > 1
+    )
 
 
 def test_no_module_imports_itself_back() -> None:
@@ -40,7 +43,9 @@ def test_no_package_of_core_imports_itself_back() -> None:
     assert import_cycles(PACKAGE, depth=3) == []
 
 
-def test_a_cycle_hidden_in_a_function_is_found(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_cycle_hidden_in_a_function_is_found(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The check itself can fail: a package whose second module imports the first inside a
     function (the usual dodge) is reported, at module and package level."""
     root = tmp_path / "loopy"
@@ -49,11 +54,13 @@ def test_a_cycle_hidden_in_a_function_is_found(tmp_path: Path, monkeypatch: pyte
         (root / sub / "__init__.py").write_text("")
     (root / "__init__.py").write_text("")
     (root / "a" / "one.py").write_text("from loopy.b.two import g\n\ndef f():\n    return g()\n")
-    (root / "b" / "two.py").write_text(textwrap.dedent("""
+    (root / "b" / "two.py").write_text(
+        textwrap.dedent("""
         def g():
             from loopy.a.one import f  # local: one imports two
             return f
-    """))
+    """)
+    )
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.delitem(sys.modules, "loopy", raising=False)
     assert import_cycles("loopy") == [["loopy.a.one", "loopy.b.two"]]

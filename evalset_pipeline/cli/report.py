@@ -3,6 +3,7 @@
 Exit codes: 0 reported; 1 bad input (no golden set, working tables missing); 2 refused (the
 retriever has no honest run on this index) or bad arguments.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -27,10 +28,17 @@ def register(subparsers: Any) -> None:
         "supporting-only@5. Both also over the whole index, plus a one-change-at-a-time bridge. "
         "See docs/scoring.md, 'The headline report'.",
     )
-    h.add_argument("--retriever", choices=RETRIEVERS, default="text", help="which baseline ranks (default: text)")
+    h.add_argument(
+        "--retriever",
+        choices=RETRIEVERS,
+        default="text",
+        help="which baseline ranks (default: text)",
+    )
     add_golden(h)
     add_data_dir(h)
-    h.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of the random-negative draws")
+    h.add_argument(
+        "--seed", type=int, default=DEFAULT_SEED, help="seed of the random-negative draws"
+    )
     h.add_argument("--json", action="store_true", help="print one JSON object")
     h.set_defaults(func=cmd_headline)
     from evalset_pipeline.cli import report_hardening

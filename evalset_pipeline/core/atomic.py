@@ -3,6 +3,7 @@
 The one write helper every stage uses. `fsync=True` also survives power loss (the bytes and the
 directory entry reach the disk), for files that are the record of truth (golden manifests).
 """
+
 from __future__ import annotations
 
 import os

@@ -13,6 +13,7 @@ it), so they cannot run while a CLI build holds the directory, and a CLI build c
 while one of them is mid-step. Runs of the build job are kept one per data dir by Dagster's run
 queue (tag `evalset/data_dir`, deploy/dagster.yaml); see docs/golden_sets.md.
 """
+
 from __future__ import annotations
 
 import json
@@ -20,11 +21,11 @@ import os
 import socket
 import threading
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Callable, Iterator
 
 from evalset_pipeline.core.atomic import write_text_atomic
 from evalset_pipeline.core.flock import open_lock_file, try_flock
@@ -101,13 +102,25 @@ def _record(paths: DataPaths, holder: Holder) -> Path:
 
 
 def _me(kind: str, corpus: str | Path, detail: str = "") -> Holder:
-    return Holder(os.getpid(), kind, datetime.now(timezone.utc).isoformat(timespec="seconds"), str(corpus),
-                  socket.gethostname(), detail)
+    return Holder(
+        os.getpid(),
+        kind,
+        datetime.now(UTC).isoformat(timespec="seconds"),
+        str(corpus),
+        socket.gethostname(),
+        detail,
+    )
 
 
 @contextmanager
-def build_lock(paths: DataPaths, corpus: str | Path, *, wait: bool = False, timeout_s: float | None = None,
-               on_wait: Callable[[str], None] | None = None) -> Iterator[Holder]:
+def build_lock(
+    paths: DataPaths,
+    corpus: str | Path,
+    *,
+    wait: bool = False,
+    timeout_s: float | None = None,
+    on_wait: Callable[[str], None] | None = None,
+) -> Iterator[Holder]:
     """Hold the data directory exclusively for a whole build.
 
     wait=False: `BuildLocked` at once, naming the holder. wait=True: block until it is free (or
@@ -121,8 +134,10 @@ def build_lock(paths: DataPaths, corpus: str | Path, *, wait: bool = False, time
         while not try_flock(fd):
             who = _describe_holders(paths)
             if not wait:
-                raise BuildLocked(f"{paths.root} is in use by {who}. One build per data directory at a time: "
-                                  f"wait for it to finish, or run with --wait to queue behind it.")
+                raise BuildLocked(
+                    f"{paths.root} is in use by {who}. One build per data directory at a time: "
+                    f"wait for it to finish, or run with --wait to queue behind it."
+                )
             if deadline is not None and time.monotonic() >= deadline:
                 raise BuildLocked(f"{paths.root} stayed in use by {who} for {timeout_s:.0f}s")
             if not told and on_wait is not None:
@@ -162,8 +177,10 @@ def step_lock(paths: DataPaths, corpus: str | Path, detail: str = "") -> Iterato
     record: Path | None = None
     try:
         if not try_flock(fd, shared=True):
-            raise BuildLocked(f"{paths.root} is in use by {_describe_holders(paths)}; this step did not start. "
-                              f"Launch it again when that build has finished.")
+            raise BuildLocked(
+                f"{paths.root} is in use by {_describe_holders(paths)}; this step did not start. "
+                f"Launch it again when that build has finished."
+            )
         record = _record(paths, _me("dagster step", corpus, detail))
         yield
     finally:

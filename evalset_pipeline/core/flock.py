@@ -1,5 +1,6 @@
 """Advisory file locks (flock): the kernel drops them when their holder dies, so a SIGKILLed
 process never leaves a stale lock behind. Build and publish locks are both made of these."""
+
 from __future__ import annotations
 
 import fcntl

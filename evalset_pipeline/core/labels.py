@@ -3,6 +3,7 @@
 Every layer uses these words (the judge writes labels, golden tables store them, scoring turns
 them into gains), so they sit at the bottom, below every stage package.
 """
+
 from __future__ import annotations
 
 from typing import Final, Literal

@@ -1,4 +1,5 @@
 """The one atomic-write helper: whole file or the old one, temp files where the caller sweeps."""
+
 from __future__ import annotations
 
 import os
@@ -19,7 +20,9 @@ def test_replaces_the_file_and_leaves_no_temp_file(tmp_path: Path) -> None:
     assert sorted(p.name for p in target.parent.iterdir()) == ["a.json"]
 
 
-def test_a_failed_rename_keeps_the_old_file_and_removes_the_temp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failed_rename_keeps_the_old_file_and_removes_the_temp(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     target = tmp_path / "a.bin"
     target.write_bytes(b"old")
 
@@ -33,7 +36,9 @@ def test_a_failed_rename_keeps_the_old_file_and_removes_the_temp(tmp_path: Path,
     assert [p.name for p in tmp_path.iterdir()] == ["a.bin"]
 
 
-def test_temp_file_goes_where_and_by_the_name_the_caller_sweeps(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_temp_file_goes_where_and_by_the_name_the_caller_sweeps(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     work, target = tmp_path / ".tmp", tmp_path / "out" / "page.png"
     work.mkdir()
     seen: list[Path] = []

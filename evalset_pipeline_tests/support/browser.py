@@ -4,6 +4,7 @@ CI (CI=true, set by `.ci/run`) installs Chromium before the suite (`make browser
 test that cannot find it there points at a broken CI image, not at an optional extra: it fails.
 On a developer machine without Chromium the test skips and says how to get it.
 """
+
 from __future__ import annotations
 
 import os
@@ -26,7 +27,11 @@ def in_ci() -> bool:
 
 
 def find_chromium() -> Chromium | None:
-    binary = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+    binary = (
+        shutil.which("chromium")
+        or shutil.which("chromium-browser")
+        or shutil.which("google-chrome")
+    )
     driver = shutil.which("chromedriver")
     return Chromium(binary, driver) if binary and driver else None
 

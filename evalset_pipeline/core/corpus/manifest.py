@@ -1,4 +1,5 @@
 """What a golden set records about the corpus it was built from (its identity, not its content)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -62,7 +62,14 @@ def export_golden_set(
     )
     prepare_out_dir(out, overwrite)
     written = importlib.import_module(f"{__name__}.{fmt}").export(data, out)
-    (out / "README.md").write_text(dataset_card(data, fmt, written.pop("card_header", "")), encoding="utf-8")
-    summary = {"format": fmt, "relevance": policy.name, "corpus_scope": corpus.scope, **data.counts()}
+    (out / "README.md").write_text(
+        dataset_card(data, fmt, written.pop("card_header", "")), encoding="utf-8"
+    )
+    summary = {
+        "format": fmt,
+        "relevance": policy.name,
+        "corpus_scope": corpus.scope,
+        **data.counts(),
+    }
     write_version_info(golden, out, summary)
     return {**summary, "version_id": golden.version_id, "out": str(out)}

@@ -9,9 +9,10 @@ memory.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from evalset_pipeline.core.golden.model import GoldenSet
 from evalset_pipeline.core.golden.schema import UNIT_DESCRIPTION
@@ -81,7 +82,9 @@ def load_units(rows: Iterable[dict[str, Any]], data_dir: Path) -> list[UnitPaylo
         payloads.append(UnitPayload(row["unit_id"], row, image_path, text, page_title(text)))
     if missing:
         shown = "\n  ".join(missing[:10])
-        raise ExportError(f"{len(missing)} unit(s) lack a readable render or text layer under {data_dir}:\n  {shown}")
+        raise ExportError(
+            f"{len(missing)} unit(s) lack a readable render or text layer under {data_dir}:\n  {shown}"
+        )
     return payloads
 
 
@@ -107,8 +110,14 @@ def write_images(units: Iterable[UnitPayload], out_dir: Path) -> dict[str, str]:
 def write_version_info(golden: GoldenSet, out_dir: Path, record: dict[str, Any]) -> None:
     """Stamp the export with the version it came from, so a score can be traced to its gold."""
     # canonical_json turns datetimes into strings; round-tripping gives plain JSON values.
-    info = {**record, "version_id": golden.version_id, "golden_set": json.loads(canonical_json(golden.info))}
-    (out_dir / "golden_set.json").write_text(json.dumps(info, indent=2, ensure_ascii=False), encoding="utf-8")
+    info = {
+        **record,
+        "version_id": golden.version_id,
+        "golden_set": json.loads(canonical_json(golden.info)),
+    }
+    (out_dir / "golden_set.json").write_text(
+        json.dumps(info, indent=2, ensure_ascii=False), encoding="utf-8"
+    )
 
 
 def write_jsonl(path: Path, records: Iterable[dict[str, Any]]) -> None:

@@ -21,7 +21,13 @@ def export(data: ExportData, out_dir: Path) -> dict[str, Any]:
     write_jsonl(
         out_dir / "corpus.jsonl",
         (
-            {"_id": u.unit_id, "title": u.title, "text": u.text, "image": images[u.unit_id], "metadata": u.metadata}
+            {
+                "_id": u.unit_id,
+                "title": u.title,
+                "text": u.text,
+                "image": images[u.unit_id],
+                "metadata": u.metadata,
+            }
             for u in data.units
         ),
     )
@@ -29,16 +35,32 @@ def export(data: ExportData, out_dir: Path) -> dict[str, Any]:
     write_jsonl(
         out_dir / "queries.jsonl",
         (
-            {"_id": q["item_id"], "text": q["question"],
-             "metadata": {"slice": q["slice"], "answer": q.get("answer"), "language": q.get("language")}}
+            {
+                "_id": q["item_id"],
+                "text": q["question"],
+                "metadata": {
+                    "slice": q["slice"],
+                    "answer": q.get("answer"),
+                    "language": q.get("language"),
+                },
+            }
             for q in queries
         ),
     )
     (out_dir / "qrels").mkdir(exist_ok=True)
     for slice_name in data.slices:
         # Same dialect as GenericDataLoader's csv.reader, so odd ids round-trip.
-        with open(out_dir / "qrels" / f"{data.split(slice_name)}.tsv", "w", encoding="utf-8", newline="") as f:
+        with open(
+            out_dir / "qrels" / f"{data.split(slice_name)}.tsv", "w", encoding="utf-8", newline=""
+        ) as f:
             writer = csv.writer(f, delimiter="\t", quoting=csv.QUOTE_MINIMAL, lineterminator="\n")
             writer.writerow(["query-id", "corpus-id", "score"])
             writer.writerows(data.qrels[slice_name])
-    return {"files": ["corpus.jsonl", "queries.jsonl", *(f"qrels/{data.split(s)}.tsv" for s in data.slices), "images/"]}
+    return {
+        "files": [
+            "corpus.jsonl",
+            "queries.jsonl",
+            *(f"qrels/{data.split(s)}.tsv" for s in data.slices),
+            "images/",
+        ]
+    }

@@ -41,7 +41,10 @@ def _policy_text(data: ExportData) -> str:
 
 
 def _tool_sections(data: ExportData, fmt: str) -> list[str]:
-    v, split = data.golden.version_id, data.split("main") if "main" in data.slices else data.split(data.slices[0])
+    v, split = (
+        data.golden.version_id,
+        data.split("main") if "main" in data.slices else data.split(data.slices[0]),
+    )
     splits = ", ".join(f"`{data.split(s)}`" for s in data.slices)
     level = data.policy.tool_relevance_level
     if data.policy.graded:
@@ -116,7 +119,7 @@ def _tool_sections(data: ExportData, fmt: str) -> list[str]:
             'split["relevant_docs"]   # {query-id: {corpus-id: score}}',
             "```",
             "",
-            "A task class (`AbsTaskRetrieval` with `TaskMetadata(dataset={\"path\": DIR, \"revision\": \"main\"}, "
+            'A task class (`AbsTaskRetrieval` with `TaskMetadata(dataset={"path": DIR, "revision": "main"}, '
             f"eval_splits=[{splits.replace('`', chr(34))}], ...)`) loads the same way through `task.load_data()`. "
             "MTEB counts every score >= 1 as relevant and rounds means to 5 decimals.",
             "",
@@ -173,7 +176,9 @@ def dataset_card(data: ExportData, fmt: str, header: str = "") -> str:
         "|---|---|---:|---:|---:|---:|",
     ]
     for s, c in counts["slices"].items():
-        lines.append(f"| {s} | `{c['split']}` | {c['items']} | {c['queries']} | {c['left_out_no_relevant']} | {c['qrels']} |")
+        lines.append(
+            f"| {s} | `{c['split']}` | {c['items']} | {c['queries']} | {c['left_out_no_relevant']} | {c['qrels']} |"
+        )
     conv = conventions()
     lines += [
         "",
@@ -190,7 +195,9 @@ def dataset_card(data: ExportData, fmt: str, header: str = "") -> str:
         " (counted above), as `evalset score` excludes them from every metric (zero-relevant policy).",
         "- **Unjudged pages** count as irrelevant in every tool and in `evalset score`.",
         "- **Ties**: " + conv["tie_break"] + ". Break ties in the run to get identical numbers.",
-        "- **Missing queries**: " + conv["missing_queries"] + ". pytrec_eval and BEIR's nDCG/Recall average only"
+        "- **Missing queries**: "
+        + conv["missing_queries"]
+        + ". pytrec_eval and BEIR's nDCG/Recall average only"
         " the queries present in the run; return results for every query.",
         "- **Depth**: " + conv["depth"] + ".",
         "- **Rounding**: BEIR, MTEB and vidore-benchmark round means to 5 decimals.",

@@ -32,9 +32,14 @@ class CorpusRows:
 def corpus_rows(golden: GoldenSet, data_dir: Path, *, referenced_only: bool = False) -> CorpusRows:
     from evalset_pipeline.core.scoring.pooling import unit_row, working_pages
 
-    referenced = {r["unit_id"]: {k: v for k, v in r.items() if k != "version_id"} for r in golden.units.to_pylist()}
+    referenced = {
+        r["unit_id"]: {k: v for k, v in r.items() if k != "version_id"}
+        for r in golden.units.to_pylist()
+    }
     if referenced_only:
-        return CorpusRows([referenced[u] for u in sorted(referenced)], "referenced", len(referenced))
+        return CorpusRows(
+            [referenced[u] for u in sorted(referenced)], "referenced", len(referenced)
+        )
     paths = DataPaths(data_dir)
     if not paths.table("page_renders").exists():
         raise ExportError(

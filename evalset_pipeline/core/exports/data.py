@@ -30,10 +30,14 @@ class ExportData:
         # BEIR's evaluator drops results whose doc id equals the query id (ignore_identical_ids).
         clash = sorted(units & items)
         if clash:
-            raise ExportError(f"item ids equal to unit ids would be dropped by BEIR's evaluator: {clash[:5]}")
+            raise ExportError(
+                f"item ids equal to unit ids would be dropped by BEIR's evaluator: {clash[:5]}"
+            )
         outside = sorted({u for rows in self.qrels.values() for _, u, _ in rows} - units)
         if outside:
-            raise ExportError(f"{len(outside)} judged unit(s) are not in the exported corpus: {outside[:5]}")
+            raise ExportError(
+                f"{len(outside)} judged unit(s) are not in the exported corpus: {outside[:5]}"
+            )
 
     @property
     def slices(self) -> list[str]:
@@ -45,7 +49,9 @@ class ExportData:
 
     @cached_property
     def _items(self) -> list[dict[str, Any]]:
-        return [{k: v for k, v in r.items() if k != "version_id"} for r in self.golden.items.to_pylist()]
+        return [
+            {k: v for k, v in r.items() if k != "version_id"} for r in self.golden.items.to_pylist()
+        ]
 
     def items(self) -> list[dict[str, Any]]:
         return list(self._items)
@@ -71,4 +77,8 @@ class ExportData:
                 "left_out_no_relevant": n_items - n_queries,
                 "qrels": len(self.qrels[s]),
             }
-        return {"corpus": len(self.units), "corpus_referenced": self.n_referenced, "slices": per_slice}
+        return {
+            "corpus": len(self.units),
+            "corpus_referenced": self.n_referenced,
+            "slices": per_slice,
+        }

@@ -10,8 +10,9 @@ works on the folder without a loading script.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -30,7 +31,10 @@ def _hf_features(schema: pa.Schema) -> bytes:
     """Schema metadata that makes `datasets` decode `image` as an Image feature."""
     dtypes = {pa.string(): "string", pa.int64(): "int64", pa.binary(): "binary"}
     features = {
-        f.name: ({"_type": "Image"} if f.type == IMAGE else {"dtype": dtypes[f.type], "_type": "Value"}) for f in schema
+        f.name: (
+            {"_type": "Image"} if f.type == IMAGE else {"dtype": dtypes[f.type], "_type": "Value"}
+        )
+        for f in schema
     }
     return json.dumps({"info": {"features": features}}).encode("utf-8")
 
@@ -53,7 +57,9 @@ def write_parquet(path: Path, rows: Iterable[dict[str, Any]], schema: pa.Schema)
     return n
 
 
-def rows_with_images(units: list[UnitPayload], row: Callable[[UnitPayload, bytes], dict[str, Any]]) -> Iterator[dict[str, Any]]:
+def rows_with_images(
+    units: list[UnitPayload], row: Callable[[UnitPayload, bytes], dict[str, Any]]
+) -> Iterator[dict[str, Any]]:
     """One corpus row per unit, reading each render only when its row is written."""
     for unit in units:
         yield row(unit, unit.read_image())
@@ -88,7 +94,11 @@ def write_retrieval_dataset(
     for slice_name in data.slices:
         split = data.split(slice_name)
         splits.append(split)
-        write_parquet(out_dir / split_file("queries", split), map(queries[1], data.queries(slice_name)), queries[0])
+        write_parquet(
+            out_dir / split_file("queries", split),
+            map(queries[1], data.queries(slice_name)),
+            queries[0],
+        )
         qrels = ({"query-id": q, "corpus-id": u, "score": s} for q, u, s in data.qrels[slice_name])
         write_parquet(out_dir / split_file("qrels", split), qrels, QRELS)
     return {"card_header": yaml_header(splits), "splits": splits}

@@ -27,8 +27,16 @@ def export(data: ExportData, out_dir: Path) -> dict[str, Any]:
     units = {u.unit_id: u for u in data.units}
     write_jsonl(
         out_dir / "corpus.jsonl",
-        ({"unit_id": u.unit_id, "title": u.title, "text": u.text, "image": images[u.unit_id], "metadata": u.metadata}
-         for u in data.units),
+        (
+            {
+                "unit_id": u.unit_id,
+                "title": u.title,
+                "text": u.text,
+                "image": images[u.unit_id],
+                "metadata": u.metadata,
+            }
+            for u in data.units
+        ),
     )
     candidates: dict[str, list[dict[str, Any]]] = {}
     for j in data.golden.judgments.to_pylist():
@@ -53,7 +61,10 @@ def export(data: ExportData, out_dir: Path) -> dict[str, Any]:
         )
     records = []
     for item in data.items():
-        cands = sorted(candidates.get(item["item_id"], []), key=lambda c: (_ROLE_ORDER.get(c["role"], 9), c["unit_id"]))
+        cands = sorted(
+            candidates.get(item["item_id"], []),
+            key=lambda c: (_ROLE_ORDER.get(c["role"], 9), c["unit_id"]),
+        )
         records.append({"version_id": data.golden.version_id, **item, "candidates": cands})
     write_jsonl(out_dir / "golden.jsonl", records)
     return {"files": ["golden.jsonl", "corpus.jsonl", "images/"]}

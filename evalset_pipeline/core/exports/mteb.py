@@ -1,8 +1,8 @@
 """MTEB v2 retrieval layout, as `mteb.abstasks.retrieval_dataset_loaders.RetrievalDatasetLoader` reads it.
 
-    corpus   id, text, image           (one file, declared for every split)
-    queries  id, text                  one split per slice
-    qrels    query-id, corpus-id, score one split per slice, scores per the policy
+corpus   id, text, image           (one file, declared for every split)
+queries  id, text                  one split per slice
+qrels    query-id, corpus-id, score one split per slice, scores per the policy
 """
 
 from __future__ import annotations
@@ -21,7 +21,11 @@ QUERIES = pa.schema([("id", pa.string()), ("text", pa.string())])
 
 
 def _corpus_row(unit: UnitPayload, image: bytes) -> dict[str, Any]:
-    return {"id": unit.unit_id, "text": unit.text, "image": {"bytes": image, "path": Path(unit.image_name(image)).name}}
+    return {
+        "id": unit.unit_id,
+        "text": unit.text,
+        "image": {"bytes": image, "path": Path(unit.image_name(image)).name},
+    }
 
 
 def _query_row(item: dict[str, Any]) -> dict[str, Any]:

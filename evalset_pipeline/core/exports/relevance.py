@@ -54,7 +54,9 @@ def export_qrels(golden: GoldenSet, policy: RelevancePolicy) -> dict[str, list[Q
     qrels = qrels_from_golden(golden)
     item_ids = qrels.item_ids.to_pylist()
     out: dict[str, list[QrelsRow]] = {s: [] for s in SLICES if s in set(qrels.slices.tolist())}
-    for i, unit, grade in zip(qrels.j_item.tolist(), qrels.j_unit.to_pylist(), qrels.j_grade.tolist()):
+    for i, unit, grade in zip(
+        qrels.j_item.tolist(), qrels.j_unit.to_pylist(), qrels.j_grade.tolist(), strict=False
+    ):
         score = policy.score(grade)
         if score > 0:
             out[str(qrels.slices[i])].append((item_ids[i], unit, score))

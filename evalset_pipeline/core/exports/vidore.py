@@ -49,14 +49,23 @@ QUERIES = pa.schema(
 
 def _corpus_row(unit: UnitPayload, image: bytes) -> dict[str, Any]:
     name = Path(unit.image_name(image)).name
-    row = {"corpus-id": unit.unit_id, "image": {"bytes": image, "path": name}, "text_description": unit.text,
-           "image_filename": name}
+    row = {
+        "corpus-id": unit.unit_id,
+        "image": {"bytes": image, "path": name},
+        "text_description": unit.text,
+        "image_filename": name,
+    }
     return {**row, **{k: unit.row.get(k) for k in CORPUS.names if k not in row}}
 
 
 def _query_row(item: dict[str, Any]) -> dict[str, Any]:
-    return {"query-id": item["item_id"], "query": item["question"], "answer": item.get("answer"),
-            "slice": item["slice"], "language": item.get("language")}
+    return {
+        "query-id": item["item_id"],
+        "query": item["question"],
+        "answer": item.get("answer"),
+        "slice": item["slice"],
+        "language": item.get("language"),
+    }
 
 
 def export(data: ExportData, out_dir: Path) -> dict[str, Any]:

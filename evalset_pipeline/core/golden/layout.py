@@ -67,7 +67,9 @@ class GoldenLayout:
     def snapshot(self, version_id: str) -> Path:
         if not VERSION_RE.match(version_id):
             # Checked before any path is built, so a crafted id can never escape versions/.
-            raise ValueError(f"not a golden-set version id: {version_id!r} (expected gs- and 16 hex digits)")
+            raise ValueError(
+                f"not a golden-set version id: {version_id!r} (expected gs- and 16 hex digits)"
+            )
         return self.versions / version_id
 
     def tmp_path(self, suffix: str = "") -> Path:
@@ -77,7 +79,9 @@ class GoldenLayout:
         """Ids of the complete snapshots on disk (a directory here is complete by construction)."""
         if not self.versions.is_dir():
             return []
-        return sorted(p.name for p in self.versions.iterdir() if VERSION_RE.match(p.name) and p.is_dir())
+        return sorted(
+            p.name for p in self.versions.iterdir() if VERSION_RE.match(p.name) and p.is_dir()
+        )
 
     def read_latest(self) -> dict[str, Any] | None:
         try:

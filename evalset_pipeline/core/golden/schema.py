@@ -8,6 +8,7 @@ Tables (DuckDB `data/evalsets.duckdb` and per-version Parquet snapshots):
   golden_publishes  one row per publish event (LATEST moved: a new version, or an older one confirmed again)
 Views: latest_golden_set / _items / _judgments / _units: the version of the last publish event.
 """
+
 from __future__ import annotations
 
 import pyarrow as pa
@@ -17,7 +18,16 @@ from evalset_pipeline.core.hashing import sha256_text
 ROLES = ("gold", "distractor", "pooled")
 # What a golden_units row says about its page (beside its id, paths and hash): what diffs compare
 # and exports carry as metadata.
-UNIT_DESCRIPTION = ("document_sha256", "page_number", "template_id", "entity", "metric", "period", "revision", "language")
+UNIT_DESCRIPTION = (
+    "document_sha256",
+    "page_number",
+    "template_id",
+    "entity",
+    "metric",
+    "period",
+    "revision",
+    "language",
+)
 
 GOLDEN_SETS = pa.schema(
     [
@@ -35,7 +45,10 @@ GOLDEN_SETS = pa.schema(
         ("n_underspecified", pa.int64()),
         ("n_regression", pa.int64()),
         ("funnel_json", pa.string()),  # decision counts with reasons
-        ("provenance_json", pa.string()),  # backend, model, prompt hashes, calls, tokens, cost, code version
+        (
+            "provenance_json",
+            pa.string(),
+        ),  # backend, model, prompt hashes, calls, tokens, cost, code version
     ]
 )
 
@@ -59,7 +72,10 @@ GOLDEN_ITEMS = pa.schema(
         ("gold_unit_id", pa.string()),
         ("original_question", pa.string()),  # as the writer wrote it, before qualifiers
         ("language", pa.string()),
-        ("qualified_axes", pa.string()),  # comma-separated axes whose qualifiers were added, "" if none
+        (
+            "qualified_axes",
+            pa.string(),
+        ),  # comma-separated axes whose qualifiers were added, "" if none
     ]
 )
 
@@ -105,10 +121,18 @@ TABLES: dict[str, pa.Schema] = {
 # so a downstream reader can tell which layout it is reading. The test suite pins the schemas'
 # fingerprint to this number, so a change that forgets the bump fails there.
 CONTRACT_VERSION = 1
-CONTRACT_SCHEMAS: dict[str, pa.Schema] = {"golden_sets": GOLDEN_SETS, "golden_publishes": GOLDEN_PUBLISHES, **TABLES}
+CONTRACT_SCHEMAS: dict[str, pa.Schema] = {
+    "golden_sets": GOLDEN_SETS,
+    "golden_publishes": GOLDEN_PUBLISHES,
+    **TABLES,
+}
 
 
 def contract_fingerprint() -> str:
     """sha256 over every contract table's column names and types, in order."""
-    lines = [f"{name}.{f.name}:{f.type}" for name, schema in sorted(CONTRACT_SCHEMAS.items()) for f in schema]
+    lines = [
+        f"{name}.{f.name}:{f.type}"
+        for name, schema in sorted(CONTRACT_SCHEMAS.items())
+        for f in schema
+    ]
     return sha256_text("\n".join(lines))

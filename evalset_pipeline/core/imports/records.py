@@ -1,4 +1,5 @@
 """Records an import hands between its readers, the resolver and the hardening step."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -27,11 +28,17 @@ class GoldRef:
 @dataclass(frozen=True)
 class ImportIssue:
     file: str
-    line: int  # 1-based line (JSONL, TSV) or row (parquet); 0 when the issue is about the whole file
+    line: (
+        int  # 1-based line (JSONL, TSV) or row (parquet); 0 when the issue is about the whole file
+    )
     reason: str
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}: {self.reason}" if self.line else f"{self.file}: {self.reason}"
+        return (
+            f"{self.file}:{self.line}: {self.reason}"
+            if self.line
+            else f"{self.file}: {self.reason}"
+        )
 
 
 @dataclass(frozen=True)
@@ -44,7 +51,9 @@ class SourceItem:
     gold: tuple[GoldRef, ...]
     file: str = ""
     line: int = 0
-    extra: dict[str, Any] = field(default_factory=dict)  # what else the source says (question_type, reasoning, ...)
+    extra: dict[str, Any] = field(
+        default_factory=dict
+    )  # what else the source says (question_type, reasoning, ...)
 
 
 @dataclass(frozen=True)
@@ -57,7 +66,9 @@ class SourceSet:
     items: tuple[SourceItem, ...]
     issues: tuple[ImportIssue, ...]
     rows: int  # rows read in all (valid or not)
-    file_sha256: str  # of the input (files in sorted order for a folder), part of the version's identity
+    file_sha256: (
+        str  # of the input (files in sorted order for a folder), part of the version's identity
+    )
 
 
 @dataclass(frozen=True)

@@ -7,10 +7,11 @@ resolves to nothing is an issue at the file and line that named it. A JSONL row 
 any of its pages fails, the row imports nothing. A qrels row is one page: the item keeps the
 pages that resolve.
 """
+
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from evalset_pipeline.core.imports.records import ImportIssue, ResolvedItem, SourceSet
 from evalset_pipeline.core.review.regression import CorpusIndex
@@ -40,11 +41,19 @@ def resolve(source: SourceSet, index: CorpusIndex, unit_ids: Iterable[str]) -> R
             elif ref.corpus_id in units:
                 unit, why = ref.corpus_id, ""
             else:
-                unit, why = None, (f"corpus id {ref.corpus_id!r} names no document page: its corpus row has no "
-                                   "document and page fields, give --mapping corpus_id,document,page")
+                unit, why = (
+                    None,
+                    (
+                        f"corpus id {ref.corpus_id!r} names no document page: its corpus row has no "
+                        "document and page fields, give --mapping corpus_id,document,page"
+                    ),
+                )
             if unit is None:
-                issues.append(ImportIssue(ref.file or item.file, ref.line or item.line,
-                                          f"{item.original_id}: {why}"))
+                issues.append(
+                    ImportIssue(
+                        ref.file or item.file, ref.line or item.line, f"{item.original_id}: {why}"
+                    )
+                )
                 failed = True
                 continue
             resolved += 1

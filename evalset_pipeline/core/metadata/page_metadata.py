@@ -4,10 +4,11 @@ Sources: `sidecar` (the user's metadata.csv; always wins), `extracted` (read off
 layer or the PDF's own metadata), `cluster` (template found by clustering appearance), or ""
 when nothing is known.
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
 
 import pyarrow as pa
 
@@ -43,7 +44,7 @@ class PageMetadata:
         return row
 
     @classmethod
-    def from_row(cls, row: dict[str, str]) -> "PageMetadata":
+    def from_row(cls, row: dict[str, str]) -> PageMetadata:
         values = {n: row[n] for n in FIELDS if row.get(n)}
         sources = {n: row[f"{n}_source"] for n in FIELDS if row.get(n)}
         return cls(row["unit_id"], values, sources)

@@ -15,6 +15,7 @@ year ended", a "twelve months ended" span that ends on the quarter's date, or th
 "N months ended <date>" span of a quarterly report: six months ended December 31 means the
 year started in July), else from another document of the same filer, else December.
 """
+
 from __future__ import annotations
 
 import re
@@ -23,20 +24,45 @@ from datetime import date, timedelta
 
 from evalset_pipeline.core.pagetext.periods import MONTH_PATTERN, MONTHS
 
-__all__ = ["FiscalCalendar", "parse_date", "find_dates", "EARLY_MONTH_DAYS", "months_in_words", "SPAN_WORDS"]
+__all__ = [
+    "FiscalCalendar",
+    "parse_date",
+    "find_dates",
+    "EARLY_MONTH_DAYS",
+    "months_in_words",
+    "SPAN_WORDS",
+]
 
 # A 52/53-week period ending on one of the first days of a month belongs to the month before.
 EARLY_MONTH_DAYS = 7
 
 _DATE_PATTERNS = (
-    re.compile(MONTH_PATTERN + r"\s+(?P<d>\d{1,2})\s*,?\s*(?P<y>(?:19|20)\d{2})", re.I),  # December 31, 2022
-    re.compile(r"(?P<d>\d{1,2})\s+" + MONTH_PATTERN + r",?\s+(?P<y>(?:19|20)\d{2})", re.I),  # 31 December 2022
+    re.compile(
+        MONTH_PATTERN + r"\s+(?P<d>\d{1,2})\s*,?\s*(?P<y>(?:19|20)\d{2})", re.I
+    ),  # December 31, 2022
+    re.compile(
+        r"(?P<d>\d{1,2})\s+" + MONTH_PATTERN + r",?\s+(?P<y>(?:19|20)\d{2})", re.I
+    ),  # 31 December 2022
     re.compile(r"(?P<y>(?:19|20)\d{2})-(?P<m>\d{2})-(?P<d>\d{2})"),  # 2022-12-31
-    re.compile(r"(?P<y>(?:19|20)\d{2})\s*년\s*(?P<m>\d{1,2})\s*월\s*(?P<d>\d{1,2})\s*일"),  # 2022년 12월 31일
+    re.compile(
+        r"(?P<y>(?:19|20)\d{2})\s*년\s*(?P<m>\d{1,2})\s*월\s*(?P<d>\d{1,2})\s*일"
+    ),  # 2022년 12월 31일
     re.compile(r"(?P<y>(?:19|20)\d{2})\.\s?(?P<m>\d{1,2})\.\s?(?P<d>\d{1,2})(?!\d)"),  # 2022.12.31
 )
-SPAN_WORDS = {"one": 1, "three": 3, "six": 6, "nine": 9, "twelve": 12, "fifty-two": 12, "fifty-three": 12,
-              "1": 1, "3": 3, "6": 6, "9": 9, "12": 12}
+SPAN_WORDS = {
+    "one": 1,
+    "three": 3,
+    "six": 6,
+    "nine": 9,
+    "twelve": 12,
+    "fifty-two": 12,
+    "fifty-three": 12,
+    "1": 1,
+    "3": 3,
+    "6": 6,
+    "9": 9,
+    "12": 12,
+}
 
 
 def months_in_words(word: str) -> int | None:
@@ -93,11 +119,11 @@ class FiscalCalendar:
     year_end_month: int = 12
 
     @classmethod
-    def from_year_end(cls, year_end: date) -> "FiscalCalendar":
+    def from_year_end(cls, year_end: date) -> FiscalCalendar:
         return cls(_effective_month(year_end)[1])
 
     @classmethod
-    def from_span(cls, end: date, months: int) -> "FiscalCalendar":
+    def from_span(cls, end: date, months: int) -> FiscalCalendar:
         """The calendar in which a year-to-date span of `months` ends on `end` (six months ended Dec 31 -> June)."""
         _, month = _effective_month(end)
         return cls((month - months - 1) % 12 + 1)

@@ -3,6 +3,7 @@
 The one place that knows its format: render writes it with `text_layer_of`, every other stage
 reads it through the functions below.
 """
+
 from __future__ import annotations
 
 import json

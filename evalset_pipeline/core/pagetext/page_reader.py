@@ -13,12 +13,14 @@ reads the corpus sidecar. Everything below is inferred from the layout of the wo
 
 It must never crash on a real-world page: any failure degrades to kind "other" with no series.
 """
+
 from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, NamedTuple
+from typing import Any, NamedTuple
 
 from evalset_pipeline.core.pagetext.periods import find_periods, parse_periods
 
@@ -38,14 +40,46 @@ KINDS = ("chart", "table", "prose", "cover", "other")
 # Canonical metric key -> surface forms (EN + KO). Longer forms first so "operating income"
 # is not read as something shorter.
 METRIC_SYNONYMS: dict[str, tuple[str, ...]] = {
-    "operating income": ("operating income", "operating profit", "income from operations", "ebit", "영업이익", "영업 이익"),
-    "revenue": ("net revenues", "net revenue", "revenues", "revenue", "net sales", "sales", "turnover", "매출액", "매출"),
-    "headcount": ("headcount", "head count", "number of employees", "employee count", "employees", "임직원 수",
-                  "임직원수", "직원 수", "종업원 수", "인원"),
+    "operating income": (
+        "operating income",
+        "operating profit",
+        "income from operations",
+        "ebit",
+        "영업이익",
+        "영업 이익",
+    ),
+    "revenue": (
+        "net revenues",
+        "net revenue",
+        "revenues",
+        "revenue",
+        "net sales",
+        "sales",
+        "turnover",
+        "매출액",
+        "매출",
+    ),
+    "headcount": (
+        "headcount",
+        "head count",
+        "number of employees",
+        "employee count",
+        "employees",
+        "임직원 수",
+        "임직원수",
+        "직원 수",
+        "종업원 수",
+        "인원",
+    ),
 }
 _METRIC_PATTERNS: list[tuple[re.Pattern[str], str]] = sorted(
     (
-        (re.compile(r"(?<![A-Za-z])" + re.escape(form).replace(r"\ ", r"\s*") + r"(?![A-Za-z])", re.I), key)
+        (
+            re.compile(
+                r"(?<![A-Za-z])" + re.escape(form).replace(r"\ ", r"\s*") + r"(?![A-Za-z])", re.I
+            ),
+            key,
+        )
         for key, forms in METRIC_SYNONYMS.items()
         for form in forms
     ),
@@ -98,11 +132,17 @@ class PageFacts:
     restated: bool = False
     unit: str = ""
     series: dict[str, SeriesValue] = field(default_factory=dict)  # segment -> current value
-    prior: dict[str, SeriesValue] = field(default_factory=dict)  # segment -> prior-year value (tables)
-    yoy: dict[str, SeriesValue] = field(default_factory=dict)  # segment -> YoY change in % (tables, prose)
+    prior: dict[str, SeriesValue] = field(
+        default_factory=dict
+    )  # segment -> prior-year value (tables)
+    yoy: dict[str, SeriesValue] = field(
+        default_factory=dict
+    )  # segment -> YoY change in % (tables, prose)
     total: SeriesValue | None = None  # a total the page states (prose, table total rows)
     total_yoy: SeriesValue | None = None
-    prior_period: str = ""  # period of the comparative column `prior` holds (tables), "" when unknown
+    prior_period: str = (
+        ""  # period of the comparative column `prior` holds (tables), "" when unknown
+    )
     text: str = ""  # body text in reading order
 
     def segment_key(self, name: str) -> str | None:
@@ -202,8 +242,13 @@ def _items(words: Iterable[Any]) -> list[TextItem]:
 
 
 def _item(run: list[tuple[float, float, float, float, str]]) -> TextItem:
-    return TextItem(" ".join(w[4] for w in run), min(w[0] for w in run), min(w[1] for w in run),
-                    max(w[2] for w in run), max(w[3] for w in run))
+    return TextItem(
+        " ".join(w[4] for w in run),
+        min(w[0] for w in run),
+        min(w[1] for w in run),
+        max(w[2] for w in run),
+        max(w[3] for w in run),
+    )
 
 
 def _layout(layer: dict[str, Any]) -> _Layout:
@@ -240,6 +285,7 @@ def _strip_periods(text: str) -> str:
 
 
 # --- units --------------------------------------------------------------------------------------------
+
 
 def _money_unit(m: re.Match[str]) -> str:
     scale = "m" if m.group(2).lower() in ("m", "mn", "million") else "bn"
@@ -283,7 +329,9 @@ class _Series:
     yoy: dict[str, SeriesValue] = field(default_factory=dict)
     total: SeriesValue | None = None
     total_yoy: SeriesValue | None = None
-    prior_period: str = ""  # the period heading the prior (comparative) column, when the header says
+    prior_period: str = (
+        ""  # the period heading the prior (comparative) column, when the header says
+    )
 
 
 _TOTAL_LABEL = re.compile(r"^(?:group\s+)?total|^합계$|^총계$|^전체$", re.I)
@@ -293,8 +341,11 @@ _YOY_HEADER = re.compile(r"yoy|y/y|change|chg|growth|%|증감|변동|성장", re
 def _read_table(body: list[TextItem], unit: str) -> _Series | None:
     """Rows whose first cell is a label followed by >= 2 numbers, under a header row."""
     rows = _rows(body)
-    data = [(i, r) for i, r in enumerate(rows)
-            if len(r) >= 3 and not _is_numeric(r[0]) and sum(_is_numeric(c) for c in r[1:]) >= 2]
+    data = [
+        (i, r)
+        for i, r in enumerate(rows)
+        if len(r) >= 3 and not _is_numeric(r[0]) and sum(_is_numeric(c) for c in r[1:]) >= 2
+    ]
     if len(data) < 2:
         return None
     left = data[0][1][0].x0
@@ -310,8 +361,10 @@ def _read_table(body: list[TextItem], unit: str) -> _Series | None:
         current, prior, change = cells.get("current"), cells.get("prior"), cells.get("yoy")
         if current is None:
             continue
-        value = SeriesValue(_display(current.text, unit) if not current.text.endswith("%") else current.text,
-                            parse_number(current.text) or 0.0)
+        value = SeriesValue(
+            _display(current.text, unit) if not current.text.endswith("%") else current.text,
+            parse_number(current.text) or 0.0,
+        )
         if _TOTAL_LABEL.match(label):
             out.total = value
             if change is not None and parse_number(change.text) is not None:
@@ -319,7 +372,9 @@ def _read_table(body: list[TextItem], unit: str) -> _Series | None:
             continue
         out.series[label] = value
         if prior is not None and parse_number(prior.text) is not None:
-            out.prior[label] = SeriesValue(_display(prior.text, unit), parse_number(prior.text) or 0.0)
+            out.prior[label] = SeriesValue(
+                _display(prior.text, unit), parse_number(prior.text) or 0.0
+            )
         if change is not None and parse_number(change.text) is not None:
             out.yoy[label] = _pct(parse_number(change.text) or 0.0)
     return out if len(out.series) >= 2 else None
@@ -341,7 +396,10 @@ def _table_columns(header: list[TextItem] | None, first_row: list[TextItem]) -> 
             columns["current"] = dated[0][1].cx
             if len(dated) > 1:
                 columns["prior"] = dated[1][1].cx
-        change = next((h for h in header[1:] if _YOY_HEADER.search(h.text) and not parse_periods(h.text)), None)
+        change = next(
+            (h for h in header[1:] if _YOY_HEADER.search(h.text) and not parse_periods(h.text)),
+            None,
+        )
         if change is not None:
             columns["yoy"] = change.cx
     if "current" not in columns and numeric:
@@ -361,7 +419,11 @@ def _prior_period(header: list[TextItem] | None) -> str:
     """The second-latest period a table's header names (its comparative column), else ""."""
     if not header:
         return ""
-    dated = sorted({p[0] for p in (parse_periods(h.text) for h in header[1:]) if p}, key=_period_sort_key, reverse=True)
+    dated = sorted(
+        {p[0] for p in (parse_periods(h.text) for h in header[1:]) if p},
+        key=_period_sort_key,
+        reverse=True,
+    )
     return dated[1] if len(dated) > 1 else ""
 
 
@@ -407,19 +469,32 @@ _NUM = r"[+\-]?\d[\d,]*(?:\.\d+)?"
 _UNIT_TEXT = r"(?:USD|EUR|KRW|US\$)\s?(?:m|mn|million|bn|billion)\b|employees|억원|백만원|조원|명"
 _EN_TOTAL = re.compile(
     r"(?P<dir>rose|increased|grew|fell|decreased|declined)\s+(?:by\s+)?(?P<pct>\d+(?:\.\d+)?)%\s+"
-    r"(?:year over year|year-over-year|yoy|y/y)\s+to\s+(?P<num>" + _NUM + r")\s*(?P<unit>" + _UNIT_TEXT + ")?",
+    r"(?:year over year|year-over-year|yoy|y/y)\s+to\s+(?P<num>"
+    + _NUM
+    + r")\s*(?P<unit>"
+    + _UNIT_TEXT
+    + ")?",
     re.I,
 )
 _KO_TOTAL = re.compile(
-    r"전년\s*동기\s*대비\s*(?P<pct>\d+(?:\.\d+)?)%\s*(?P<dir>증가|감소|성장|하락)한\s*(?P<num>" + _NUM + r")\s*(?P<unit>"
-    + _UNIT_TEXT + ")?"
+    r"전년\s*동기\s*대비\s*(?P<pct>\d+(?:\.\d+)?)%\s*(?P<dir>증가|감소|성장|하락)한\s*(?P<num>"
+    + _NUM
+    + r")\s*(?P<unit>"
+    + _UNIT_TEXT
+    + ")?"
 )
 _CLAUSE = re.compile(
-    r"^(?P<seg>\S.*?)\s+(?:contributed\s+|was\s+|at\s+|of\s+|reached\s+)?(?P<num>" + _NUM + r")\s*(?P<unit>"
-    + _UNIT_TEXT + r")?\s*(?:\(\s*(?P<yoy>[+\-]?\d+(?:\.\d+)?)\s*%[^)]*\))?\s*(?:입니다|이다|였습니다)?\s*[.。]?$",
+    r"^(?P<seg>\S.*?)\s+(?:contributed\s+|was\s+|at\s+|of\s+|reached\s+)?(?P<num>"
+    + _NUM
+    + r")\s*(?P<unit>"
+    + _UNIT_TEXT
+    + r")?\s*(?:\(\s*(?P<yoy>[+\-]?\d+(?:\.\d+)?)\s*%[^)]*\))?\s*(?:입니다|이다|였습니다)?\s*[.。]?$",
     re.I,
 )
-_SEGMENT_LIST = re.compile(r"^(?:by segment|by division|by business|segment-wise)\s*,?\s*|^부문별로는\s*|^사업부별로는\s*", re.I)
+_SEGMENT_LIST = re.compile(
+    r"^(?:by segment|by division|by business|segment-wise)\s*,?\s*|^부문별로는\s*|^사업부별로는\s*",
+    re.I,
+)
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?。])\s+(?=[A-Z\uac00-\ud7a3])")
 
 
@@ -428,22 +503,28 @@ def _read_prose(text: str, unit: str) -> _Series:
     out = _Series()
     m = _EN_TOTAL.search(text) or _KO_TOTAL.search(text)
     if m:
-        sign = -1.0 if m["dir"].lower() in ("fell", "decreased", "declined", "감소", "하락") else 1.0
+        sign = (
+            -1.0 if m["dir"].lower() in ("fell", "decreased", "declined", "감소", "하락") else 1.0
+        )
         total_unit = m["unit"] or unit
-        out.total = SeriesValue(_display(m["num"], _canonical_unit(total_unit)), float(m["num"].replace(",", "")))
+        out.total = SeriesValue(
+            _display(m["num"], _canonical_unit(total_unit)), float(m["num"].replace(",", ""))
+        )
         out.total_yoy = _pct(sign * float(m["pct"]))
     for sentence in _SENTENCE_SPLIT.split(text):
         head = _SEGMENT_LIST.match(sentence.strip())
         if not head:
             continue
-        listing = sentence.strip()[head.end():]
+        listing = sentence.strip()[head.end() :]
         for clause in re.split(r",\s+(?:and\s+)?|\s+and\s+|,\s*및\s+|\s+및\s+", listing):
             cm = _CLAUSE.match(clause.strip())
             if not cm:
                 continue
             segment = cm["seg"].strip()
             clause_unit = _canonical_unit(cm["unit"] or unit)
-            out.series[segment] = SeriesValue(_display(cm["num"], clause_unit), float(cm["num"].replace(",", "")))
+            out.series[segment] = SeriesValue(
+                _display(cm["num"], clause_unit), float(cm["num"].replace(",", ""))
+            )
             if cm["yoy"] is not None:
                 out.yoy[segment] = _pct(float(cm["yoy"]))
     return out
@@ -454,7 +535,9 @@ def _canonical_unit(unit: str) -> str:
         return ""
     m = re.match(r"(USD|EUR|KRW|US\$)\s?(m|mn|million|bn|billion)", unit, re.I)
     if m:
-        return f"{m.group(1).upper()} {'m' if m.group(2).lower() in ('m', 'mn', 'million') else 'bn'}"
+        return (
+            f"{m.group(1).upper()} {'m' if m.group(2).lower() in ('m', 'mn', 'million') else 'bn'}"
+        )
     return unit.lower() if unit.isascii() else unit
 
 

@@ -20,11 +20,12 @@ A bare four-digit number ("2024") is *not* recognised as a period inside free te
 false positives: amounts, page numbers, years in prose); `normalize_period` accepts it because a
 single value handed to it is known to be a period.
 """
+
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 __all__ = [
     "PeriodMatch",
@@ -49,19 +50,60 @@ class PeriodMatch:
 
 # --- building blocks -------------------------------------------------------------------------
 
-_MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
-                "October", "November", "December")
+_MONTH_NAMES = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
 
 # Custom boundaries: Hangul counts as \w, so "\b" would not separate "2024" from "년".
 _L = r"(?<![A-Za-z0-9])"
 _R = r"(?![A-Za-z0-9])"
 
-_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "1st": 1, "2nd": 2, "3rd": 3, "4th": 4}
+_ORDINALS = {
+    "first": 1,
+    "second": 2,
+    "third": 3,
+    "fourth": 4,
+    "1st": 1,
+    "2nd": 2,
+    "3rd": 3,
+    "4th": 4,
+}
 # Month names and abbreviations (English), shared with fiscal.py's date reader.
 MONTHS = {
-    "jan": 1, "january": 1, "feb": 2, "february": 2, "mar": 3, "march": 3, "apr": 4, "april": 4,
-    "may": 5, "jun": 6, "june": 6, "jul": 7, "july": 7, "aug": 8, "august": 8, "sep": 9,
-    "sept": 9, "september": 9, "oct": 10, "october": 10, "nov": 11, "november": 11, "dec": 12,
+    "jan": 1,
+    "january": 1,
+    "feb": 2,
+    "february": 2,
+    "mar": 3,
+    "march": 3,
+    "apr": 4,
+    "april": 4,
+    "may": 5,
+    "jun": 6,
+    "june": 6,
+    "jul": 7,
+    "july": 7,
+    "aug": 8,
+    "august": 8,
+    "sep": 9,
+    "sept": 9,
+    "september": 9,
+    "oct": 10,
+    "october": 10,
+    "nov": 11,
+    "november": 11,
+    "dec": 12,
     "december": 12,
 }
 _QUARTER_END_DAY = {3: 31, 6: 30, 9: 30, 12: 31}
@@ -149,22 +191,72 @@ _PATTERNS: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str | None]]] =
     # 3Q24, 3Q 2024, 3Q FY24
     (re.compile(_L + r"(?P<q>[1-4])Q\s*(?:FY\s?)?'?" + _YEAR24 + _R, re.I), _q),
     # third quarter 2024, third quarter of 2024, third quarter of fiscal 2024, 3rd quarter FY24
-    (re.compile(_L + _ORD + r"\s+(?:fiscal\s+)?quarter,?\s+(?:of\s+)?(?:(?:fiscal|FY)\s*(?:year\s+)?)?'?" + _YEAR24 + _R, re.I), _ordinal_q),
+    (
+        re.compile(
+            _L
+            + _ORD
+            + r"\s+(?:fiscal\s+)?quarter,?\s+(?:of\s+)?(?:(?:fiscal|FY)\s*(?:year\s+)?)?'?"
+            + _YEAR24
+            + _R,
+            re.I,
+        ),
+        _ordinal_q,
+    ),
     # 2022 fourth-quarter, 2022 Fourth Quarter, fourth-quarter 2022 (press-release spellings)
     (re.compile(_L + _YEAR4 + r"\s+" + _ORD + r"[- ]quarter" + _R, re.I), _ordinal_q),
-    (re.compile(_L + _ORD + r"-quarter,?\s+(?:of\s+)?(?:(?:fiscal|FY)\s*(?:year\s+)?)?'?" + _YEAR24 + _R, re.I), _ordinal_q),
+    (
+        re.compile(
+            _L
+            + _ORD
+            + r"-quarter,?\s+(?:of\s+)?(?:(?:fiscal|FY)\s*(?:year\s+)?)?'?"
+            + _YEAR24
+            + _R,
+            re.I,
+        ),
+        _ordinal_q,
+    ),
     # H1 2024, 1H24, H1 FY24, first half 2024, first half of 2024
     (re.compile(_L + r"H(?P<h>[12])\s*(?:FY\s?)?[-/' ]?\s*'?" + _YEAR24 + _R, re.I), _h),
     (re.compile(_L + r"(?P<h>[12])H\s*(?:FY\s?)?'?" + _YEAR24 + _R, re.I), _h),
-    (re.compile(_L + r"(?P<h>first|second)\s+half\s+(?:of\s+)?(?:(?:fiscal|FY)\s*(?:year\s+)?)?" + _YEAR4 + _R, re.I),
-     lambda m: f"{m['y']}-H{1 if m['h'].lower() == 'first' else 2}"),
+    (
+        re.compile(
+            _L
+            + r"(?P<h>first|second)\s+half\s+(?:of\s+)?(?:(?:fiscal|FY)\s*(?:year\s+)?)?"
+            + _YEAR4
+            + _R,
+            re.I,
+        ),
+        lambda m: f"{m['y']}-H{1 if m['h'].lower() == 'first' else 2}",
+    ),
     # quarter ended September 30, 2024 / three months ended 30 September 2024 / 3M to 2024-09-30
     (re.compile(_L + _PERIOD_ENDED + _DATE_MDY + _R, re.I), _date_in_context),
     (re.compile(_L + _PERIOD_ENDED + _DATE_DMY + _R, re.I), _date_in_context),
     (re.compile(_L + _PERIOD_ENDED + _DATE_ISO + _R, re.I), _date_in_context),
     # year ended December 31, 2024 -> the year
-    (re.compile(_L + r"(?:fiscal\s+)?year\s+(?:ended|ending)\s+" + MONTH_PATTERN + r"\s+\d{1,2},?\s+" + _YEAR4 + _R, re.I), _year_ended),
-    (re.compile(_L + r"(?:fiscal\s+)?year\s+(?:ended|ending)\s+\d{1,2}\s+" + MONTH_PATTERN + r",?\s+" + _YEAR4 + _R, re.I), _year_ended),
+    (
+        re.compile(
+            _L
+            + r"(?:fiscal\s+)?year\s+(?:ended|ending)\s+"
+            + MONTH_PATTERN
+            + r"\s+\d{1,2},?\s+"
+            + _YEAR4
+            + _R,
+            re.I,
+        ),
+        _year_ended,
+    ),
+    (
+        re.compile(
+            _L
+            + r"(?:fiscal\s+)?year\s+(?:ended|ending)\s+\d{1,2}\s+"
+            + MONTH_PATTERN
+            + r",?\s+"
+            + _YEAR4
+            + _R,
+            re.I,
+        ),
+        _year_ended,
+    ),
     # bare quarter-end dates: 2024-09-30, September 30, 2024, 30 September 2024
     (re.compile(_L + _DATE_ISO + _R), _bare_date),
     (re.compile(_L + _DATE_MDY + _R, re.I), _bare_date),
@@ -174,11 +266,16 @@ _PATTERNS: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str | None]]] =
     (re.compile(_L + r"fiscal\s+(?:year\s+)?" + _YEAR4 + _R, re.I), _fy),
     # Korean: 2024년 3분기, 2024년 3Q, 2024년 제3분기, 24년 3분기, 2024년 상반기, 2024 회계연도
     (re.compile(_L + _YEAR24 + r"\s*년\s*(?:제\s*)?(?P<q>[1-4])\s*(?:분기|Q" + _R + ")", re.I), _q),
-    (re.compile(_L + _YEAR24 + r"\s*년\s*(?P<half>상반기|하반기)"),
-     lambda m: f"{_year(m['y'])}-H{_KO_HALF[m['half']]}"),
+    (
+        re.compile(_L + _YEAR24 + r"\s*년\s*(?P<half>상반기|하반기)"),
+        lambda m: f"{_year(m['y'])}-H{_KO_HALF[m['half']]}",
+    ),
     (re.compile(_L + _YEAR4 + r"\s*(?:년\s*)?회계\s*연도"), _fy),
     # 2024년 9월 30일 종료 분기 (quarter ended ...) / bare Korean quarter-end date
-    (re.compile(_L + _DATE_KO + r"\s*(?:로\s*)?(?:종료(?:되는|된)?\s*(?:3개월|분기))"), _date_in_context),
+    (
+        re.compile(_L + _DATE_KO + r"\s*(?:로\s*)?(?:종료(?:되는|된)?\s*(?:3개월|분기))"),
+        _date_in_context,
+    ),
     (re.compile(_L + _DATE_KO), _bare_date),
     # months: 2024년 6월 (no day after it), 2024.06 / 2024. 6. (Korean and statistical tables)
     (re.compile(_L + _YEAR4 + r"\s*년\s*(?P<m>1[0-2]|0?[1-9])\s*월(?!\s*\d)"), _month),

@@ -1,10 +1,12 @@
 """What every stage needs: where data lives, the build knobs, a logger, and the model factory."""
+
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from evalset_pipeline.core.hashing import fingerprint
 from evalset_pipeline.core.index.embeddings import EmbedderSpec
@@ -56,6 +58,8 @@ class StageContext:
         return config_fingerprint_of(self.config.knobs(), self.embedder.model_id, backend_identity)
 
 
-def config_fingerprint_of(knobs: dict[str, Any], embedder_id: str, backend_identity: dict[str, Any]) -> str:
+def config_fingerprint_of(
+    knobs: dict[str, Any], embedder_id: str, backend_identity: dict[str, Any]
+) -> str:
     """A golden set's config fingerprint: build knobs, embedder and model identity."""
     return fingerprint({"knobs": knobs, "embedder": embedder_id, "vlm": backend_identity})

@@ -1,9 +1,10 @@
 """Open the model backend for a stage and keep what the stage spent beside its table."""
+
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 from evalset_pipeline.core.atomic import write_text_atomic
 from evalset_pipeline.core.pipeline.context import StageContext

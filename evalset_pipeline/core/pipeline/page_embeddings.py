@@ -1,4 +1,5 @@
 """`page_embeddings`: an appearance vector per page, cached by (model, render hash)."""
+
 from __future__ import annotations
 
 import io
@@ -12,23 +13,43 @@ from evalset_pipeline.core.pipeline.context import StageContext
 from evalset_pipeline.core.pipeline.page_renders import load_page_renders
 from evalset_pipeline.core.tables import read_table, write_rows
 
-SCHEMA = pa.schema([("unit_id", pa.string()), ("render_hash", pa.string()), ("model_id", pa.string())])
+SCHEMA = pa.schema(
+    [("unit_id", pa.string()), ("render_hash", pa.string()), ("model_id", pa.string())]
+)
 
 
 def build_page_embeddings(ctx: StageContext) -> dict:
     pages = load_page_renders(ctx)
     root = ctx.paths.root
-    inputs = [EmbedInput(p.render_hash, root / p.render_path, root / p.text_path, root / p.thumb_path) for p in pages]
+    inputs = [
+        EmbedInput(p.render_hash, root / p.render_path, root / p.text_path, root / p.thumb_path)
+        for p in pages
+    ]
     vectors, computed = embed_pages(ctx.embedder, inputs, ctx.paths.embeddings, workers=ctx.workers)
     buf = io.BytesIO()
     np.save(buf, vectors)
     write_bytes_atomic(ctx.paths.tables / VECTORS, buf.getvalue())
-    write_rows(ctx.paths.table("page_embeddings"),
-               ({"unit_id": p.unit_id, "render_hash": p.render_hash, "model_id": ctx.embedder.model_id} for p in pages), SCHEMA)
-    return {"pages": len(pages), "embedded": computed, "cached": len(pages) - computed,
-            "model_id": ctx.embedder.model_id, "dim": int(vectors.shape[1]) if len(vectors) else 0}
+    write_rows(
+        ctx.paths.table("page_embeddings"),
+        (
+            {"unit_id": p.unit_id, "render_hash": p.render_hash, "model_id": ctx.embedder.model_id}
+            for p in pages
+        ),
+        SCHEMA,
+    )
+    return {
+        "pages": len(pages),
+        "embedded": computed,
+        "cached": len(pages) - computed,
+        "model_id": ctx.embedder.model_id,
+        "dim": int(vectors.shape[1]) if len(vectors) else 0,
+    }
 
 
 def load_page_embeddings(ctx: StageContext) -> tuple[list[str], np.ndarray]:
-    ids = read_table(ctx.paths.table("page_embeddings"), producer="page_embeddings").column("unit_id").to_pylist()
+    ids = (
+        read_table(ctx.paths.table("page_embeddings"), producer="page_embeddings")
+        .column("unit_id")
+        .to_pylist()
+    )
     return ids, np.load(ctx.paths.tables / VECTORS)

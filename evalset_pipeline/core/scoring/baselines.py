@@ -18,13 +18,15 @@ Retrieval is exact: cosine (inner product of L2-normalised vectors) through fais
 over all pages in `page_renders`, top `depth` per query. The run carries the corpus fingerprint
 and page count from the corpus manifest, so `evalset score`'s guards can check it.
 """
+
 from __future__ import annotations
 
 import functools
 import hashlib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -70,7 +72,7 @@ class IndexPage:
     render_hash: str
 
     @classmethod
-    def from_row(cls, row: dict) -> "IndexPage":
+    def from_row(cls, row: dict) -> IndexPage:
         return cls(**{f: row[f] for f in cls.__dataclass_fields__})
 
 
@@ -92,8 +94,12 @@ class CorpusIndex:
         return len(self.pages)
 
     def run_meta(self, run_name: str) -> RunMeta:
-        return RunMeta(corpus_fingerprint=self.corpus_fingerprint, corpus_pages=self.corpus_pages,
-                       corpus_documents=self.corpus_documents, run_name=run_name)
+        return RunMeta(
+            corpus_fingerprint=self.corpus_fingerprint,
+            corpus_pages=self.corpus_pages,
+            corpus_documents=self.corpus_documents,
+            run_name=run_name,
+        )
 
 
 def load_corpus_index(paths: DataPaths) -> CorpusIndex:
@@ -102,11 +108,19 @@ def load_corpus_index(paths: DataPaths) -> CorpusIndex:
 
     from evalset_pipeline.core.tables import read_rows
 
-    pages = tuple(IndexPage.from_row(r) for r in read_rows(paths.table("page_renders"), producer="page_renders"))
+    pages = tuple(
+        IndexPage.from_row(r)
+        for r in read_rows(paths.table("page_renders"), producer="page_renders")
+    )
     manifest_path = paths.tables / MANIFEST
     manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {}
-    return CorpusIndex(pages=pages, corpus_fingerprint=manifest.get("fingerprint"), corpus_pages=manifest.get("pages"),
-                       corpus_documents=manifest.get("documents"), root=paths.root)
+    return CorpusIndex(
+        pages=pages,
+        corpus_fingerprint=manifest.get("fingerprint"),
+        corpus_pages=manifest.get("pages"),
+        corpus_documents=manifest.get("documents"),
+        root=paths.root,
+    )
 
 
 @dataclass(frozen=True)
@@ -121,7 +135,9 @@ class Retriever:
     page_vectors: np.ndarray  # (n_pages, dim) float32, rows aligned with CorpusIndex.pages
     encode: Callable[[Sequence[str], Sequence[str]], np.ndarray]
 
-    def pair_scores(self, query_vectors: np.ndarray, rows: Sequence[int] | np.ndarray, q: int) -> np.ndarray:
+    def pair_scores(
+        self, query_vectors: np.ndarray, rows: Sequence[int] | np.ndarray, q: int
+    ) -> np.ndarray:
         """Scores of query `q` against the pages at index rows `rows`."""
         return self.page_vectors[np.asarray(rows, dtype=np.int64)] @ query_vectors[q]
 
@@ -138,22 +154,36 @@ def _model(name: str) -> Any:
     return load_sentence_transformer(name)
 
 
-def _encoder(model_name: str, cache_root: Path | None = None) -> Callable[[Sequence[str], Sequence[str]], np.ndarray]:
+def _encoder(
+    model_name: str, cache_root: Path | None = None
+) -> Callable[[Sequence[str], Sequence[str]], np.ndarray]:
     def encode(query_ids: Sequence[str], texts: Sequence[str]) -> np.ndarray:
         if not len(texts):
             return np.zeros((0, 1), np.float32)
-        if cache_root is not None:  # [perf, benchmarks/rebuild.py] a no-change rebuild loads no model
-            return _normalise(encode_texts_cached(model_name, list(texts), cache_root, load=_model, batch_size=64))
-        vectors = _model(model_name).encode(list(texts), batch_size=64, normalize_embeddings=True,
-                                            convert_to_numpy=True)
+        if (
+            cache_root is not None
+        ):  # [perf, benchmarks/rebuild.py] a no-change rebuild loads no model
+            return _normalise(
+                encode_texts_cached(model_name, list(texts), cache_root, load=_model, batch_size=64)
+            )
+        vectors = _model(model_name).encode(
+            list(texts), batch_size=64, normalize_embeddings=True, convert_to_numpy=True
+        )
         return _normalise(vectors)
 
     return encode
 
 
 def text_retriever(paths: DataPaths, index: CorpusIndex) -> Retriever:
-    inputs = [EmbedInput(p.render_hash, index.root / p.render_path, index.root / p.text_path, index.root / p.thumb_path)
-              for p in index.pages]
+    inputs = [
+        EmbedInput(
+            p.render_hash,
+            index.root / p.render_path,
+            index.root / p.text_path,
+            index.root / p.thumb_path,
+        )
+        for p in index.pages
+    ]
     vectors, _ = embed_pages(TEXT_SPEC, inputs, paths.embeddings)
     return Retriever(
         name="text",
@@ -170,7 +200,11 @@ def _page_embedding_model(paths: DataPaths) -> tuple[list[str], np.ndarray, str]
     table = read_table(paths.table("page_embeddings"), producer="page_embeddings")
     ids = table.column("unit_id").to_pylist()
     model_ids = sorted(set(table.column("model_id").to_pylist()))
-    return ids, np.load(paths.tables / VECTORS), model_ids[0] if len(model_ids) == 1 else ",".join(model_ids)
+    return (
+        ids,
+        np.load(paths.tables / VECTORS),
+        model_ids[0] if len(model_ids) == 1 else ",".join(model_ids),
+    )
 
 
 def appearance_retriever(paths: DataPaths, index: CorpusIndex) -> Retriever:
@@ -184,7 +218,7 @@ def appearance_retriever(paths: DataPaths, index: CorpusIndex) -> Retriever:
             "can embed text in the page space (`evalset build --embedder <clip/siglip or text model>`), or use "
             "`--retriever text`."
         )
-    name, _, modality = model_id[len("st:"):].rpartition(":")  # st:<name or path>:<modality>
+    name, _, modality = model_id[len("st:") :].rpartition(":")  # st:<name or path>:<modality>
     where = {u: i for i, u in enumerate(ids)}
     missing = [p.unit_id for p in index.pages if p.unit_id not in where]
     if missing or len(vectors) != len(ids):
@@ -207,18 +241,28 @@ def _seeded_gaussian(seed: int, key: str, dim: int = RANDOM_DIM) -> np.ndarray:
 
 
 def random_retriever(index: CorpusIndex, seed: int = DEFAULT_SEED) -> Retriever:
-    pages = np.stack([_seeded_gaussian(seed, "page:" + u) for u in index.unit_ids]) if len(index) else np.zeros((0, RANDOM_DIM))
+    pages = (
+        np.stack([_seeded_gaussian(seed, "page:" + u) for u in index.unit_ids])
+        if len(index)
+        else np.zeros((0, RANDOM_DIM))
+    )
 
     def encode(query_ids: Sequence[str], texts: Sequence[str]) -> np.ndarray:
         if not len(query_ids):
             return np.zeros((0, RANDOM_DIM), np.float32)
         return _normalise(np.stack([_seeded_gaussian(seed, "query:" + q) for q in query_ids]))
 
-    return Retriever(name="random", description=f"seeded Gaussian vectors (seed {seed}): the chance floor",
-                     page_vectors=_normalise(pages), encode=encode)
+    return Retriever(
+        name="random",
+        description=f"seeded Gaussian vectors (seed {seed}): the chance floor",
+        page_vectors=_normalise(pages),
+        encode=encode,
+    )
 
 
-def make_retriever(kind: str, paths: DataPaths, index: CorpusIndex, *, seed: int = DEFAULT_SEED) -> Retriever:
+def make_retriever(
+    kind: str, paths: DataPaths, index: CorpusIndex, *, seed: int = DEFAULT_SEED
+) -> Retriever:
     if kind == "text":
         return text_retriever(paths, index)
     if kind == "appearance":
@@ -236,19 +280,25 @@ def appearance_available(paths: DataPaths) -> bool:
         return False
 
 
-def search(page_vectors: np.ndarray, query_vectors: np.ndarray, depth: int) -> tuple[np.ndarray, np.ndarray]:
+def search(
+    page_vectors: np.ndarray, query_vectors: np.ndarray, depth: int
+) -> tuple[np.ndarray, np.ndarray]:
     """Exact top-`depth` inner products: (scores, rows), each (n_queries, min(depth, n_pages))."""
     import faiss
 
     n_pages = len(page_vectors)
     k = min(depth, n_pages)
     if k == 0 or len(query_vectors) == 0:
-        return np.zeros((len(query_vectors), 0), np.float32), np.zeros((len(query_vectors), 0), np.int64)
+        return np.zeros((len(query_vectors), 0), np.float32), np.zeros(
+            (len(query_vectors), 0), np.int64
+        )
     flat = faiss.IndexFlatIP(page_vectors.shape[1])
     flat.add(np.ascontiguousarray(page_vectors, dtype=np.float32))
     scores, rows = [], []
     for start in range(0, len(query_vectors), _QUERY_BATCH):
-        s, r = flat.search(np.ascontiguousarray(query_vectors[start : start + _QUERY_BATCH], dtype=np.float32), k)
+        s, r = flat.search(
+            np.ascontiguousarray(query_vectors[start : start + _QUERY_BATCH], dtype=np.float32), k
+        )
         scores.append(s)
         rows.append(r)
     return np.vstack(scores), np.vstack(rows)
@@ -321,16 +371,25 @@ def write_run(run: Run, path: str | Path, tag: str | None = None) -> str:
         write_trec_run(run, path, tag=tag)
         return "trec"
     order = pa.array(declared_order(run.query_ids, run.unit_ids, run.scores))
-    table = pa.table({"qid": run.query_ids.take(order), "docid": run.unit_ids.take(order),
-                      "score": pa.array(run.scores[order.to_numpy()], pa.float64())})
+    table = pa.table(
+        {
+            "qid": run.query_ids.take(order),
+            "docid": run.unit_ids.take(order),
+            "score": pa.array(run.scores[order.to_numpy()], pa.float64()),
+        }
+    )
     if suffix in (".parquet", ".pq"):
         table = table.replace_schema_metadata({PARQUET_META_KEY: json.dumps(meta)})
         pq.write_table(table, path)
         return "parquet"
     with path.open("w", encoding="utf-8") as fh:
         fh.write(json.dumps({"_meta": meta}) + "\n")
-        for q, u, s in zip(table.column("qid").to_pylist(), table.column("docid").to_pylist(),
-                           table.column("score").to_pylist()):
+        for q, u, s in zip(
+            table.column("qid").to_pylist(),
+            table.column("docid").to_pylist(),
+            table.column("score").to_pylist(),
+            strict=False,
+        ):
             fh.write(json.dumps({"qid": q, "docid": u, "score": s}) + "\n")
     return "jsonl"
 

@@ -5,6 +5,7 @@ with nothing to find, averaging), and two numbers computed under different conve
 compared. Everything that fixes one of them lives here, so the code, the printed report and
 `docs/scoring.md` cannot drift apart silently: `conventions()` is what reports embed.
 """
+
 from __future__ import annotations
 
 from typing import Final, Literal
@@ -89,9 +90,13 @@ def metric_keys(slice_name: str, ks: tuple[int, ...] = KS) -> list[str]:
     return keys
 
 
-def conventions(relevance: Relevance = DEFAULT_RELEVANCE, gain: Gain = DEFAULT_GAIN) -> dict[str, str]:
+def conventions(
+    relevance: Relevance = DEFAULT_RELEVANCE, gain: Gain = DEFAULT_GAIN
+) -> dict[str, str]:
     """The declared conventions, as embedded in every report (JSON and human-readable)."""
-    thr = "labelled sufficient" if relevance == "sufficient" else "labelled sufficient or supporting"
+    thr = (
+        "labelled sufficient" if relevance == "sufficient" else "labelled sufficient or supporting"
+    )
     if gain == "binary":
         gain_text = (
             f"nDCG@k (--gain binary): gain 1 for a relevant unit ({thr}), 0 otherwise (as any tool computes "

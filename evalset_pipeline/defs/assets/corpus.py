@@ -5,39 +5,80 @@ import dagster as dg
 from evalset_pipeline.core.pipeline.documents import build_documents
 from evalset_pipeline.core.pipeline.page_metadata import build_page_metadata_table
 from evalset_pipeline.core.pipeline.page_renders import build_page_renders
-from evalset_pipeline.defs.assets.metadata import code_version_of, md_table, table_version, to_metadata
+from evalset_pipeline.defs.assets.metadata import (
+    code_version_of,
+    md_table,
+    table_version,
+    to_metadata,
+)
 from evalset_pipeline.defs.resources import PipelineSettings, stage_context
 
 GROUP = "corpus"
 
 # The PDFs themselves: not built here; the `corpus_changed` sensor reports each new state of the
 # folder (data version = corpus fingerprint), so the UI marks `documents` stale as soon as it changes.
-corpus_files = dg.AssetSpec("corpus_files", group_name=GROUP, kinds={"pdf"},
-                            description="The PDFs under the corpus root (external; each change reported by the corpus_changed sensor).")
+corpus_files = dg.AssetSpec(
+    "corpus_files",
+    group_name=GROUP,
+    kinds={"pdf"},
+    description="The PDFs under the corpus root (external; each change reported by the corpus_changed sensor).",
+)
 
 
-@dg.asset(group_name=GROUP, deps=[corpus_files], code_version=code_version_of("core/pipeline/documents.py", "core/corpus/documents.py"),
-          kinds={"pdf"}, description="Every PDF under the corpus root: sha256, page count; rejected files with a reason.")
-def documents(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
+@dg.asset(
+    group_name=GROUP,
+    deps=[corpus_files],
+    code_version=code_version_of("core/pipeline/documents.py", "core/corpus/documents.py"),
+    kinds={"pdf"},
+    description="Every PDF under the corpus root: sha256, page count; rejected files with a reason.",
+)
+def documents(
+    context: dg.AssetExecutionContext, settings: PipelineSettings
+) -> dg.MaterializeResult:
     summary = build_documents(stage_context(context, settings))
     rejected = summary.pop("rejected_documents")
     meta = to_metadata(summary)
-    meta["rejected_table"] = dg.MetadataValue.md(md_table(rejected, ["path", "reason", "stage"]) if rejected else "*none*")
-    return dg.MaterializeResult(metadata=meta, data_version=dg.DataVersion(summary["corpus_fingerprint"]))
+    meta["rejected_table"] = dg.MetadataValue.md(
+        md_table(rejected, ["path", "reason", "stage"]) if rejected else "*none*"
+    )
+    return dg.MaterializeResult(
+        metadata=meta, data_version=dg.DataVersion(summary["corpus_fingerprint"])
+    )
 
 
-@dg.asset(group_name=GROUP, deps=[documents], code_version=code_version_of("core/pipeline/page_renders.py", "core/render", "core/pagetext/layer.py"),
-          kinds={"png"}, description="PNG per page, content-addressed by (document sha256, page, render settings); text layer beside it.")
-def page_renders(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
+@dg.asset(
+    group_name=GROUP,
+    deps=[documents],
+    code_version=code_version_of(
+        "core/pipeline/page_renders.py", "core/render", "core/pagetext/layer.py"
+    ),
+    kinds={"png"},
+    description="PNG per page, content-addressed by (document sha256, page, render settings); text layer beside it.",
+)
+def page_renders(
+    context: dg.AssetExecutionContext, settings: PipelineSettings
+) -> dg.MaterializeResult:
     ctx = stage_context(context, settings)
     summary = build_page_renders(ctx)
-    return dg.MaterializeResult(metadata=to_metadata(summary), data_version=table_version(ctx.paths, "page_renders"))
+    return dg.MaterializeResult(
+        metadata=to_metadata(summary), data_version=table_version(ctx.paths, "page_renders")
+    )
 
 
-@dg.asset(group_name=GROUP, deps=[page_renders], code_version=code_version_of("core/pipeline/page_metadata.py", "core/metadata", "core/pagetext"),
-          description="template_id, entity, metric, period, revision, language per page, each with its source.")
-def page_metadata(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
+@dg.asset(
+    group_name=GROUP,
+    deps=[page_renders],
+    code_version=code_version_of(
+        "core/pipeline/page_metadata.py", "core/metadata", "core/pagetext"
+    ),
+    description="template_id, entity, metric, period, revision, language per page, each with its source.",
+)
+def page_metadata(
+    context: dg.AssetExecutionContext, settings: PipelineSettings
+) -> dg.MaterializeResult:
     ctx = stage_context(context, settings)
     summary = build_page_metadata_table(ctx)
-    return dg.MaterializeResult(metadata=to_metadata(summary),
-                                data_version=table_version(ctx.paths, "page_metadata", "document_facts", "page_profiles"))
+    return dg.MaterializeResult(
+        metadata=to_metadata(summary),
+        data_version=table_version(ctx.paths, "page_metadata", "document_facts", "page_profiles"),
+    )

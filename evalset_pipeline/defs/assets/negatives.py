@@ -8,10 +8,18 @@ from evalset_pipeline.defs.assets.metadata import code_version_of, table_version
 from evalset_pipeline.defs.resources import PipelineSettings, stage_context
 
 
-@dg.asset(group_name="negatives", deps=[template_groups],
-          code_version=code_version_of("core/pipeline/hard_negatives.py", "core/negatives"),
-          description="Per page, one pool per axis holding the other axes fixed, nearest k by appearance.")
-def hard_negatives(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
+@dg.asset(
+    group_name="negatives",
+    deps=[template_groups],
+    code_version=code_version_of("core/pipeline/hard_negatives.py", "core/negatives"),
+    description="Per page, one pool per axis holding the other axes fixed, nearest k by appearance.",
+)
+def hard_negatives(
+    context: dg.AssetExecutionContext, settings: PipelineSettings
+) -> dg.MaterializeResult:
     ctx = stage_context(context, settings)
     summary = build_hard_negatives(ctx)
-    return dg.MaterializeResult(metadata=to_metadata(summary), data_version=table_version(ctx.paths, "hard_negatives", "comparative_pages"))
+    return dg.MaterializeResult(
+        metadata=to_metadata(summary),
+        data_version=table_version(ctx.paths, "hard_negatives", "comparative_pages"),
+    )

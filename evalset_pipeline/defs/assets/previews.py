@@ -5,12 +5,14 @@ base64 data URIs: Dagster's Markdown metadata renderer shows `![alt](data:image/
 images (checked in headless Chromium against dagster-webserver 1.13; see docs/dagster.md), so
 the preview needs no file server and survives in the run history after artifacts are pruned.
 """
+
 from __future__ import annotations
 
 import base64
 from collections import defaultdict
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 import dagster as dg
 
@@ -60,15 +62,21 @@ def items_preview_md(
     for item in chosen:
         gold = item["gold_unit_id"]
         labels = {j["unit_id"]: j for j in by_item[item["item_id"]]}
-        distractors = sorted((j for j in by_item[item["item_id"]] if j["role"] == "distractor"),
-                             key=lambda j: (j["axis"], j["unit_id"]))
+        distractors = sorted(
+            (j for j in by_item[item["item_id"]] if j["role"] == "distractor"),
+            key=lambda j: (j["axis"], j["unit_id"]),
+        )
         cells = [("gold", gold, labels.get(gold, {}).get("label", "?"))]
         cells += [(f"{j['axis']} distractor", j["unit_id"], j["label"]) for j in distractors]
-        out.append(f"**{md_cell(item['item_id'])}** ({item['slice']}): {md_cell(item['question'])} "
-                   f"→ *{md_cell(item.get('answer', ''))}*\n\n")
+        out.append(
+            f"**{md_cell(item['item_id'])}** ({item['slice']}): {md_cell(item['question'])} "
+            f"→ *{md_cell(item.get('answer', ''))}*\n\n"
+        )
         out.append("| " + " | ".join(c[0] for c in cells) + " |\n|" + "---|" * len(cells) + "\n")
         out.append("| " + " | ".join(_img(c[0], thumbs.get(c[1])) for c in cells) + " |\n")
-        out.append("| " + " | ".join(f"**{c[2]}**" if c[0] == "gold" else c[2] for c in cells) + " |\n")
+        out.append(
+            "| " + " | ".join(f"**{c[2]}**" if c[0] == "gold" else c[2] for c in cells) + " |\n"
+        )
         out.append("| " + " | ".join(_page_ref(units.get(c[1], {})) for c in cells) + " |\n\n")
     return "".join(out)
 
@@ -77,10 +85,14 @@ def _page_ref(unit: Mapping[str, Any]) -> str:
     if not unit:
         return ""
     values = " · ".join(str(unit[k]) for k in ("entity", "metric", "period") if unit.get(k))
-    return md_cell(f"{Path(str(unit.get('document_path', ''))).name} p.{unit.get('page_number', '?')} {values}".strip())
+    return md_cell(
+        f"{Path(str(unit.get('document_path', ''))).name} p.{unit.get('page_number', '?')} {values}".strip()
+    )
 
 
-def golden_set_story(ctx: StageContext, result: PublishResult, draft: GoldenSetDraft) -> dict[str, Any]:
+def golden_set_story(
+    ctx: StageContext, result: PublishResult, draft: GoldenSetDraft
+) -> dict[str, Any]:
     """The golden_set materialization at a glance: counts, funnel, per-axis coverage, cost, preview."""
     items, judgments = draft.items.to_pylist(), draft.judgments.to_pylist()
     units = {u["unit_id"]: u for u in draft.units.to_pylist()}
@@ -91,14 +103,21 @@ def golden_set_story(ctx: StageContext, result: PublishResult, draft: GoldenSetD
     thumbs = {p.unit_id: root / p.thumb_path for p in load_page_renders(ctx) if p.unit_id in units}
     provenance = draft.provenance
     return {
-        "version_id": result.version_id, "seq": result.seq, "new_version": result.created,
-        "items": len(items), **{f"items_{s}": n for s, n in sorted(slices.items())},
-        "judgments": len(judgments), "units": len(units),
-        "corpus_fingerprint": draft.corpus.fingerprint[:16], "corpus_pages": draft.corpus.pages,
+        "version_id": result.version_id,
+        "seq": result.seq,
+        "new_version": result.created,
+        "items": len(items),
+        **{f"items_{s}": n for s, n in sorted(slices.items())},
+        "judgments": len(judgments),
+        "units": len(units),
+        "corpus_fingerprint": draft.corpus.fingerprint[:16],
+        "corpus_pages": draft.corpus.pages,
         "model_calls": sum((provenance.get("calls_this_build") or {}).values()),
         "cost_usd": float(provenance.get("cost_usd") or 0.0),
         "funnel": dg.MetadataValue.md(funnel_md(draft.funnel)),
-        "axis_coverage": dg.MetadataValue.md(coverage_md(axis_coverage(items, judgments, ctx.config.axes))),
+        "axis_coverage": dg.MetadataValue.md(
+            coverage_md(axis_coverage(items, judgments, ctx.config.axes))
+        ),
         "cost_ledger": dg.MetadataValue.md(cost_md(provenance)),
         "preview": dg.MetadataValue.md(items_preview_md(items, judgments, units, thumbs)),
         "snapshot": dg.MetadataValue.path(str(result.snapshot_dir)),

@@ -29,25 +29,53 @@ CORPUS_FP = "corpus-fp-1"  # make_draft's manifest
 
 def _item(item_id: str, slice_name: str, gold: str, n: int) -> dict:
     q = f"What was Acme revenue in FY24 Q{n % 4 + 1} (report {n})?"
-    return {"item_id": item_id, "slice": slice_name, "question": q, "answer": f"{100 + n} MUSD", "gold_unit_id": gold,
-            "original_question": q, "language": "en", "qualified_axes": ""}
+    return {
+        "item_id": item_id,
+        "slice": slice_name,
+        "question": q,
+        "answer": f"{100 + n} MUSD",
+        "gold_unit_id": gold,
+        "original_question": q,
+        "language": "en",
+        "qualified_axes": "",
+    }
 
 
 def _judgment(item_id: str, unit_id: str, role: str, label: str) -> dict:
-    return {"item_id": item_id, "unit_id": unit_id, "role": role, "axis": "" if role == "pooled" else "period",
-            "label": label, "rationale": "r", "label_source": "model"}
+    return {
+        "item_id": item_id,
+        "unit_id": unit_id,
+        "role": role,
+        "axis": "" if role == "pooled" else "period",
+        "label": label,
+        "rationale": "r",
+        "label_source": "model",
+    }
 
 
-def write_page_tables(data_dir: Path, n_pages: int = N_BUILD_PAGES, fingerprint: str = CORPUS_FP) -> list[dict]:
+def write_page_tables(
+    data_dir: Path, n_pages: int = N_BUILD_PAGES, fingerprint: str = CORPUS_FP
+) -> list[dict]:
     """What a build leaves in artifacts/tables: page_renders, page_metadata, the corpus manifest."""
     units = write_units(data_dir, n_pages)
     paths = DataPaths(data_dir)
     paths.tables.mkdir(parents=True, exist_ok=True)
-    render_cols = ("unit_id", "document_sha256", "document_path", "page_number", "render_path", "text_path", "render_hash")
+    render_cols = (
+        "unit_id",
+        "document_sha256",
+        "document_path",
+        "page_number",
+        "render_path",
+        "text_path",
+        "render_hash",
+    )
     renders = [{**{k: u[k] for k in render_cols}, "thumb_path": u["render_path"]} for u in units]
     pq.write_table(pa.Table.from_pylist(renders), paths.table("page_renders"))
     meta_cols = ("unit_id", "template_id", "entity", "metric", "period", "revision", "language")
-    pq.write_table(pa.Table.from_pylist([{k: u[k] for k in meta_cols} for u in units]), paths.table("page_metadata"))
+    pq.write_table(
+        pa.Table.from_pylist([{k: u[k] for k in meta_cols} for u in units]),
+        paths.table("page_metadata"),
+    )
     manifest = {"fingerprint": fingerprint, "pages": n_pages, "documents": (n_pages + 3) // 4}
     (paths.tables / "corpus_manifest.json").write_text(json.dumps(manifest))
     return units
@@ -70,7 +98,9 @@ def publish_export_case(data_dir: Path) -> GoldenSet:
         for k, label in ((1, "supporting"), (2, "irrelevant"), (3, second)):
             judgments.append(_judgment(item_id, ids[(n + k) % N_REFERENCED], "distractor", label))
         if n % 3 == 0 or n == 11:
-            judgments.append(_judgment(item_id, ids[(n + 4) % N_REFERENCED], "pooled", "irrelevant"))
+            judgments.append(
+                _judgment(item_id, ids[(n + 4) % N_REFERENCED], "pooled", "irrelevant")
+            )
     referenced = {j["unit_id"] for j in judgments}
     assert len(referenced) == N_REFERENCED
     draft = make_draft(
@@ -99,7 +129,9 @@ def permutation_run(query_ids: list[str], unit_ids: list[str], seed: int) -> Run
 def as_results(run: Run, queries: set[str] | None = None) -> dict[str, dict[str, float]]:
     """The run as BEIR / pytrec_eval / MTEB take it: {query id: {corpus id: score}}."""
     out: dict[str, dict[str, float]] = {}
-    for q, u, s in zip(run.query_ids.to_pylist(), run.unit_ids.to_pylist(), run.scores.tolist()):
+    for q, u, s in zip(
+        run.query_ids.to_pylist(), run.unit_ids.to_pylist(), run.scores.tolist(), strict=False
+    ):
         if queries is None or q in queries:
             out.setdefault(q, {})[u] = s
     return out

@@ -83,7 +83,7 @@ def test_mteb_v2_loader_loads_every_slice(loaded):
         assert set(corpus["id"]) >= unit_ids  # the stored unit ids, the whole corpus
         assert corpus[0]["image"].size == (4, 4)  # decoded as an image
         assert set(queries.column_names) >= {"id", "text"} and queries["id"]
-        for qid, text in zip(queries["id"], queries["text"]):
+        for qid, text in zip(queries["id"], queries["text"], strict=False):
             assert items[qid]["slice"] == slice_name and items[qid]["question"] == text
         expected = pq.read_table(out / "qrels" / f"{split}-00000-of-00001.parquet").to_pylist()
         assert relevant == _nested(expected) and set(relevant) == set(queries["id"])
@@ -119,4 +119,7 @@ def test_mteb_retrieval_metrics_on_the_loaded_export_equal_evalset_score(loaded)
                 assert abs(values[f"recall_{k}"] - scores.values[f"recall@{k}"][index[qid]]) <= 1e-9
             if slice_name != "underspecified":  # evalset reports no recall/nDCG there
                 assert abs(result.ndcg[f"NDCG@{k}"] - ours[f"ndcg@{k}"]) <= 5e-6 + 1e-12, (split, k)
-                assert abs(result.recall[f"Recall@{k}"] - ours[f"recall@{k}"]) <= 5e-6 + 1e-12, (split, k)
+                assert abs(result.recall[f"Recall@{k}"] - ours[f"recall@{k}"]) <= 5e-6 + 1e-12, (
+                    split,
+                    k,
+                )

@@ -41,18 +41,33 @@ def case(tmp_path_factory):
     out = tmp_path_factory.mktemp("exports")
     export_golden_set(golden, "beir", out / "binary")
     export_golden_set(golden, "beir", out / "graded", graded=True)
-    corpus_ids = [json.loads(line)["_id"] for line in (out / "binary" / "corpus.jsonl").read_text().splitlines()]
-    query_ids = [json.loads(line)["_id"] for line in (out / "binary" / "queries.jsonl").read_text().splitlines()]
+    corpus_ids = [
+        json.loads(line)["_id"]
+        for line in (out / "binary" / "corpus.jsonl").read_text().splitlines()
+    ]
+    query_ids = [
+        json.loads(line)["_id"]
+        for line in (out / "binary" / "queries.jsonl").read_text().splitlines()
+    ]
     # The run is made from the export's ids only, over the export's whole corpus.
     runs = [permutation_run(query_ids, corpus_ids, seed) for seed in (1, 2, 3)]
     return golden, out, runs
 
 
 def _reported(scores: QueryScores, slice_name: str, family: str) -> list[str]:
-    return [k for k in metric_keys(slice_name, scores.ks) if k.split("@")[0] == family and "_judged" not in k]
+    return [
+        k
+        for k in metric_keys(slice_name, scores.ks)
+        if k.split("@")[0] == family and "_judged" not in k
+    ]
 
 
-def _per_query(tool: dict[str, dict[str, float]], scores: QueryScores, slice_name: str, families: tuple[str, ...]) -> int:
+def _per_query(
+    tool: dict[str, dict[str, float]],
+    scores: QueryScores,
+    slice_name: str,
+    families: tuple[str, ...],
+) -> int:
     """Compare per-query values of pytrec_eval and evalset for the slice; returns how many were compared."""
     index = {q: i for i, q in enumerate(scores.item_ids.tolist())}
     compared = 0
@@ -77,7 +92,9 @@ def _per_query(tool: dict[str, dict[str, float]], scores: QueryScores, slice_nam
 def test_beir_on_the_default_export_equals_evalset_score(case, run_no):
     golden, out, runs = case
     run = runs[run_no]
-    evalset = score_run(qrels_from_golden(golden), run, gain="binary")  # Recall/MRR as plain `evalset score`
+    evalset = score_run(
+        qrels_from_golden(golden), run, gain="binary"
+    )  # Recall/MRR as plain `evalset score`
     plain = score_run(qrels_from_golden(golden), run)
     means = summarize(evalset)
     for split, slice_name in SLICE_OF_SPLIT.items():
@@ -86,13 +103,21 @@ def test_beir_on_the_default_export_equals_evalset_score(case, run_no):
         results = as_results(run, set(qrels))
         ndcg, _map, recall, _p = EvaluateRetrieval.evaluate(qrels, results, list(KS))
         mrr = EvaluateRetrieval.evaluate_custom(qrels, results, list(KS), metric="mrr")
-        beir = {**{f"ndcg@{k}": ndcg[f"NDCG@{k}"] for k in KS}, **{f"recall@{k}": recall[f"Recall@{k}"] for k in KS},
-                **{f"mrr@{k}": mrr[f"MRR@{k}"] for k in KS}}
-        assert means[slice_name].n_scored == len(qrels)  # the same queries, none dropped, none added
+        beir = {
+            **{f"ndcg@{k}": ndcg[f"NDCG@{k}"] for k in KS},
+            **{f"recall@{k}": recall[f"Recall@{k}"] for k in KS},
+            **{f"mrr@{k}": mrr[f"MRR@{k}"] for k in KS},
+        }
+        assert means[slice_name].n_scored == len(
+            qrels
+        )  # the same queries, none dropped, none added
         families = ("recall", "ndcg", "mrr") if slice_name != "underspecified" else ("mrr",)
         for fam in families:
             for key in _reported(evalset, slice_name, fam):
-                assert abs(beir[key] - means[slice_name].metrics[key]) <= BEIR_ROUNDING, (split, key)
+                assert abs(beir[key] - means[slice_name].metrics[key]) <= BEIR_ROUNDING, (
+                    split,
+                    key,
+                )
         # Recall and MRR are plain `evalset score`'s too (relevant = sufficient in both).
         plain_means = summarize(plain)[slice_name].metrics
         for key in _reported(plain, slice_name, "recall") + _reported(plain, slice_name, "mrr"):
@@ -109,7 +134,9 @@ def test_the_old_export_failure_is_gone(case):
     _, _, binary = GenericDataLoader(str(out / "binary")).load(split="test")
     results = as_results(runs[0], set(graded))
     loose = EvaluateRetrieval.evaluate_custom(graded, results, [10], metric="mrr")["MRR@10"]
-    strict = EvaluateRetrieval.evaluate_custom(binary, as_results(runs[0], set(binary)), [10], metric="mrr")["MRR@10"]
+    strict = EvaluateRetrieval.evaluate_custom(
+        binary, as_results(runs[0], set(binary)), [10], metric="mrr"
+    )["MRR@10"]
     ours = summarize(score_run(qrels_from_golden(golden), runs[0]))["main"].metrics["mrr@10"]
     assert abs(strict - ours) <= BEIR_ROUNDING and loose > ours + 0.05
 
@@ -124,7 +151,9 @@ def test_pytrec_eval_on_the_graded_export_at_level_2_equals_plain_evalset_score(
         _, _, qrels = GenericDataLoader(str(out / "graded")).load(split=split)
         results = as_results(run, set(qrels))
         families = ("recall", "ndcg", "mrr") if slice_name != "underspecified" else ("mrr",)
-        level2 = pytrec_eval.RelevanceEvaluator(qrels, MEASURES, relevance_level=2).evaluate(results)
+        level2 = pytrec_eval.RelevanceEvaluator(qrels, MEASURES, relevance_level=2).evaluate(
+            results
+        )
         # it-0011 (supporting only) is in the graded qrels; at level 2 it has nothing relevant and
         # pytrec_eval skips it, as evalset's zero-relevant policy does.
         assert set(level2) == {q for q in qrels if max(qrels[q].values()) >= 2}
@@ -142,7 +171,9 @@ def test_a_run_of_exported_ids_scores_directly(case, tmp_path, capsys, monkeypat
     path = tmp_path / "run.trec"
     write_run(runs[0], path)
     data_dir = golden.snapshot_dir.parents[2]
-    assert main(["score", str(path), "--data-dir", str(data_dir), "--json", "--gain", "binary"]) == 0
+    assert (
+        main(["score", str(path), "--data-dir", str(data_dir), "--json", "--gain", "binary"]) == 0
+    )
     report = json.loads(capsys.readouterr().out)
     assert not [w for w in report["warnings"] if "not items of golden version" in w]
     _, _, qrels = GenericDataLoader(str(out / "binary")).load(split="test")
@@ -155,14 +186,15 @@ def test_a_run_of_exported_ids_scores_directly(case, tmp_path, capsys, monkeypat
     assert np.isfinite(report["slices"]["main"]["mrr@10"])
 
 
-def test_real_build_exports_every_page_and_beir_equals_evalset_on_the_text_baseline(small_corpus, tmp_path_factory, tmp_path):
+def test_real_build_exports_every_page_and_beir_equals_evalset_on_the_text_baseline(
+    small_corpus, tmp_path_factory, tmp_path
+):
     """On a real build: the corpus is every rendered page (not just the judged ones), and BEIR on the
     default export gives `evalset score`'s numbers for the text baseline run over that corpus."""
     from evalset_pipeline.core.golden.reader import load_golden_set
     from evalset_pipeline.core.paths import DataPaths
     from evalset_pipeline.core.scoring.baselines import baseline_run, load_corpus_index
-    from evalset_pipeline.core.scoring.runs import declared_order
-    from evalset_pipeline.core.scoring.runs import run_from_columns
+    from evalset_pipeline.core.scoring.runs import declared_order, run_from_columns
     from evalset_pipeline_tests.core.scoring.test_baselines import build_once
 
     built = build_once(small_corpus, tmp_path_factory)
@@ -174,7 +206,9 @@ def test_real_build_exports_every_page_and_beir_equals_evalset_on_the_text_basel
     raw = baseline_run(paths, golden.items, "text", depth=len(index), index=index)
     # Same ranking as evalset's tie-break, with distinct scores, so trec_eval's tie-break cannot differ.
     order = declared_order(raw.query_ids, raw.unit_ids, raw.scores)
-    run = run_from_columns(raw.query_ids.take(order), raw.unit_ids.take(order), -np.arange(len(order), dtype=float))
+    run = run_from_columns(
+        raw.query_ids.take(order), raw.unit_ids.take(order), -np.arange(len(order), dtype=float)
+    )
     means = summarize(score_run(qrels_from_golden(golden), run, gain="binary"))
     compared = 0
     for split, slice_name in SLICE_OF_SPLIT.items():

@@ -45,7 +45,9 @@ def test_default_qrels_are_binary_sufficient_only(golden, tmp_path):
     assert rows and {s for _, _, s in rows} == {1}
     # Exactly the sufficient pairs of the main slice: no supporting distractor counts as a hit.
     main = {i["item_id"] for i in golden.items.to_pylist() if i["slice"] == "main"}
-    assert {(q, u) for q, u, _ in rows} == {k for k, lab in labels.items() if lab == "sufficient" and k[0] in main}
+    assert {(q, u) for q, u, _ in rows} == {
+        k for k, lab in labels.items() if lab == "sufficient" and k[0] in main
+    }
     assert summary["relevance"] == "binary"
 
 
@@ -58,13 +60,22 @@ def test_graded_writes_sufficient_2_supporting_1_and_warns(golden, tmp_path):
     for q, u, s in rows:
         assert s == {"sufficient": 2, "supporting": 1}[labels[(q, u)]]
     card = (out / "README.md").read_text()
-    assert "relevance_level=2" in card and "trec_eval -l 2" in card and "count *supporting* pages" in card
+    assert (
+        "relevance_level=2" in card
+        and "trec_eval -l 2" in card
+        and "count *supporting* pages" in card
+    )
 
 
 def test_whole_corpus_by_default_referenced_only_on_request(golden, tmp_path):
     whole = export_golden_set(golden, "beir", tmp_path / "whole")
-    ids = [json.loads(line)["_id"] for line in (tmp_path / "whole" / "corpus.jsonl").read_text().splitlines()]
-    assert len(ids) == whole["corpus"] == N_BUILD_PAGES and whole["corpus_referenced"] == N_REFERENCED
+    ids = [
+        json.loads(line)["_id"]
+        for line in (tmp_path / "whole" / "corpus.jsonl").read_text().splitlines()
+    ]
+    assert (
+        len(ids) == whole["corpus"] == N_BUILD_PAGES and whole["corpus_referenced"] == N_REFERENCED
+    )
     # Unjudged pages carry their metadata from page_metadata, like the judged ones.
     rec = json.loads((tmp_path / "whole" / "corpus.jsonl").read_text().splitlines()[-1])
     assert rec["metadata"]["period"] and rec["text"]
@@ -80,7 +91,10 @@ def test_whole_corpus_refuses_page_tables_of_another_corpus(golden, data_dir, tm
     (data_dir / "artifacts" / "tables" / "page_renders.parquet").unlink()
     with pytest.raises(ExportError, match="page_renders"):
         export_golden_set(golden, "mteb", tmp_path / "y")
-    assert export_golden_set(golden, "beir", tmp_path / "z", referenced_only=True)["corpus"] == N_REFERENCED
+    assert (
+        export_golden_set(golden, "beir", tmp_path / "z", referenced_only=True)["corpus"]
+        == N_REFERENCED
+    )
 
 
 def test_ids_are_stored_ids_and_zero_relevant_items_are_left_out(golden, tmp_path):
@@ -92,8 +106,12 @@ def test_ids_are_stored_ids_and_zero_relevant_items_are_left_out(golden, tmp_pat
     unit_ids = set(v_corpus.column("corpus-id").to_pylist())
     assert unit_ids == set(m_corpus.column("id").to_pylist()) and len(unit_ids) == N_BUILD_PAGES
     assert unit_ids >= set(golden.units.column("unit_id").to_pylist())
-    v_queries = pq.read_table(tmp_path / "vidore" / "queries" / "test-00000-of-00001.parquet").to_pylist()
-    m_queries = pq.read_table(tmp_path / "mteb" / "queries" / "test-00000-of-00001.parquet").to_pylist()
+    v_queries = pq.read_table(
+        tmp_path / "vidore" / "queries" / "test-00000-of-00001.parquet"
+    ).to_pylist()
+    m_queries = pq.read_table(
+        tmp_path / "mteb" / "queries" / "test-00000-of-00001.parquet"
+    ).to_pylist()
     assert [q["query-id"] for q in v_queries] == [q["id"] for q in m_queries]
     for q in v_queries:
         assert items[q["query-id"]]["question"] == q["query"]  # the stored id, no prefix
@@ -106,8 +124,15 @@ def test_one_split_per_slice_in_every_layout(golden, tmp_path):
     for fmt in ("beir", "mteb", "vidore"):
         export_golden_set(golden, fmt, tmp_path / fmt)
     assert sorted(p.name for p in (tmp_path / "beir" / "qrels").iterdir()) == [
-        "regression.tsv", "test.tsv", "underspecified.tsv"]
-    expected = sorted((q, u, 1) for (q, u), lab in _labels(golden).items() if q == "r-0008" and lab == "sufficient")
+        "regression.tsv",
+        "test.tsv",
+        "underspecified.tsv",
+    ]
+    expected = sorted(
+        (q, u, 1)
+        for (q, u), lab in _labels(golden).items()
+        if q == "r-0008" and lab == "sufficient"
+    )
     assert _tsv(tmp_path / "beir" / "qrels" / "regression.tsv") == expected and len(expected) == 2
     for fmt in ("mteb", "vidore"):
         card = (tmp_path / fmt / "README.md").read_text()
@@ -130,7 +155,9 @@ def test_vidore_columns_serve_image_and_text_retrievers(golden, tmp_path):
     queries = pq.read_table(tmp_path / "v" / "queries" / "test-00000-of-00001.parquet")
     assert queries.schema.names[:2] == ["query-id", "query"]
     qrels = pq.read_table(tmp_path / "v" / "qrels" / "test-00000-of-00001.parquet")
-    assert qrels.schema.names == ["query-id", "corpus-id", "score"] and set(qrels.column("score").to_pylist()) == {1}
+    assert qrels.schema.names == ["query-id", "corpus-id", "score"] and set(
+        qrels.column("score").to_pylist()
+    ) == {1}
 
 
 def test_every_export_has_a_card(golden, tmp_path):
@@ -138,11 +165,24 @@ def test_every_export_has_a_card(golden, tmp_path):
     for fmt in ("beir", "mteb", "vidore", "jsonl"):
         export_golden_set(golden, fmt, tmp_path / fmt)
         card = (tmp_path / fmt / "README.md").read_text()
-        for fact in (golden.version_id, info["corpus_fingerprint"], "## Funnel", '"unanswerable": 2',
-                     "## Relevance policy", "**binary**", "## Conventions", "query id = `item_id`",
-                     f"{N_BUILD_PAGES} pages", "evalset score RUN --golden", "--gain binary"):
+        for fact in (
+            golden.version_id,
+            info["corpus_fingerprint"],
+            "## Funnel",
+            '"unanswerable": 2',
+            "## Relevance policy",
+            "**binary**",
+            "## Conventions",
+            "query id = `item_id`",
+            f"{N_BUILD_PAGES} pages",
+            "evalset score RUN --golden",
+            "--gain binary",
+        ):
             assert fact in card, (fmt, fact)
-        assert json.loads((tmp_path / fmt / "golden_set.json").read_text())["version_id"] == golden.version_id
+        assert (
+            json.loads((tmp_path / fmt / "golden_set.json").read_text())["version_id"]
+            == golden.version_id
+        )
     assert "GenericDataLoader" in (tmp_path / "beir" / "README.md").read_text()
     assert "RetrievalDatasetLoader" in (tmp_path / "mteb" / "README.md").read_text()
     assert "ViDoReEvaluatorBEIR" in (tmp_path / "vidore" / "README.md").read_text()
@@ -155,7 +195,13 @@ def test_jsonl_records_are_self_contained(golden, tmp_path):
     assert len(records) == golden.items.num_rows
     first = records[0]
     assert first["version_id"] == golden.version_id and first["question"] and first["answer"]
-    assert [c["role"] for c in first["candidates"]] == ["gold", "distractor", "distractor", "distractor", "pooled"]
+    assert [c["role"] for c in first["candidates"]] == [
+        "gold",
+        "distractor",
+        "distractor",
+        "distractor",
+        "pooled",
+    ]
     for c in first["candidates"]:
         assert c["text"] and (out / c["image"]).exists()
         assert c["grade"] == {"sufficient": 2, "supporting": 1, "irrelevant": 0}[c["label"]]

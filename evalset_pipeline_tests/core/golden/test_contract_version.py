@@ -1,4 +1,5 @@
 """The storage contract's version moves with its schemas, and the changelog says so."""
+
 from __future__ import annotations
 
 import re
@@ -17,7 +18,9 @@ CHANGELOG = Path(__file__).resolve().parents[3] / "CHANGELOG.md"
 
 
 def test_the_schemas_are_those_of_the_declared_contract_version() -> None:
-    assert schema.CONTRACT_VERSION in RELEASED, "a new contract version needs its fingerprint recorded here"
+    assert schema.CONTRACT_VERSION in RELEASED, (
+        "a new contract version needs its fingerprint recorded here"
+    )
     assert schema.contract_fingerprint() == RELEASED[schema.CONTRACT_VERSION], (
         "a golden-set schema changed: bump CONTRACT_VERSION in core/golden/schema.py, record its "
         "fingerprint in RELEASED and describe the change in CHANGELOG.md"
@@ -25,7 +28,9 @@ def test_the_schemas_are_those_of_the_declared_contract_version() -> None:
 
 
 def test_the_changelog_names_the_current_contract_version() -> None:
-    versions = {int(v) for v in re.findall(r"storage contract (\d+)", CHANGELOG.read_text(encoding="utf-8"))}
+    versions = {
+        int(v) for v in re.findall(r"storage contract (\d+)", CHANGELOG.read_text(encoding="utf-8"))
+    }
     assert schema.CONTRACT_VERSION in versions
 
 

@@ -1,4 +1,5 @@
 """page_reader reads every generated page back to the generator's own figures (the oracle)."""
+
 from __future__ import annotations
 
 import json
@@ -6,9 +7,18 @@ import json
 import pymupdf
 import pytest
 
-from evalset_pipeline.core.corpus.sample_corpus import PageRecord, plan_sample_corpus, render_document
+from evalset_pipeline.core.corpus.sample_corpus import (
+    PageRecord,
+    plan_sample_corpus,
+    render_document,
+)
 from evalset_pipeline.core.pagetext.layer import text_layer_of
-from evalset_pipeline.core.pagetext.page_reader import language_of, metric_of, parse_number, read_page
+from evalset_pipeline.core.pagetext.page_reader import (
+    language_of,
+    metric_of,
+    parse_number,
+    read_page,
+)
 
 KIND = {"cover": "cover", "segment_bar": "chart", "kpi_table": "table", "commentary": "prose"}
 
@@ -20,7 +30,7 @@ def pages() -> list[tuple[PageRecord, dict]]:
     out: list[tuple[PageRecord, dict]] = []
     for doc_plan in plan.documents:
         with pymupdf.open(stream=render_document(doc_plan), filetype="pdf") as pdf:
-            for rec, page in zip(doc_plan.pages, pdf):
+            for rec, page in zip(doc_plan.pages, pdf, strict=False):
                 out.append((rec, text_layer_of(page)))
     return out
 
@@ -47,8 +57,10 @@ def test_every_page_reads_back_to_ground_truth(pages: list[tuple[PageRecord, dic
             continue
         assert list(facts.series) == [f.segment for f in rec.figures], where
         assert [v.value for v in facts.series.values()] == [f.current for f in rec.figures], where
-        assert all(v.display.replace(",", "").startswith(str(v.value).rstrip("0").rstrip(".")[:3])
-                   for v in facts.series.values())
+        assert all(
+            v.display.replace(",", "").startswith(str(v.value).rstrip("0").rstrip(".")[:3])
+            for v in facts.series.values()
+        )
         if rec.template_id == "kpi_table":
             assert [v.value for v in facts.prior.values()] == [f.prior for f in rec.figures], where
             assert [v.value for v in facts.yoy.values()] == [f.yoy for f in rec.figures], where
@@ -62,7 +74,10 @@ def test_every_page_reads_back_to_ground_truth(pages: list[tuple[PageRecord, dic
 
 
 def test_units_and_display(pages: list[tuple[PageRecord, dict]]) -> None:
-    by_key = {(r.entity, r.template_id, r.metric, r.period, r.revision): read_page(layer) for r, layer in pages}
+    by_key = {
+        (r.entity, r.template_id, r.metric, r.period, r.revision): read_page(layer)
+        for r, layer in pages
+    }
     acme = by_key[("Acme Group", "segment_bar", "revenue", "2024-Q3", "original")]
     assert acme.unit == "USD m" and all(v.display.endswith(" USD m") for v in acme.series.values())
     heads = by_key[("Acme Group", "kpi_table", "headcount", "2024-Q3", "original")]
@@ -74,7 +89,9 @@ def test_units_and_display(pages: list[tuple[PageRecord, dict]]) -> None:
 
 
 def test_table_reports_the_prior_year_column_but_is_about_the_current_quarter(pages) -> None:
-    rec, layer = next((r, lay) for r, lay in pages if r.template_id == "kpi_table" and r.period == "2024-Q3")
+    rec, layer = next(
+        (r, lay) for r, lay in pages if r.template_id == "kpi_table" and r.period == "2024-Q3"
+    )
     facts = read_page(layer)
     assert set(facts.periods) == {"2024-Q3", "2023-Q3"}
     assert facts.reporting_periods == ("2024-Q3",)
@@ -100,8 +117,10 @@ def test_real_world_like_pages_do_not_crash() -> None:
     doc = pymupdf.open()
     page = doc.new_page()
     page.insert_text((72, 72), "NOTES TO THE CONSOLIDATED FINANCIAL STATEMENTS", fontsize=14)
-    body = ("The Company is subject to legal proceedings arising in the ordinary course of business. "
-            "Management does not expect the outcome of these matters to have a material adverse effect. ") * 6
+    body = (
+        "The Company is subject to legal proceedings arising in the ordinary course of business. "
+        "Management does not expect the outcome of these matters to have a material adverse effect. "
+    ) * 6
     page.insert_textbox(pymupdf.Rect(72, 100, 520, 700), body, fontsize=10)
     layers = [text_layer_of(page)]
     page = doc.new_page()

@@ -1,10 +1,16 @@
 """Period parsing: every spelling the corpus (and real filings) use collapses to one canonical value."""
+
 from __future__ import annotations
 
 import pytest
 
 from evalset_pipeline.core.corpus.sample_corpus import PERIOD_SPELLINGS, corpus_periods
-from evalset_pipeline.core.pagetext.periods import display_period, find_periods, normalize_period, parse_periods
+from evalset_pipeline.core.pagetext.periods import (
+    display_period,
+    find_periods,
+    normalize_period,
+    parse_periods,
+)
 
 
 @pytest.mark.parametrize(
@@ -61,7 +67,14 @@ def test_longest_reading_wins_over_parts() -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["Revenue rose 4.2% to 1,234.5 USD m", "Page 3 of 10", "2024 employees", "Q5 2024", "Table 2024-13-45", ""],
+    [
+        "Revenue rose 4.2% to 1,234.5 USD m",
+        "Page 3 of 10",
+        "2024 employees",
+        "Q5 2024",
+        "Table 2024-13-45",
+        "",
+    ],
 )
 def test_no_false_positives(text: str) -> None:
     assert parse_periods(text) == []
@@ -98,4 +111,7 @@ def test_every_spelling_the_generator_writes_round_trips() -> None:
         for style, spell in PERIOD_SPELLINGS.items():
             written = spell(canonical)
             assert normalize_period(written) == canonical, (style, written)
-            assert parse_periods(f"Header | {written} | Acme Group") == [canonical], (style, written)
+            assert parse_periods(f"Header | {written} | Acme Group") == [canonical], (
+                style,
+                written,
+            )

@@ -1,4 +1,5 @@
 """One reader per external format; each returns a `SourceSet` and never raises on a bad row."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -8,8 +9,14 @@ from evalset_pipeline.core.imports.records import FORMATS, ImportFormatError, So
 __all__ = ["read_source"]
 
 
-def read_source(fmt: str, path: str | Path, *, source: str = "", mapping: str | Path | None = None,
-                splits: tuple[str, ...] = ()) -> SourceSet:
+def read_source(
+    fmt: str,
+    path: str | Path,
+    *,
+    source: str = "",
+    mapping: str | Path | None = None,
+    splits: tuple[str, ...] = (),
+) -> SourceSet:
     """Read `path` as `fmt` (beir | vidore | mteb | jsonl). `mapping`: a CSV `corpus_id,document,page`
     for corpora whose rows do not say which document page they are; `splits`: only these splits."""
     path = Path(path)

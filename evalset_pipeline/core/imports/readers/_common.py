@@ -1,10 +1,12 @@
 """What the readers share: the corpus-id mapping file, page numbers, hashing the input."""
+
 from __future__ import annotations
 
 import csv
 import hashlib
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from evalset_pipeline.core.imports.records import GoldRef, ImportFormatError, ImportIssue
 
@@ -57,12 +59,24 @@ def read_mapping(path: str | Path | None) -> tuple[dict[str, GoldRef], list[Impo
         reader = csv.DictReader(f)
         missing = {"corpus_id", "document", "page"} - set(reader.fieldnames or [])
         if missing:
-            raise ImportFormatError(f"{path}: the mapping needs columns corpus_id,document,page (missing {sorted(missing)})")
+            raise ImportFormatError(
+                f"{path}: the mapping needs columns corpus_id,document,page (missing {sorted(missing)})"
+            )
         for line, row in enumerate(reader, start=2):
-            cid, doc, page = (row.get("corpus_id") or "").strip(), (row.get("document") or "").strip(), page_number(row.get("page"))
+            cid, doc, page = (
+                (row.get("corpus_id") or "").strip(),
+                (row.get("document") or "").strip(),
+                page_number(row.get("page")),
+            )
             if not cid or not doc or page is None:
-                issues.append(ImportIssue(path.name, line, f"mapping row needs a corpus_id, a document and a 1-based "
-                                                           f"page (got {row.get('page')!r})"))
+                issues.append(
+                    ImportIssue(
+                        path.name,
+                        line,
+                        f"mapping row needs a corpus_id, a document and a 1-based "
+                        f"page (got {row.get('page')!r})",
+                    )
+                )
                 continue
             out[cid] = GoldRef(doc, page, cid, path.name, line)
     return out, issues

@@ -7,6 +7,7 @@ A qrels row with score > 0 names a gold page; rows naming an unknown query or co
 score that is not a number, are reported with their file and line; the other rows still import.
 Every split is imported unless `splits` names some; the split is kept in the item's provenance.
 """
+
 from __future__ import annotations
 
 import csv
@@ -15,9 +16,18 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from evalset_pipeline.core.imports.readers._common import files_sha256, read_mapping, ref_from_fields
-from evalset_pipeline.core.imports.records import (GoldRef, ImportFormatError, ImportIssue, SourceItem,
-                                                          SourceSet)
+from evalset_pipeline.core.imports.readers._common import (
+    files_sha256,
+    read_mapping,
+    ref_from_fields,
+)
+from evalset_pipeline.core.imports.records import (
+    GoldRef,
+    ImportFormatError,
+    ImportIssue,
+    SourceItem,
+    SourceSet,
+)
 
 
 def _jsonl(path: Path, issues: list[ImportIssue]) -> list[tuple[int, dict[str, Any]]]:
@@ -38,8 +48,14 @@ def _jsonl(path: Path, issues: list[ImportIssue]) -> list[tuple[int, dict[str, A
     return out
 
 
-def read_beir(folder: Path, source: str, *, mapping: str | Path | None = None, splits: tuple[str, ...] = ()) -> SourceSet:
-    queries_path, corpus_path, qrels_dir = folder / "queries.jsonl", folder / "corpus.jsonl", folder / "qrels"
+def read_beir(
+    folder: Path, source: str, *, mapping: str | Path | None = None, splits: tuple[str, ...] = ()
+) -> SourceSet:
+    queries_path, corpus_path, qrels_dir = (
+        folder / "queries.jsonl",
+        folder / "corpus.jsonl",
+        folder / "qrels",
+    )
     for p in (queries_path, corpus_path, qrels_dir):
         if not p.exists():
             raise ImportFormatError(f"{folder} is not a BEIR folder: {p.name} is missing")
@@ -47,14 +63,18 @@ def read_beir(folder: Path, source: str, *, mapping: str | Path | None = None, s
     if splits:
         tsvs = [p for p in tsvs if p.stem in splits]
         if not tsvs:
-            raise ImportFormatError(f"{qrels_dir} has no qrels file for split(s) {', '.join(splits)}")
+            raise ImportFormatError(
+                f"{qrels_dir} has no qrels file for split(s) {', '.join(splits)}"
+            )
     issues: list[ImportIssue] = []
     mapped, map_issues = read_mapping(mapping)
     issues += map_issues
     corpus: dict[str, GoldRef] = {}
     for line, obj in _jsonl(corpus_path, issues):
         cid = str(obj["_id"])
-        fields = {**obj, **(obj.get("metadata") or {})} if isinstance(obj.get("metadata"), dict) else obj
+        fields = (
+            {**obj, **(obj.get("metadata") or {})} if isinstance(obj.get("metadata"), dict) else obj
+        )
         ref = ref_from_fields(cid, fields, corpus_path.name, line)
         corpus[cid] = mapped.get(cid, ref) if not ref.document else ref
     queries = {str(obj["_id"]): (line, obj) for line, obj in _jsonl(queries_path, issues)}
@@ -64,11 +84,15 @@ def read_beir(folder: Path, source: str, *, mapping: str | Path | None = None, s
     for tsv in tsvs:
         with open(tsv, encoding="utf-8-sig", newline="") as f:
             for line, rec in enumerate(csv.reader(f, delimiter="\t"), start=1):
-                if not rec or (line == 1 and rec[0].strip().lower() in ("query-id", "query_id", "qid")):
+                if not rec or (
+                    line == 1 and rec[0].strip().lower() in ("query-id", "query_id", "qid")
+                ):
                     continue
                 where = f"qrels/{tsv.name}"
                 if len(rec) < 3:
-                    issues.append(ImportIssue(where, line, "a qrels row is query-id, corpus-id, score"))
+                    issues.append(
+                        ImportIssue(where, line, "a qrels row is query-id, corpus-id, score")
+                    )
                     continue
                 qid, cid, score = rec[0], rec[1], rec[2]
                 try:
@@ -77,10 +101,14 @@ def read_beir(folder: Path, source: str, *, mapping: str | Path | None = None, s
                     issues.append(ImportIssue(where, line, f"score {score!r} is not a number"))
                     continue
                 if qid not in queries:
-                    issues.append(ImportIssue(where, line, f"query id {qid!r} is not in queries.jsonl"))
+                    issues.append(
+                        ImportIssue(where, line, f"query id {qid!r} is not in queries.jsonl")
+                    )
                     continue
                 if cid not in corpus and cid not in mapped:
-                    issues.append(ImportIssue(where, line, f"corpus id {cid!r} is not in corpus.jsonl"))
+                    issues.append(
+                        ImportIssue(where, line, f"corpus id {cid!r} is not in corpus.jsonl")
+                    )
                     continue
                 if relevant:
                     ref = corpus.get(cid) or mapped[cid]
@@ -97,7 +125,16 @@ def read_beir(folder: Path, source: str, *, mapping: str | Path | None = None, s
             issues.append(ImportIssue(queries_path.name, line, f"query {qid!r} has no text"))
             continue
         answer = str(obj.get("answer") or meta.get("answer") or "").strip()
-        extra = {"split": split_of[qid], **{k: v for k, v in meta.items() if k != "answer" and isinstance(v, (str, int, float))}}
-        items.append(SourceItem(qid, text, answer, tuple(dict.fromkeys(gold[qid])), queries_path.name, line, extra))
+        extra = {
+            "split": split_of[qid],
+            **{k: v for k, v in meta.items() if k != "answer" and isinstance(v, (str, int, float))},
+        }
+        items.append(
+            SourceItem(
+                qid, text, answer, tuple(dict.fromkeys(gold[qid])), queries_path.name, line, extra
+            )
+        )
     files = [queries_path, corpus_path, *tsvs] + ([Path(mapping)] if mapping else [])
-    return SourceSet(source, "beir", str(folder), tuple(items), tuple(issues), rows, files_sha256(files))
+    return SourceSet(
+        source, "beir", str(folder), tuple(items), tuple(issues), rows, files_sha256(files)
+    )

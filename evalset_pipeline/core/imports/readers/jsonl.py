@@ -7,6 +7,7 @@
 question_reasoning, ...) are kept as the item's provenance. A line with a bad field, an unknown
 document or a page the document does not have is reported with its line; it imports nothing.
 """
+
 from __future__ import annotations
 
 import json
@@ -34,7 +35,7 @@ def _pages(obj: dict[str, Any]) -> list[int]:
     if not raw:
         raise _RowError(f"`{key}` is empty")
     pages = [page_number(p) for p in raw]
-    bad = [r for r, p in zip(raw, pages) if p is None]
+    bad = [r for r, p in zip(raw, pages, strict=False) if p is None]
     if bad:
         raise _RowError(f"`{key}` holds {bad[0]!r}, not a 1-based page number")
     return list(dict.fromkeys(p for p in pages if p is not None))
@@ -50,10 +51,17 @@ def parse_row(obj: Any, file: str, line: int) -> SourceItem:
     if not document:
         raise _RowError("`document` is empty")
     original = next((str(obj[k]) for k in ID_KEYS if obj.get(k) not in (None, "")), f"line-{line}")
-    extra = {k: v for k, v in obj.items() if k not in CONSUMED and isinstance(v, (str, int, float, bool))
-             and len(str(v)) <= EXTRA_MAX_CHARS}
+    extra = {
+        k: v
+        for k, v in obj.items()
+        if k not in CONSUMED
+        and isinstance(v, (str, int, float, bool))
+        and len(str(v)) <= EXTRA_MAX_CHARS
+    }
     gold = tuple(GoldRef(document, p, "", file, line) for p in _pages(obj))
-    return SourceItem(original, question, str(obj.get("answer") or "").strip(), gold, file, line, extra)
+    return SourceItem(
+        original, question, str(obj.get("answer") or "").strip(), gold, file, line, extra
+    )
 
 
 def read_jsonl(path: Path, source: str) -> SourceSet:
@@ -75,8 +83,16 @@ def read_jsonl(path: Path, source: str) -> SourceSet:
                 issues.append(ImportIssue(path.name, line, str(exc)))
                 continue
             if item.original_id in seen:
-                issues.append(ImportIssue(path.name, line, f"id {item.original_id!r} already on line {seen[item.original_id]}"))
+                issues.append(
+                    ImportIssue(
+                        path.name,
+                        line,
+                        f"id {item.original_id!r} already on line {seen[item.original_id]}",
+                    )
+                )
                 continue
             seen[item.original_id] = line
             items.append(item)
-    return SourceSet(source, "jsonl", str(path), tuple(items), tuple(issues), rows, files_sha256([path]))
+    return SourceSet(
+        source, "jsonl", str(path), tuple(items), tuple(issues), rows, files_sha256([path])
+    )

@@ -8,6 +8,7 @@ Column spellings accepted (this project's exports, vidore-benchmark, MTEB v2):
 Only those columns are read (corpus images stay on disk). A bad qrels row is reported as
 `qrels/<file>:<row>` (1-based row); the other rows still import.
 """
+
 from __future__ import annotations
 
 from collections import defaultdict
@@ -16,10 +17,20 @@ from typing import Any
 
 import pyarrow.parquet as pq
 
-from evalset_pipeline.core.imports.readers._common import (DOCUMENT_KEYS, PAGE_KEYS, files_sha256, read_mapping,
-                                                                  ref_from_fields)
-from evalset_pipeline.core.imports.records import (GoldRef, ImportFormatError, ImportIssue, SourceItem,
-                                                          SourceSet)
+from evalset_pipeline.core.imports.readers._common import (
+    DOCUMENT_KEYS,
+    PAGE_KEYS,
+    files_sha256,
+    read_mapping,
+    ref_from_fields,
+)
+from evalset_pipeline.core.imports.records import (
+    GoldRef,
+    ImportFormatError,
+    ImportIssue,
+    SourceItem,
+    SourceSet,
+)
 
 CORPUS_ID = ("corpus-id", "id", "corpus_id")
 QUERY_ID = ("query-id", "id", "query_id")
@@ -46,14 +57,26 @@ def _pick(row: dict[str, Any], keys: tuple[str, ...]) -> Any:
     return next((row[k] for k in keys if row.get(k) not in (None, "")), None)
 
 
-def read_parquet_set(folder: Path, source: str, fmt: str, *, mapping: str | Path | None = None,
-                     splits: tuple[str, ...] = ()) -> SourceSet:
-    corpus_files, query_files, qrels_files = _files(folder, "corpus"), _files(folder, "queries"), _files(folder, "qrels")
+def read_parquet_set(
+    folder: Path,
+    source: str,
+    fmt: str,
+    *,
+    mapping: str | Path | None = None,
+    splits: tuple[str, ...] = (),
+) -> SourceSet:
+    corpus_files, query_files, qrels_files = (
+        _files(folder, "corpus"),
+        _files(folder, "queries"),
+        _files(folder, "qrels"),
+    )
     if splits:
         query_files = [p for p in query_files if _split(p) in splits]
         qrels_files = [p for p in qrels_files if _split(p) in splits]
         if not qrels_files:
-            raise ImportFormatError(f"{folder / 'qrels'} has no file for split(s) {', '.join(splits)}")
+            raise ImportFormatError(
+                f"{folder / 'qrels'} has no file for split(s) {', '.join(splits)}"
+            )
     issues: list[ImportIssue] = []
     mapped, map_issues = read_mapping(mapping)
     issues += map_issues
@@ -73,15 +96,23 @@ def read_parquet_set(folder: Path, source: str, fmt: str, *, mapping: str | Path
             rows += 1
             qid, text = _pick(row, QUERY_ID), _pick(row, QUERY_TEXT)
             if qid is None or not str(text or "").strip():
-                issues.append(ImportIssue(f"queries/{path.name}", n, "query row needs an id and a text"))
+                issues.append(
+                    ImportIssue(f"queries/{path.name}", n, "query row needs an id and a text")
+                )
                 continue
             queries[str(qid)] = (f"queries/{path.name}", n, row)
     gold: dict[str, list[GoldRef]] = defaultdict(list)
     split_of: dict[str, str] = {}
     for path in qrels_files:
         where = f"qrels/{path.name}"
-        for n, row in enumerate(_rows(path, ("query-id", "corpus-id", "score", "query_id", "corpus_id")), start=1):
-            qid, cid, score = _pick(row, ("query-id", "query_id")), _pick(row, ("corpus-id", "corpus_id")), row.get("score")
+        for n, row in enumerate(
+            _rows(path, ("query-id", "corpus-id", "score", "query_id", "corpus_id")), start=1
+        ):
+            qid, cid, score = (
+                _pick(row, ("query-id", "query_id")),
+                _pick(row, ("corpus-id", "corpus_id")),
+                row.get("score"),
+            )
             try:
                 relevant = float(score) > 0  # type: ignore[arg-type]  # None and text fail here, as they should
             except (TypeError, ValueError):
@@ -100,7 +131,25 @@ def read_parquet_set(folder: Path, source: str, fmt: str, *, mapping: str | Path
     items = []
     for qid, (file, n, row) in queries.items():
         if qid in gold:
-            items.append(SourceItem(qid, str(_pick(row, QUERY_TEXT)).strip(), str(row.get("answer") or "").strip(),
-                                    tuple(dict.fromkeys(gold[qid])), file, n, {"split": split_of[qid]}))
-    return SourceSet(source, fmt, str(folder), tuple(items), tuple(issues), rows,
-                     files_sha256([*corpus_files, *query_files, *qrels_files] + ([Path(mapping)] if mapping else [])))
+            items.append(
+                SourceItem(
+                    qid,
+                    str(_pick(row, QUERY_TEXT)).strip(),
+                    str(row.get("answer") or "").strip(),
+                    tuple(dict.fromkeys(gold[qid])),
+                    file,
+                    n,
+                    {"split": split_of[qid]},
+                )
+            )
+    return SourceSet(
+        source,
+        fmt,
+        str(folder),
+        tuple(items),
+        tuple(issues),
+        rows,
+        files_sha256(
+            [*corpus_files, *query_files, *qrels_files] + ([Path(mapping)] if mapping else [])
+        ),
+    )
