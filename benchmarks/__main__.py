@@ -1,4 +1,5 @@
-"""`python -m benchmarks [NAME ...] [--quick] [--OPTION VALUE ...]`: run benchmarks, print one JSON line each, keep the results.
+"""`python -m benchmarks [NAME ...] [--quick] [--OPTION VALUE ...]`: run benchmarks, print one JSON
+line each, keep the results.
 
 Each benchmark is a module benchmarks/NAME.py exposing `run() -> dict`. With no NAME every
 benchmark present runs, in the fixed order of ORDER (then any other module, alphabetically);
@@ -73,7 +74,8 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [f for f in flags if f != "--quick"]
     if unknown:
         print(
-            f"unknown option(s): {' '.join(unknown)}   (usage: python -m benchmarks [NAME ...] [--quick] [--OPTION VALUE])",
+            f"unknown option(s): {' '.join(unknown)}   "
+            "(usage: python -m benchmarks [NAME ...] [--quick] [--OPTION VALUE])",
             file=sys.stderr,
         )
         return 2

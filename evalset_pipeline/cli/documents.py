@@ -1,4 +1,5 @@
-"""`evalset documents [--rejected | --facts] [--json] [--data-dir DIR]`: what the last build took in, and what it did not.
+"""`evalset documents [--rejected | --facts] [--json] [--data-dir DIR]`: what the last build took
+in, and what it did not.
 
 Reads the `documents` and `rejected_documents` tables the `documents` and `page_renders` stages
 wrote under the data directory, or with `--facts` the `document_facts` table of `page_metadata`

@@ -73,7 +73,9 @@ _GATES = {  # names: core/checks/verdicts.BLOCKING_GATES, which golden_set requi
     "candidate_labels_gold_sufficient": "The gold page is labelled sufficient for 100% of kept items.",
     "candidate_labels_no_sufficient_distractor": "No main-slice item is answerable from one of its distractors.",
     "candidate_labels_distractor_coverage": "Every kept item has distractors on at least one axis; per-axis coverage.",
-    "candidate_labels_min_kept_items": "Enough main-slice items: none is an ERROR (blocks), fewer than the minimum a WARN.",
+    "candidate_labels_min_kept_items": (
+        "Enough main-slice items: none is an ERROR (blocks), fewer than the minimum a WARN."
+    ),
 }
 
 

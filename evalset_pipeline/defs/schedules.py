@@ -35,7 +35,8 @@ def build_job(max_runtime_s: int | None = None):
     )
     return dg.define_asset_job(
         "build_golden_set",
-        selection=dg.AssetSelection.all(),  # every asset and its checks; the external corpus_files is reported by the sensor, never built
+        # every asset and its checks; the external corpus_files is reported by the sensor, never built
+        selection=dg.AssetSelection.all(),
         description="Corpus to golden set, every stage, with the blocking checks before publishing.",
         tags={
             "dagster/max_runtime": str(runtime),

@@ -138,7 +138,8 @@ def test_sigkill_at_each_stage_then_rebuild_equals_an_uninterrupted_build(tmp_pa
         killed, rc, out = _build(corpus, data, trigger, delay)
         c1 = resource.getrusage(resource.RUSAGE_CHILDREN)
         print(
-            f"killed {name}: {time.monotonic() - t0:.1f}s wall, {c1.ru_utime + c1.ru_stime - c0.ru_utime - c0.ru_stime:.1f}s cpu"
+            f"killed {name}: {time.monotonic() - t0:.1f}s wall, "
+            f"{c1.ru_utime + c1.ru_stime - c0.ru_utime - c0.ru_stime:.1f}s cpu"
         )
         assert killed and rc == -signal.SIGKILL, (
             f"kill point '{name}' never came (rc {rc}):\n{out[-3000:]}"

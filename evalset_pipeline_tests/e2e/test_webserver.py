@@ -290,7 +290,8 @@ def _save_png(browser, path: Path, box: list[float] | None = None, margin: int =
     return path
 
 
-GRAPH_BOX = """const svg = Array.from(document.querySelectorAll('svg')).find(s => s.getBoundingClientRect().width > 400);
+GRAPH_BOX = """const svg = Array.from(document.querySelectorAll('svg'))
+    .find(s => s.getBoundingClientRect().width > 400);
   if (!svg) return null;
   let b = [1e9, 1e9, 0, 0];
   for (const e of svg.querySelectorAll('foreignObject')) {
@@ -350,5 +351,6 @@ def test_the_golden_set_preview_shows_inline_thumbnails(server, browser, tmp_pat
     dialog = browser.execute_script("""let e = document.querySelector("img[alt='gold']");
         while (e && !(e.getAttribute('role') === 'dialog' || /dialog/i.test(String(e.className)))) e = e.parentElement;
         if (!e) return null; const r = e.getBoundingClientRect();
-        return [Math.max(r.left, 0), Math.max(r.top, 0), Math.min(r.right, innerWidth), Math.min(r.bottom, innerHeight)]""")
+        return [Math.max(r.left, 0), Math.max(r.top, 0),
+                Math.min(r.right, innerWidth), Math.min(r.bottom, innerHeight)]""")
     _save_png(browser, _screenshot_dir(tmp_path) / "golden_set_preview.png", dialog, margin=0)

@@ -246,7 +246,8 @@ def golden_set_freshness(
         description=(
             f"{latest.get('version_id')} matches the corpus as it is now"
             if fresh
-            else f"{latest.get('version_id')} was built from another corpus state: PDFs were added, changed or removed since"
+            else f"{latest.get('version_id')} was built from another corpus state: "
+            "PDFs were added, changed or removed since"
         ),
         metadata={
             "version_id": latest.get("version_id"),

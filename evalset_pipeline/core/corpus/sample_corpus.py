@@ -149,7 +149,8 @@ def entity_specs(count: int, seed: int = 7) -> list[EntitySpec]:
     specs = list(_BASE_ENTITIES[:count])
     for i in range(len(_BASE_ENTITIES), count):
         k = i - len(_BASE_ENTITIES)
-        name = f"{_EXTRA_PREFIX[k % len(_EXTRA_PREFIX)]} {_EXTRA_SUFFIX[(k // len(_EXTRA_PREFIX)) % len(_EXTRA_SUFFIX)]}"
+        prefix = _EXTRA_PREFIX[k % len(_EXTRA_PREFIX)]
+        name = f"{prefix} {_EXTRA_SUFFIX[(k // len(_EXTRA_PREFIX)) % len(_EXTRA_SUFFIX)]}"
         cycle = k // (len(_EXTRA_PREFIX) * len(_EXTRA_SUFFIX))
         if cycle:
             name = f"{name} {cycle + 1}"

@@ -34,9 +34,11 @@ def _policy_text(data: ExportData) -> str:
         "told otherwise, so by default they count *supporting* pages — the look-alike distractors — as hits, "
         "and report higher Recall/MRR than `evalset score`. Tell them the level: `trec_eval -l 2`, "
         "`pytrec_eval.RelevanceEvaluator(qrels, measures, relevance_level=2)`. A tool without that option "
-        "(BEIR's `EvaluateRetrieval`, ranx, MTEB, vidore-benchmark) computes `evalset score --relevance supporting`.\n\n"
+        "(BEIR's `EvaluateRetrieval`, ranx, MTEB, vidore-benchmark) computes "
+        "`evalset score --relevance supporting`.\n\n"
         "- nDCG@k uses the grades as gains in every tool = plain `evalset score`.\n"
-        "- Recall@k, MRR@k at relevance level 2 = plain `evalset score`; at level 1 = `evalset score --relevance supporting`."
+        "- Recall@k, MRR@k at relevance level 2 = plain `evalset score`; "
+        "at level 1 = `evalset score --relevance supporting`."
     )
 
 
@@ -113,7 +115,8 @@ def _tool_sections(data: ExportData, fmt: str) -> list[str]:
             "",
             "```python",
             "from mteb.abstasks.retrieval_dataset_loaders import RetrievalDatasetLoader",
-            f'split = RetrievalDatasetLoader(hf_repo="DIR", revision="main", split="{split}").load()   # splits: {splits}',
+            f'split = RetrievalDatasetLoader(hf_repo="DIR", revision="main", split="{split}").load()'
+            f"   # splits: {splits}",
             'split["corpus"]          # id, text, image',
             'split["queries"]         # id, text',
             'split["relevant_docs"]   # {query-id: {corpus-id: score}}',
@@ -136,7 +139,8 @@ def _tool_sections(data: ExportData, fmt: str) -> list[str]:
             "```",
             "",
             "```",
-            f"vidore-benchmark evaluate-retriever --model-class MODEL --dataset-name DIR --dataset-format beir --split {split}",
+            "vidore-benchmark evaluate-retriever --model-class MODEL --dataset-name DIR "
+            f"--dataset-format beir --split {split}",
             "```",
             "",
             "Image retrievers (`use_visual_embedding=True`) read `image`, text retrievers read `text_description` "

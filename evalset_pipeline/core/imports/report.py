@@ -226,7 +226,8 @@ class HardeningReport:
             f"Printed answers: judge finds the gold page sufficient for {jv['printed']['k']} / {jv['printed']['n']} "
             f"({_pct(jv['printed']['share'])}, 95% CI {_ci(jv['printed'])}). Computed answers (reported apart): "
             f"{jv['computed']['n']}, judged {jv['computed']['judged']}. Nothing to show: {jv['no_content']}. "
-            f"Gold page not found sufficient overall: {jv['gold_not_sufficient']['k']} / {jv['gold_not_sufficient']['n']}.",
+            "Gold page not found sufficient overall: "
+            f"{jv['gold_not_sufficient']['k']} / {jv['gold_not_sufficient']['n']}.",
             "",
             "| reference \\ judge | " + " | ".join(c["classes"]) + " | recall |",
             "|---|" + "---|" * (len(c["classes"]) + 1),

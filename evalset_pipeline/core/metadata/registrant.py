@@ -42,7 +42,8 @@ _LEGAL_NAME = re.compile(
 )
 _KO_LEGAL = re.compile(r"(?:주식회사\s*\S{2,20}|\(주\)\s*\S{2,20}|\S{2,20}\s*주식회사)")
 _TICKER = re.compile(
-    r"([A-Z0-9][^\n()]{1,60}?)\s*\((?:NYSE|NASDAQ|Nasdaq|NYSE American|LSE|TSX|ASX|KRX|KOSPI|KOSDAQ)\s*:\s*[A-Z0-9.]{1,8}\)"
+    r"([A-Z0-9][^\n()]{1,60}?)\s*"
+    r"\((?:NYSE|NASDAQ|Nasdaq|NYSE American|LSE|TSX|ASX|KRX|KOSPI|KOSDAQ)\s*:\s*[A-Z0-9.]{1,8}\)"
 )
 _STOP_LEADS = {"the", "our", "this", "such", "each", "any", "a", "an", "its", "and", "of"}
 

@@ -37,7 +37,10 @@ class InjectionHit:
     excerpt: str  # the matched text, shortened
 
 
-_PRIOR = r"(?:all\s+|any\s+|the\s+|your\s+|of\s+the\s+)*(?:previous|prior|above|earlier|preceding|foregoing|original|system)"
+_PRIOR = (
+    r"(?:all\s+|any\s+|the\s+|your\s+|of\s+the\s+)*"
+    r"(?:previous|prior|above|earlier|preceding|foregoing|original|system)"
+)
 _ORDERS = r"(?:instructions?|prompts?|directions?|directives?|rules|guidelines|commands?|context|messages?)"
 
 _EN = [

@@ -110,7 +110,8 @@ class Headline:
             f"| **n (questions)** | **{rnd.n}** written | **{hard.n}** kept |",
             f"| whole index ({self.index_pages} pages): top-1 / sufficient@1 | {_f(rnd_i.metrics['top@1'])} | "
             f"{_f(hard_i.metrics['sufficient@1'])} |",
-            f"| whole index: top-5 / sufficient@5 | {_f(rnd_i.metrics['top@5'])} | {_f(hard_i.metrics['sufficient@5'])} |",
+            f"| whole index: top-5 / sufficient@5 | {_f(rnd_i.metrics['top@5'])} | "
+            f"{_f(hard_i.metrics['sufficient@5'])} |",
             f"| whole index: supporting-only@5 | — | {_f(hard_i.metrics['supporting_only@5'])} |",
             f"| whole index: judged@5 | — | {_f(hard_i.metrics['judged@5'])} |",
             "",

@@ -103,7 +103,7 @@ _YEAR_SPELLINGS = (
 # English function words and question scaffolding: never a subject.
 _STOP = frozenset(
     """
-a about above after again against all also am an and any are as at be because been before being below between both 
+a about above after again against all also am an and any are as at be because been before being below between both
 but by can could did do does doing down during each few for from further had has have having he her here hers him his
 how i if in into is it its itself just me more most my no nor not now of off on once only or other our out over own
 same she should so some such than that the their them then there these they this those through to too under until up
@@ -407,7 +407,8 @@ def _subject_ok(f: AnswerFigure, p: _PageValue, subject: set[str]) -> bool:
 def _find(
     f: AnswerFigure, page: _Page, subject: set[str], years: set[int]
 ) -> tuple[_PageValue | None, bool]:
-    """(a printed value that states this figure for the question's subject and period, whether the value is printed at all)."""
+    """(a printed value that states this figure for the question's subject and period,
+    whether the value is printed at all)."""
     printed = False
     for p in page.values:
         if not _same(f, p):

@@ -222,7 +222,8 @@ class CallCache:
     def ledger(self) -> dict[str, Any]:
         with self._lock:
             row = self._con.execute(
-                "SELECT count(*), coalesce(sum(prompt_tokens),0), coalesce(sum(completion_tokens),0), coalesce(sum(cost_usd),0) FROM model_calls"
+                "SELECT count(*), coalesce(sum(prompt_tokens),0), coalesce(sum(completion_tokens),0), "
+                "coalesce(sum(cost_usd),0) FROM model_calls"
             ).fetchone()
         calls, prompt_tokens, completion_tokens, cost = (
             row if row is not None else (0, 0, 0, 0)

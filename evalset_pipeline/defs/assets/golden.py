@@ -14,7 +14,8 @@ from evalset_pipeline.defs.resources import EmbedderResource, PipelineSettings, 
     deps=[candidate_labels],
     kinds={"duckdb", "parquet"},
     code_version=code_version_of("core/pipeline/golden_set.py", "core/golden"),
-    description="Items + judgments + units, written as one fingerprinted version; identical inputs give the identical version. "
+    description="Items + judgments + units, written as one fingerprinted version; "
+    "identical inputs give the identical version. "
     "Published only from tables whose blocking checks on candidate_labels passed (a verdict stored with "
     "the tables), whichever way it is launched.",
 )

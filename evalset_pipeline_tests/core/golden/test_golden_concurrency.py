@@ -134,7 +134,8 @@ def _assert_consistent(data_dir: Path) -> set[str]:
         con = duckdb.connect(str(db), read_only=True)
         try:
             rows = con.execute(
-                "SELECT s.version_id, s.n_items, (SELECT count(*) FROM golden_items i WHERE i.version_id = s.version_id),"
+                "SELECT s.version_id, s.n_items, "
+                "(SELECT count(*) FROM golden_items i WHERE i.version_id = s.version_id),"
                 " (SELECT count(*) FROM golden_judgments j WHERE j.version_id = s.version_id) FROM golden_sets s"
             ).fetchall()
         finally:

@@ -42,13 +42,16 @@ def _reference(data: MiningInput, axes: list[str], k: int) -> dict[tuple[str, st
     n, emb = len(data.unit_ids), data.embeddings
     sims = emb @ emb.T
     v = data.axis_values
-    dup = lambda i, j: (
-        data.render_hashes[i] == data.render_hashes[j]
-        or (  # noqa: E731
-            data.text_hashes[i] == data.text_hashes[j]
-            and sims[i, j] >= mining.NEAR_DUPLICATE_SIMILARITY
+
+    def dup(i: int, j: int) -> bool:
+        return bool(
+            data.render_hashes[i] == data.render_hashes[j]
+            or (
+                data.text_hashes[i] == data.text_hashes[j]
+                and sims[i, j] >= mining.NEAR_DUPLICATE_SIMILARITY
+            )
         )
-    )
+
     out: dict[tuple[str, str], list[float]] = {}
     served = set()
     for i in range(n):

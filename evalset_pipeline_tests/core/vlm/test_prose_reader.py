@@ -254,7 +254,8 @@ def test_a_period_that_opens_the_sentence_and_a_recorded_figure(tmp_path):
             "billion, respectively. During 2022, 2021 and 2020 the quarterly cash dividend was $0.55, $0.50 and",
             "$0.50 per share, respectively. The Company recognized total rental expenses for operating leases of",
             "$75.2 million and $32.5 million during the years ended December 31, 2020 and 2019, respectively.",
-            "The Company recorded a pre-tax gain on the divestiture of $250 million in the year ended December 31, 2022.",
+            "The Company recorded a pre-tax gain on the divestiture of $250 million in the year ended "
+            "December 31, 2022.",
         ],
         tmp_path,
     )
