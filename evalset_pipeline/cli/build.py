@@ -10,6 +10,7 @@ from pathlib import Path
 
 from evalset_pipeline.cli.common import add_vlm_options, vlm_flags_error, vlm_kwargs
 from evalset_pipeline.core.paths import default_corpus_dir, default_data_dir
+from evalset_pipeline.core.questions.funnel import FUNNEL_ORDER
 from evalset_pipeline.core.redact import redact
 
 
@@ -208,17 +209,7 @@ def _funnel(data_dir: Path) -> dict:
 def gates_paragraph(blocked: list[dict], funnel: dict) -> str:
     """One paragraph: what blocked publishing, and the funnel that led there."""
     why = "; ".join(f"{c['description']} ({c['name']})" for c in blocked)
-    keys = (
-        "sampled",
-        "skipped",
-        "generated",
-        "kept_as_written",
-        "qualified",
-        "kept",
-        "underspecified",
-        "dropped",
-    )
-    counts = ", ".join(f"{k} {funnel[k]}" for k in keys if k in funnel) or "not available"
+    counts = ", ".join(f"{k} {funnel[k]}" for k in FUNNEL_ORDER if k in funnel) or "not available"
     reasons = "; ".join(f"{r}: {n}" for r, n in (funnel.get("dropped_reasons") or {}).items())
     return (
         f"error: no golden set was published, because the blocking gates failed: {why}. "
@@ -276,16 +267,7 @@ def _print_summary(s: dict) -> None:
     t = Table(title="funnel", show_header=True)
     t.add_column("stage")
     t.add_column("count", justify="right")
-    for key in (
-        "sampled",
-        "skipped",
-        "generated",
-        "kept_as_written",
-        "qualified",
-        "kept",
-        "underspecified",
-        "dropped",
-    ):
+    for key in FUNNEL_ORDER:
         if key in f:
             t.add_row(key, str(f[key]))
     for reason, n in (f.get("dropped_reasons") or {}).items():

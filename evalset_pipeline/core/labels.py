@@ -17,5 +17,16 @@ GRADES: Final[dict[str, int]] = {"sufficient": 2, "supporting": 1, "irrelevant":
 SUFFICIENT: Final[int] = GRADES["sufficient"]
 SUPPORTING: Final[int] = GRADES["supporting"]
 
+# What describes a page (sidecar columns, page_metadata, golden_units): its visual template and
+# the axes a distractor may differ on.
+PAGE_FIELDS: Final[tuple[str, ...]] = (
+    "template_id",
+    "entity",
+    "metric",
+    "period",
+    "revision",
+    "language",
+)
+
 # Slices of a golden set, scored and reported separately, in display order.
 SLICES: Final[tuple[str, ...]] = ("main", "underspecified", "regression")

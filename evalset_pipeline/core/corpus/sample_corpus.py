@@ -35,6 +35,7 @@ import numpy as np
 import pymupdf
 
 from evalset_pipeline.core.atomic import write_bytes_atomic
+from evalset_pipeline.core.labels import PAGE_FIELDS
 
 __all__ = [
     "EntitySpec",
@@ -56,16 +57,7 @@ __all__ = [
     "render_document",
 ]
 
-SIDECAR_COLUMNS = (
-    "document",
-    "page",
-    "template_id",
-    "entity",
-    "metric",
-    "period",
-    "revision",
-    "language",
-)
+SIDECAR_COLUMNS = ("document", "page", *PAGE_FIELDS)
 METRICS = ("revenue", "operating income", "headcount")
 TEMPLATES = ("cover", "segment_bar", "kpi_table", "commentary")
 LAST_PERIOD = "2024-Q3"

@@ -46,6 +46,17 @@ class UnitPayload:
         return f"images/{sha256_bytes(image)}{self.image_path.suffix or '.png'}"
 
 
+def corpus_record(unit: UnitPayload, image: str, id_key: str) -> dict[str, Any]:
+    """A corpus.jsonl line: the unit under the format's id key, its title, text, image and metadata."""
+    return {
+        id_key: unit.unit_id,
+        "title": unit.title,
+        "text": unit.text,
+        "image": image,
+        "metadata": unit.metadata,
+    }
+
+
 def split_name(slice_name: str) -> str:
     """The main slice is the `test` split (every tool's default); other slices keep their name."""
     return "test" if slice_name == "main" else slice_name

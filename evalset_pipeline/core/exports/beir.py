@@ -12,7 +12,7 @@ import csv
 from pathlib import Path
 from typing import Any
 
-from evalset_pipeline.core.exports._common import write_images, write_jsonl
+from evalset_pipeline.core.exports._common import corpus_record, write_images, write_jsonl
 from evalset_pipeline.core.exports.data import ExportData
 
 
@@ -20,16 +20,7 @@ def export(data: ExportData, out_dir: Path) -> dict[str, Any]:
     images = write_images(data.units, out_dir)
     write_jsonl(
         out_dir / "corpus.jsonl",
-        (
-            {
-                "_id": u.unit_id,
-                "title": u.title,
-                "text": u.text,
-                "image": images[u.unit_id],
-                "metadata": u.metadata,
-            }
-            for u in data.units
-        ),
+        (corpus_record(u, images[u.unit_id], "_id") for u in data.units),
     )
     queries = [q for s in data.slices for q in data.queries(s)]
     write_jsonl(

@@ -30,7 +30,8 @@ class CorpusRows:
 
 
 def corpus_rows(golden: GoldenSet, data_dir: Path, *, referenced_only: bool = False) -> CorpusRows:
-    from evalset_pipeline.core.scoring.pooling import unit_row, working_pages
+    from evalset_pipeline.core.golden.units import unit_row
+    from evalset_pipeline.core.scoring.pooling import working_pages
 
     referenced = {
         r["unit_id"]: {k: v for k, v in r.items() if k != "version_id"}

@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from evalset_pipeline.core.exports._common import write_images, write_jsonl
+from evalset_pipeline.core.exports._common import corpus_record, write_images, write_jsonl
 from evalset_pipeline.core.exports.data import ExportData
 from evalset_pipeline.core.scoring.conventions import GRADES
 
@@ -27,16 +27,7 @@ def export(data: ExportData, out_dir: Path) -> dict[str, Any]:
     units = {u.unit_id: u for u in data.units}
     write_jsonl(
         out_dir / "corpus.jsonl",
-        (
-            {
-                "unit_id": u.unit_id,
-                "title": u.title,
-                "text": u.text,
-                "image": images[u.unit_id],
-                "metadata": u.metadata,
-            }
-            for u in data.units
-        ),
+        (corpus_record(u, images[u.unit_id], "unit_id") for u in data.units),
     )
     candidates: dict[str, list[dict[str, Any]]] = {}
     for j in data.golden.judgments.to_pylist():

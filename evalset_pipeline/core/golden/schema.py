@@ -14,20 +14,12 @@ from __future__ import annotations
 import pyarrow as pa
 
 from evalset_pipeline.core.hashing import sha256_text
+from evalset_pipeline.core.labels import PAGE_FIELDS
 
 ROLES = ("gold", "distractor", "pooled")
 # What a golden_units row says about its page (beside its id, paths and hash): what diffs compare
 # and exports carry as metadata.
-UNIT_DESCRIPTION = (
-    "document_sha256",
-    "page_number",
-    "template_id",
-    "entity",
-    "metric",
-    "period",
-    "revision",
-    "language",
-)
+UNIT_DESCRIPTION = ("document_sha256", "page_number", *PAGE_FIELDS)
 
 GOLDEN_SETS = pa.schema(
     [

@@ -80,6 +80,7 @@ class WorkingCorpus:
 
 
 def load_working_corpus(paths: DataPaths) -> WorkingCorpus:
+    from evalset_pipeline.core.golden.units import unit_row
     from evalset_pipeline.core.pipeline.context import BuildConfig, StageContext
     from evalset_pipeline.core.pipeline.documents import load_manifest
     from evalset_pipeline.core.pipeline.hard_negatives import load_comparatives, load_hard_negatives
@@ -91,7 +92,6 @@ def load_working_corpus(paths: DataPaths) -> WorkingCorpus:
     from evalset_pipeline.core.pipeline.page_renders import load_page_renders
     from evalset_pipeline.core.pipeline.pages import page_view
     from evalset_pipeline.core.pipeline.template_groups import load_template_groups
-    from evalset_pipeline.core.scoring.pooling import unit_row
 
     ctx = StageContext(paths, BuildConfig())
     missing = [

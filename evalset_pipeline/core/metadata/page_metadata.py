@@ -12,10 +12,11 @@ from dataclasses import dataclass, field
 
 import pyarrow as pa
 
+from evalset_pipeline.core.labels import PAGE_FIELDS
 from evalset_pipeline.core.metadata.sidecar import Sidecar
 from evalset_pipeline.core.render.pages import PageRender
 
-FIELDS = ("template_id", "entity", "metric", "period", "revision", "language")
+FIELDS = PAGE_FIELDS
 DEFAULT_AXES = ("period", "metric", "entity")
 
 SCHEMA = pa.schema(

@@ -50,7 +50,7 @@ class PeriodMatch:
 
 # --- building blocks -------------------------------------------------------------------------
 
-_MONTH_NAMES = (
+MONTH_NAMES = (
     "January",
     "February",
     "March",
@@ -376,7 +376,7 @@ def display_period(canonical: str, language: str = "en") -> str:
     kind, n = norm[5], norm[6]
     if kind.isdigit():
         month = int(norm[5:7])
-        return f"{year}년 {month}월" if ko else f"{_MONTH_NAMES[month - 1]} {year}"
+        return f"{year}년 {month}월" if ko else f"{MONTH_NAMES[month - 1]} {year}"
     if kind == "Q":
         return f"{year}년 {n}분기" if ko else f"Q{n} {year}"
     return f"{year}년 {'상반기' if n == '1' else '하반기'}" if ko else f"H{n} {year}"

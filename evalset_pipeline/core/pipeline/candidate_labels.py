@@ -7,6 +7,7 @@ from dataclasses import asdict
 
 import pyarrow as pa
 
+from evalset_pipeline.core.golden.schema import GOLDEN_JUDGMENTS
 from evalset_pipeline.core.pipeline.context import StageContext
 from evalset_pipeline.core.pipeline.hard_negatives import load_comparatives, load_hard_negatives
 from evalset_pipeline.core.pipeline.lineage import record_producer
@@ -27,16 +28,8 @@ from evalset_pipeline.core.questions.siblings import evidence_siblings
 from evalset_pipeline.core.tables import read_rows, write_rows
 from evalset_pipeline.core.vlm.factory import backend_identity
 
-SCHEMA = pa.schema(
-    [
-        ("item_id", pa.string()),
-        ("unit_id", pa.string()),
-        ("role", pa.string()),
-        ("axis", pa.string()),
-        ("label", pa.string()),
-        ("rationale", pa.string()),
-    ]
-)
+# golden_judgments before publishing: no version yet, every label the model's.
+SCHEMA = pa.schema([f for f in GOLDEN_JUDGMENTS if f.name not in ("version_id", "label_source")])
 
 
 def build_candidate_labels(ctx: StageContext) -> dict:

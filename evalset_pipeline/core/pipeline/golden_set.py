@@ -10,6 +10,7 @@ from evalset_pipeline.core.checks import verdicts
 from evalset_pipeline.core.golden import schema
 from evalset_pipeline.core.golden.model import GoldenSetDraft, PublishResult
 from evalset_pipeline.core.golden.publish import publish_golden_set
+from evalset_pipeline.core.golden.units import unit_row
 from evalset_pipeline.core.hashing import canonical_json
 from evalset_pipeline.core.pipeline.candidate_labels import load_candidate_labels
 from evalset_pipeline.core.pipeline.context import StageContext, config_fingerprint_of
@@ -112,27 +113,7 @@ def assemble_draft(ctx: StageContext, lineage: Lineage) -> GoldenSetDraft:
     judgments = review.judgments
     # --- end people in the loop ---
     unit_ids = sorted({j["unit_id"] for j in judgments} | {i["gold_unit_id"] for i in items})
-    units = []
-    for u in unit_ids:
-        r, m = renders[u], meta.get(u)
-        get = m.get if m else (lambda f: "")
-        units.append(
-            {
-                "unit_id": u,
-                "document_path": r.document_path,
-                "document_sha256": r.document_sha256,
-                "page_number": r.page_number,
-                "render_path": r.render_path,
-                "text_path": r.text_path,
-                "render_hash": r.render_hash,
-                "template_id": templates.get(u) or get("template_id"),
-                "entity": get("entity"),
-                "metric": get("metric"),
-                "period": get("period"),
-                "revision": get("revision"),
-                "language": get("language"),
-            }
-        )
+    units = [unit_row(u, renders[u], meta.get(u), templates.get(u) or "") for u in unit_ids]
     stats = load_call_stats(ctx)
     kept = sum(1 for v in validated if v.slice == "main")
     provenance = {

@@ -27,6 +27,7 @@ from evalset_pipeline.core.corpus.manifest import CorpusManifest
 from evalset_pipeline.core.golden.model import GoldenSet, GoldenSetDraft
 from evalset_pipeline.core.golden.publish import publish_golden_set
 from evalset_pipeline.core.golden.schema import GOLDEN_JUDGMENTS, GOLDEN_UNITS
+from evalset_pipeline.core.golden.units import unit_row
 from evalset_pipeline.core.paths import DataPaths
 from evalset_pipeline.core.scoring.qrels import index_strings
 from evalset_pipeline.core.scoring.runs import Run, declared_order
@@ -119,26 +120,6 @@ def working_pages(paths: DataPaths) -> tuple[dict[str, Any], dict[str, Any], str
     manifest = paths.tables / MANIFEST
     fingerprint = json.loads(manifest.read_text()).get("fingerprint") if manifest.exists() else None
     return renders, meta, fingerprint
-
-
-def unit_row(unit_id: str, render: Any, meta: dict[str, Any] | None) -> dict[str, Any]:
-    """A golden_units row, filled as core/pipeline/golden_set.assemble_draft fills it."""
-    get = (lambda f: meta.get(f) or "") if meta is not None else (lambda f: "")
-    return {
-        "unit_id": unit_id,
-        "document_path": render.document_path,
-        "document_sha256": render.document_sha256,
-        "page_number": render.page_number,
-        "render_path": render.render_path,
-        "text_path": render.text_path,
-        "render_hash": render.render_hash,
-        "template_id": get("template_id"),
-        "entity": get("entity"),
-        "metric": get("metric"),
-        "period": get("period"),
-        "revision": get("revision"),
-        "language": get("language"),
-    }
 
 
 def pool_runs(

@@ -30,6 +30,7 @@ from rapidfuzz import fuzz
 
 from evalset_pipeline.core.hashing import sha256_text
 from evalset_pipeline.core.pagetext.fiscal import effective_year, find_dates
+from evalset_pipeline.core.pagetext.periods import MONTH_NAMES
 from evalset_pipeline.core.vlm.base import Judgment, PageContext, WrittenQuestion
 from evalset_pipeline.core.vlm.prose_reader import read_prose_tables
 from evalset_pipeline.core.vlm.table_reader import Column, Row, Table, cell_unit, read_tables
@@ -62,20 +63,6 @@ _SPAN_WORDS = {
     "fiscal year": 12,
     "twelve months": 12,
 }
-_MONTH_NAMES = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
 _DATE = r"[A-Z][a-z]+ \d{1,2}, \d{4}"
 _GRAMMAR = re.compile(
     r"^What (?:was|were) (?P<label>.+?)(?: under (?P<parent>.+?))?(?: in the (?P<measure>[^?]+?) column)? "
@@ -123,7 +110,7 @@ def _norm(text: str) -> str:
 
 
 def _date_text(d: date) -> str:
-    return f"{_MONTH_NAMES[d.month - 1]} {d.day}, {d.year}"
+    return f"{MONTH_NAMES[d.month - 1]} {d.day}, {d.year}"
 
 
 def _period_phrase(col: Column) -> str | None:
