@@ -7,7 +7,7 @@ PIP := $(VENV)/bin/pip
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: install install-test run test ui bench fuzz clean
+.PHONY: install install-test lint browser run test ui bench fuzz clean
 
 $(PY):
 	@test -n "$(PYTHON)" || { echo "need Python 3.11 (python3.11 or python3 on PATH)"; exit 1; }
@@ -39,13 +39,26 @@ $(VIDORE_VENV)/.installed: $(VIDORE_REQS)
 install: $(VENV)/.installed
 install-test: $(VENV)/.installed-test $(VIDORE_VENV)/.installed
 
+# Code health (first in CI; .pre-commit-config.yaml runs the same commands): style, types on core
+# and the Dagster resources/checks, layer contracts (pyproject [tool.importlinter]), repeated blocks.
+LINT_PATHS := evalset_pipeline evalset_pipeline_tests benchmarks
+lint: $(VENV)/.installed-test
+	$(VENV)/bin/ruff check $(LINT_PATHS)
+	$(VENV)/bin/ruff format --check $(LINT_PATHS)
+	$(VENV)/bin/mypy
+	$(VENV)/bin/lint-imports
+	$(PY) -m benchmarks.duplicates
+
 run: install
 	$(VENV)/bin/evalset build
 
-test: install-test
-	@# The browser test needs Chromium; install it when absent (Debian/Ubuntu, as root), else it skips.
+# The browser tests need Chromium and chromedriver. In CI (CI=true) they fail without them, so
+# `.ci/run` installs them first (Debian/Ubuntu, as root); elsewhere they skip and say why.
+browser:
 	@{ command -v chromium || command -v chromium-browser; } >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1 || \
-		(apt-get update -qq && apt-get install -y -qq chromium chromium-driver) >/dev/null 2>&1 || true
+		{ apt-get update -qq && apt-get install -y -qq chromium chromium-driver; }
+
+test: install-test
 	$(PY) -m pytest -q -p no:cacheprovider $(PYTEST_ARGS)
 
 # Runs, schedules, sensor cursors and history persist in the data directory's dagster_home

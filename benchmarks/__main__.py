@@ -1,4 +1,5 @@
-"""`python -m benchmarks [NAME ...] [--quick] [--OPTION VALUE ...]`: run benchmarks, print one JSON line each, keep the results.
+"""`python -m benchmarks [NAME ...] [--quick] [--OPTION VALUE ...]`: run benchmarks, print one JSON
+line each, keep the results.
 
 Each benchmark is a module benchmarks/NAME.py exposing `run() -> dict`. With no NAME every
 benchmark present runs, in the fixed order of ORDER (then any other module, alphabetically);
@@ -13,6 +14,7 @@ successive runs can be compared.
 
 A benchmark that raises prints {"name": ..., "error": ...} and the command exits 1 after the rest.
 """
+
 from __future__ import annotations
 
 import importlib
@@ -52,7 +54,12 @@ def main(argv: list[str] | None = None) -> int:
     i = 0
     while i < len(argv):
         a = argv[i]
-        if a.startswith("--") and a not in ("--quick", "--help") and i + 1 < len(argv) and not argv[i + 1].startswith("--"):
+        if (
+            a.startswith("--")
+            and a not in ("--quick", "--help")
+            and i + 1 < len(argv)
+            and not argv[i + 1].startswith("--")
+        ):
             options[a[2:].replace("-", "_")] = argv[i + 1]
             i += 2
             continue
@@ -66,8 +73,11 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     unknown = [f for f in flags if f != "--quick"]
     if unknown:
-        print(f"unknown option(s): {' '.join(unknown)}   (usage: python -m benchmarks [NAME ...] [--quick] [--OPTION VALUE])",
-              file=sys.stderr)
+        print(
+            f"unknown option(s): {' '.join(unknown)}   "
+            "(usage: python -m benchmarks [NAME ...] [--quick] [--OPTION VALUE])",
+            file=sys.stderr,
+        )
         return 2
     if "--quick" in flags:
         os.environ["EVALSET_BENCH_QUICK"] = "1"
@@ -75,7 +85,10 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
     missing = [n for n in names if n not in available()]
     if missing:
-        print(f"no such benchmark: {' '.join(missing)}   (available: {' '.join(available())})", file=sys.stderr)
+        print(
+            f"no such benchmark: {' '.join(missing)}   (available: {' '.join(available())})",
+            file=sys.stderr,
+        )
         return 2
     if options and len(names) != 1:
         print("options (--OPTION VALUE) need exactly one benchmark NAME", file=sys.stderr)

@@ -8,6 +8,7 @@ $EVALSET_BENCH_DIR, else <tmp>/evalset-bench. Generated corpora are kept there b
 in-process Dagster build and writes its timings as JSON: the scale benchmark runs it as a child
 process so that the memory it measures is the build's alone.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -18,9 +19,12 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+
+from evalset_pipeline.core.pipeline.graph import STAGES as GRAPH_STAGES
 
 QUICK_ENV = "EVALSET_BENCH_QUICK"
 
@@ -31,7 +35,9 @@ def quick() -> bool:
 
 
 def bench_root() -> Path:
-    root = Path(os.environ.get("EVALSET_BENCH_DIR") or Path(tempfile.gettempdir()) / "evalset-bench")
+    root = Path(
+        os.environ.get("EVALSET_BENCH_DIR") or Path(tempfile.gettempdir()) / "evalset-bench"
+    )
     root.mkdir(parents=True, exist_ok=True)
     return root
 
@@ -45,12 +51,16 @@ def cpu_seconds() -> float:
     people's load on a shared machine, so benchmarks report it beside the wall-clock figures."""
     import resource
 
-    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    me, kids = (
+        resource.getrusage(resource.RUSAGE_SELF),
+        resource.getrusage(resource.RUSAGE_CHILDREN),
+    )
     return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
-def interleaved(fns: dict[str, Callable[[], Any]], repeats: int,
-                cpu: dict[str, list[float]] | None = None) -> dict[str, list[float]]:
+def interleaved(
+    fns: dict[str, Callable[[], Any]], repeats: int, cpu: dict[str, list[float]] | None = None
+) -> dict[str, list[float]]:
     """Wall seconds per call of each function, alternating between them every round, so that a
     burst of load from other processes on this shared machine hits every side alike. CPU seconds
     per call (see cpu_seconds) go into `cpu` when given."""
@@ -66,8 +76,11 @@ def interleaved(fns: dict[str, Callable[[], Any]], repeats: int,
 
 
 def summary(samples: list[float]) -> dict[str, float]:
-    return {"best_s": round(min(samples), 4), "median_s": round(statistics.median(samples), 4),
-            "runs_s": [round(s, 3) for s in samples]}
+    return {
+        "best_s": round(min(samples), 4),
+        "median_s": round(statistics.median(samples), 4),
+        "runs_s": [round(s, 3) for s in samples],
+    }
 
 
 # --- memory ------------------------------------------------------------------------------------
@@ -92,7 +105,9 @@ class TreeMemory:
         self.peak_pss = 0
         self.peak_process = 0
         self.peak_processes = 0
-        self.timeline: list[tuple[float, int]] | None = [] if timeline else None  # (epoch s, tree RSS bytes)
+        self.timeline: list[tuple[float, int]] | None = (
+            [] if timeline else None
+        )  # (epoch s, tree RSS bytes)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
@@ -124,7 +139,7 @@ class TreeMemory:
             self._poll()
             self._stop.wait(self.interval)
 
-    def __enter__(self) -> "TreeMemory":
+    def __enter__(self) -> TreeMemory:
         self._thread.start()
         return self
 
@@ -143,8 +158,12 @@ class TreeMemory:
 
     def as_dict(self) -> dict[str, float]:
         mb = 1024 * 1024
-        return {"peak_rss_mb": round(self.peak_rss / mb, 1), "peak_pss_mb": round(self.peak_pss / mb, 1),
-                "peak_process_rss_mb": round(self.peak_process / mb, 1), "peak_processes": self.peak_processes}
+        return {
+            "peak_rss_mb": round(self.peak_rss / mb, 1),
+            "peak_pss_mb": round(self.peak_pss / mb, 1),
+            "peak_process_rss_mb": round(self.peak_process / mb, 1),
+            "peak_processes": self.peak_processes,
+        }
 
 
 # --- corpora -----------------------------------------------------------------------------------
@@ -156,12 +175,15 @@ def _draw(doc_plan: Any) -> tuple[str, bytes]:
     return doc_plan.path, render_document(doc_plan)
 
 
-def cached_corpus(entities: int, periods: int, seed: int = 7, workers: int | None = None) -> tuple[Path, int]:
+def cached_corpus(
+    entities: int, periods: int, seed: int = 7, workers: int | None = None
+) -> tuple[Path, int]:
     """(folder, pages) of the sample corpus with these arguments, drawn once (both cores) and kept.
 
     Same output as `generate_sample_corpus(out, entities=..., periods=...)`, only drawn in parallel.
     """
-    from evalset_pipeline.core.corpus.sample_corpus import _write_atomic, plan_sample_corpus, sidecar_csv
+    from evalset_pipeline.core.atomic import write_bytes_atomic
+    from evalset_pipeline.core.corpus.sample_corpus import plan_sample_corpus, sidecar_csv
 
     out = bench_root() / "corpora" / f"e{entities}_p{periods}_s{seed}"
     done = out / ".complete.json"
@@ -170,8 +192,8 @@ def cached_corpus(entities: int, periods: int, seed: int = 7, workers: int | Non
     plan = plan_sample_corpus(entities=entities, periods=periods, seed=seed)
     with ProcessPoolExecutor(max_workers=workers or os.cpu_count() or 1) as pool:
         for path, data in pool.map(_draw, plan.documents, chunksize=4):
-            _write_atomic(out / path, data)
-    _write_atomic(out / "metadata.csv", sidecar_csv(plan).encode("utf-8"))
+            write_bytes_atomic(out / path, data)
+    write_bytes_atomic(out / "metadata.csv", sidecar_csv(plan).encode("utf-8"))
     pages = sum(len(d.pages) for d in plan.documents)
     done.write_text(json.dumps({"documents": len(plan.documents), "pages": pages}))
     return out, pages
@@ -179,13 +201,21 @@ def cached_corpus(entities: int, periods: int, seed: int = 7, workers: int | Non
 
 # --- builds ------------------------------------------------------------------------------------
 
-STAGES = ("documents", "page_renders", "page_metadata", "page_embeddings", "template_groups", "hard_negatives",
-          "gold_sample", "candidate_questions", "validated_questions", "candidate_labels", "golden_set")
+STAGES = tuple(
+    s for s in GRAPH_STAGES if s != "baseline_scores"
+)  # every stage but the scores group
 MODEL_STAGES = ("candidate_questions", "validated_questions", "candidate_labels")
 
 
-def materialize_build(data_dir: str | Path, corpus_dir: str | Path, *, sample_size: int = 80,
-                      embedder: str = "appearance", workers: int = 0, memory: TreeMemory | None = None) -> dict[str, Any]:
+def materialize_build(
+    data_dir: str | Path,
+    corpus_dir: str | Path,
+    *,
+    sample_size: int = 80,
+    embedder: str = "appearance",
+    workers: int = 0,
+    memory: TreeMemory | None = None,
+) -> dict[str, Any]:
     """One build exactly as `evalset build` runs it (dg.materialize, in process), and what it did.
 
     Returns wall seconds of the materialize call, seconds per step from the run's STEP_SUCCESS
@@ -198,8 +228,12 @@ def materialize_build(data_dir: str | Path, corpus_dir: str | Path, *, sample_si
     from evalset_pipeline.defs.resources import EmbedderResource, PipelineSettings, VLMResource
 
     resources = {
-        "settings": PipelineSettings(data_dir=str(data_dir), corpus_dir=str(corpus_dir), sample_size=sample_size,
-                                     workers=workers),
+        "settings": PipelineSettings(
+            data_dir=str(data_dir),
+            corpus_dir=str(corpus_dir),
+            sample_size=sample_size,
+            workers=workers,
+        ),
         "vlm": VLMResource(backend="textlayer"),
         "embedder": EmbedderResource(model=embedder),
     }
@@ -224,8 +258,12 @@ def materialize_build(data_dir: str | Path, corpus_dir: str | Path, *, sample_si
         for record in instance.all_logs(result.run_id):
             ev = record.dagster_event
             if ev is not None and ev.step_key and (ev.is_step_start or ev.is_step_success):
-                windows.setdefault(ev.step_key, [record.timestamp, record.timestamp])[1] = record.timestamp
-        extra["peak_rss_by_step_mb"] = memory.peak_by_window({k: (a, b) for k, (a, b) in windows.items()})
+                windows.setdefault(ev.step_key, [record.timestamp, record.timestamp])[1] = (
+                    record.timestamp
+                )
+        extra["peak_rss_by_step_mb"] = memory.peak_by_window(
+            {k: (a, b) for k, (a, b) in windows.items()}
+        )
     return {
         **extra,
         "wall_s": wall,
@@ -250,24 +288,48 @@ def _count_versions(data_dir: str | Path) -> int | None:
         return None
 
 
-def build_in_child(data_dir: Path, corpus_dir: Path, *, sample_size: int, embedder: str = "appearance",
-                   interval: float = 0.25) -> dict[str, Any]:
+def build_in_child(
+    data_dir: Path,
+    corpus_dir: Path,
+    *,
+    sample_size: int,
+    embedder: str = "appearance",
+    interval: float = 0.25,
+) -> dict[str, Any]:
     """Run `materialize_build` in a fresh Python process; add its wall time (start-up included)
     and the peak memory of its whole process tree (render and embed workers included)."""
     import subprocess
 
     out = data_dir.parent / f"{data_dir.name}.result.json"
-    cmd = [sys.executable, "-m", "benchmarks._util", "build", "--data-dir", str(data_dir), "--corpus", str(corpus_dir),
-           "--sample-size", str(sample_size), "--embedder", embedder, "--out", str(out)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "benchmarks._util",
+        "build",
+        "--data-dir",
+        str(data_dir),
+        "--corpus",
+        str(corpus_dir),
+        "--sample-size",
+        str(sample_size),
+        "--embedder",
+        embedder,
+        "--out",
+        str(out),
+    ]
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
     root = Path(__file__).resolve().parent.parent
     t0 = time.perf_counter()
-    proc = subprocess.Popen(cmd, cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        cmd, cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
     with TreeMemory(proc.pid, interval) as mem:
         _, err = proc.communicate()
     wall = time.perf_counter() - t0
     if proc.returncode != 0:
-        raise RuntimeError(f"build failed (rc {proc.returncode}): {err.decode(errors='replace')[-3000:]}")
+        raise RuntimeError(
+            f"build failed (rc {proc.returncode}): {err.decode(errors='replace')[-3000:]}"
+        )
     result = json.loads(out.read_text())
     out.unlink(missing_ok=True)
     return {**result, "process_wall_s": wall, **mem.as_dict()}
@@ -287,8 +349,13 @@ def _main(argv: list[str]) -> int:
 
     logging.getLogger("dagster").setLevel(logging.WARNING)
     with TreeMemory(interval=0.25, timeline=True) as memory:
-        result = materialize_build(args.data_dir, args.corpus, sample_size=args.sample_size, embedder=args.embedder,
-                                   memory=memory)
+        result = materialize_build(
+            args.data_dir,
+            args.corpus,
+            sample_size=args.sample_size,
+            embedder=args.embedder,
+            memory=memory,
+        )
     text = json.dumps(result)
     if args.out:
         Path(args.out).write_text(text)

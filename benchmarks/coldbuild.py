@@ -9,6 +9,7 @@ embedder, default settings, in process). Reported: pages, wall seconds, pages/s 
 Also: the lines `evalset build` prints on the sample corpus when its output is not a terminal
 (a child process, stdout and stderr piped; goal <= 40), on a fresh data dir.
 """
+
 from __future__ import annotations
 
 import os
@@ -21,7 +22,9 @@ from typing import Any
 
 from benchmarks._util import bench_root, materialize_build, quick
 
-DEFAULT_CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "realdocs" / "financebench-dev"
+DEFAULT_CORPUS = (
+    Path(__file__).resolve().parents[1].parent / "shared" / "realdocs" / "financebench-dev"
+)
 
 
 def printed_lines(corpus: Path | None = None) -> int:
@@ -31,8 +34,20 @@ def printed_lines(corpus: Path | None = None) -> int:
     exe = Path(sys.executable).with_name("evalset")
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
     try:
-        done = subprocess.run([str(exe), "build", "--data-dir", str(data_dir), "--corpus",
-                               str(corpus or default_corpus_dir())], capture_output=True, text=True, env=env, check=True)
+        done = subprocess.run(
+            [
+                str(exe),
+                "build",
+                "--data-dir",
+                str(data_dir),
+                "--corpus",
+                str(corpus or default_corpus_dir()),
+            ],
+            capture_output=True,
+            text=True,
+            env=env,
+            check=True,
+        )
     finally:
         shutil.rmtree(data_dir, ignore_errors=True)
     return len((done.stdout + done.stderr).splitlines())

@@ -13,6 +13,7 @@ the bench dir, untimed). Model: all-MiniLM-L6-v2 from the offline package gt-all
 Headline: ratio = baseline seconds / ours seconds (throughput ratio; goal >= 0.9). Best of
 REPEATS, interleaved, in this one process (so torch uses the same threads on both sides).
 """
+
 from __future__ import annotations
 
 import shutil
@@ -43,17 +44,29 @@ def rendered_pages(entities: int, periods: int) -> tuple[Path, list[Any]]:
     return data_dir, load_page_renders(ctx)
 
 
-def run(entities: int | None = None, periods: int | None = None, repeats: int = REPEATS) -> dict[str, Any]:
+def run(
+    entities: int | None = None, periods: int | None = None, repeats: int = REPEATS
+) -> dict[str, Any]:
     import numpy as np
     from sentence_transformers import SentenceTransformer
 
-    from evalset_pipeline.core.index.embeddings import EmbedderSpec, EmbedInput, embed_pages, page_text, resolve_model_path
+    from evalset_pipeline.core.index.embeddings import (
+        EmbedderSpec,
+        EmbedInput,
+        embed_pages,
+        resolve_model_path,
+    )
+    from evalset_pipeline.core.pagetext.layer import page_text_or_empty as page_text
 
     if entities is None:
         entities, periods = (5, 20) if quick() else (ENTITIES, PERIODS)
     data_dir, pages = rendered_pages(entities, periods or 1)
-    inputs = [EmbedInput(p.render_hash, data_dir / p.render_path, data_dir / p.text_path, data_dir / p.thumb_path)
-              for p in pages]
+    inputs = [
+        EmbedInput(
+            p.render_hash, data_dir / p.render_path, data_dir / p.text_path, data_dir / p.thumb_path
+        )
+        for p in pages
+    ]
     spec = EmbedderSpec(model=MODEL)
     path = resolve_model_path(MODEL)
     model = SentenceTransformer(path, device="cpu")
@@ -68,7 +81,9 @@ def run(entities: int | None = None, periods: int | None = None, repeats: int = 
             shutil.rmtree(store, ignore_errors=True)
 
     def baseline() -> None:
-        out["baseline"] = model.encode(texts, batch_size=spec.batch_size, normalize_embeddings=True, convert_to_numpy=True)
+        out["baseline"] = model.encode(
+            texts, batch_size=spec.batch_size, normalize_embeddings=True, convert_to_numpy=True
+        )
 
     def baseline_with_load() -> None:
         m = SentenceTransformer(path, device="cpu")
@@ -77,11 +92,17 @@ def run(entities: int | None = None, periods: int | None = None, repeats: int = 
 
     baseline()  # warm-up: first call pays one-off torch start-up costs on either side
     cpu: dict[str, list[float]] = {}
-    times = interleaved({"baseline": baseline, "ours": ours, "baseline_with_load": baseline_with_load}, repeats, cpu)
+    times = interleaved(
+        {"baseline": baseline, "ours": ours, "baseline_with_load": baseline_with_load}, repeats, cpu
+    )
     assert out["computed"] == len({i.render_hash for i in inputs})
     # Same vectors: the stage is the baseline plus bookkeeping, never a different computation.
     max_diff = float(np.abs(out["ours"] - out["baseline"]).max())
-    ours_s, base_s, load_s = min(times["ours"]), min(times["baseline"]), min(times["baseline_with_load"])
+    ours_s, base_s, load_s = (
+        min(times["ours"]),
+        min(times["baseline"]),
+        min(times["baseline_with_load"]),
+    )
     import torch
 
     return {
@@ -97,12 +118,14 @@ def run(entities: int | None = None, periods: int | None = None, repeats: int = 
         "baseline_pages_per_s": round(len(inputs) / base_s, 1),
         "ratio": round(base_s / ours_s, 3),
         "ratio_vs_baseline_with_load": round(load_s / ours_s, 3),
-        "ratio_median": round(statistics.median(times["baseline"]) / statistics.median(times["ours"]), 3),
+        "ratio_median": round(
+            statistics.median(times["baseline"]) / statistics.median(times["ours"]), 3
+        ),
         "ratio_cpu": round(min(cpu["baseline"]) / min(cpu["ours"]), 3),
         "cpu_s": {side: round(min(v), 2) for side, v in cpu.items()},
         "goal": 0.9,
         "max_abs_vector_diff": max_diff,
         "timing": f"best of {repeats}, interleaved, one process; ratio = baseline s / ours s; baseline = encode() "
-                  "only (model loaded, texts in memory); ours = embed_pages on a fresh store (model load, text "
-                  "reads, store write included); ratio_cpu = the same on process CPU seconds",
+        "only (model loaded, texts in memory); ours = embed_pages on a fresh store (model load, text "
+        "reads, store write included); ratio_cpu = the same on process CPU seconds",
     }

@@ -25,6 +25,7 @@ it on exactly one axis (ours: over axis-pool negatives; the appearance fallback,
 definition is not a one-axis negative, is counted separately), and the share that duplicate the
 gold (same render hash).
 """
+
 from __future__ import annotations
 
 import os
@@ -46,7 +47,9 @@ DUPLICATE_SHARE = 0.005
 SEED = 11
 
 
-def make_data(n: int = N_PAGES, templates: int = N_TEMPLATES, dim: int = DIM, seed: int = SEED) -> dict[str, Any]:
+def make_data(
+    n: int = N_PAGES, templates: int = N_TEMPLATES, dim: int = DIM, seed: int = SEED
+) -> dict[str, Any]:
     """Metadata columns (as int codes and strings) and unit vectors for `n` pages."""
     rng = np.random.default_rng(seed)
     # Template sizes vary (a few big decks' templates, many small ones), summing to n.
@@ -74,8 +77,10 @@ def make_data(n: int = N_PAGES, templates: int = N_TEMPLATES, dim: int = DIM, se
         start += s
 
     centres = rng.standard_normal((templates, dim), dtype=np.float32)
-    offsets = {name: rng.standard_normal((hi, dim), dtype=np.float32)
-               for name, hi in (("entity", 4096), ("metric", 8), ("period", 128))}
+    offsets = {
+        name: rng.standard_normal((hi, dim), dtype=np.float32)
+        for name, hi in (("entity", 4096), ("metric", 8), ("period", 128))
+    }
     emb = np.empty((n, dim), np.float32)
     step = 50_000
     for a in range(0, n, step):
@@ -88,11 +93,22 @@ def make_data(n: int = N_PAGES, templates: int = N_TEMPLATES, dim: int = DIM, se
         emb[a:b] = v
     render = np.arange(n, dtype=np.int64)
     # Exact duplicates of a sibling that carry another period (a mislabelled copy).
-    dups = rng.choice(np.flatnonzero(np.r_[template[1:] == template[:-1], False]), int(n * DUPLICATE_SHARE), replace=False)
+    dups = rng.choice(
+        np.flatnonzero(np.r_[template[1:] == template[:-1], False]),
+        int(n * DUPLICATE_SHARE),
+        replace=False,
+    )
     render[dups + 1] = render[dups]
     emb[dups + 1] = emb[dups]
     period[dups + 1] = (period[dups] + 1) % 12 + 100  # a period nobody else in the template has
-    return {"template": template, "entity": entity, "metric": metric, "period": period, "render": render, "emb": emb}
+    return {
+        "template": template,
+        "entity": entity,
+        "metric": metric,
+        "period": period,
+        "render": render,
+        "emb": emb,
+    }
 
 
 def _strings(codes: np.ndarray, prefix: str) -> np.ndarray:
@@ -107,7 +123,7 @@ class _PeakRSS:
         self._stop = threading.Event()
         self._proc = psutil.Process()
 
-    def __enter__(self) -> "_PeakRSS":
+    def __enter__(self) -> _PeakRSS:
         self.peak = self._proc.memory_info().rss
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
@@ -132,16 +148,20 @@ def _mining_input(d: dict[str, Any], rows: np.ndarray | None = None):
     return MiningInput(
         unit_ids=ids,
         templates=_strings(sel(d["template"]), "t"),
-        axis_values={"entity": _strings(sel(d["entity"]), "e"), "metric": _strings(sel(d["metric"]), "m"),
-                     "period": _strings(sel(d["period"]), "p")},
+        axis_values={
+            "entity": _strings(sel(d["entity"]), "e"),
+            "metric": _strings(sel(d["metric"]), "m"),
+            "period": _strings(sel(d["period"]), "p"),
+        },
         embeddings=sel(d["emb"]),
         render_hashes=render,
         text_hashes=render,
     )
 
 
-def run_ours(d: dict[str, Any], rows: np.ndarray | None = None, extras: dict[str, float] | None = None
-             ) -> tuple[float, int, list[tuple[int, int, str]]]:
+def run_ours(
+    d: dict[str, Any], rows: np.ndarray | None = None, extras: dict[str, float] | None = None
+) -> tuple[float, int, list[tuple[int, int, str]]]:
     """(seconds, peak RSS bytes, [(gold row, negative row, axis)]) for our miner.
 
     `extras` receives what a caller pays after mining: the Arrow table the pipeline stores
@@ -198,10 +218,19 @@ def run_st(d: dict[str, Any], rows: np.ndarray) -> tuple[float, list[tuple[int, 
     keys = {f"u{r}": i for i, r in enumerate(rows)}
     keys.update({f"q{r}": i for i, r in enumerate(rows)})
     model = _PrecomputedModel(d["emb"][rows], keys)
-    dataset = Dataset.from_dict({"anchor": [f"q{r}" for r in rows], "positive": [f"u{r}" for r in rows]})
+    dataset = Dataset.from_dict(
+        {"anchor": [f"q{r}" for r in rows], "positive": [f"u{r}" for r in rows]}
+    )
     t0 = time.perf_counter()
-    out = mine_hard_negatives(dataset, model, num_negatives=K * len(AXES), output_format="n-tuple",
-                              use_faiss=True, verbose=False, batch_size=4096)
+    out = mine_hard_negatives(
+        dataset,
+        model,
+        num_negatives=K * len(AXES),
+        output_format="n-tuple",
+        use_faiss=True,
+        verbose=False,
+        batch_size=4096,
+    )
     seconds = time.perf_counter() - t0
     pairs = []
     for row in out:
@@ -212,12 +241,21 @@ def run_st(d: dict[str, Any], rows: np.ndarray) -> tuple[float, list[tuple[int, 
 
 def _quality(d: dict[str, Any], gold: np.ndarray, neg: np.ndarray) -> dict[str, float]:
     if gold.size == 0:
-        return {"negatives": 0, "one_axis_share": 0.0, "same_template_share": 0.0, "duplicate_share": 0.0}
+        return {
+            "negatives": 0,
+            "one_axis_share": 0.0,
+            "same_template_share": 0.0,
+            "duplicate_share": 0.0,
+        }
     same_t = d["template"][gold] == d["template"][neg]
     differing = sum((d[a][gold] != d[a][neg]).astype(np.int64) for a in AXES)
     dup = d["render"][gold] == d["render"][neg]
-    return {"negatives": int(gold.size), "one_axis_share": round(float((same_t & (differing == 1) & ~dup).mean()), 4),
-            "same_template_share": round(float(same_t.mean()), 4), "duplicate_share": round(float(dup.mean()), 4)}
+    return {
+        "negatives": int(gold.size),
+        "one_axis_share": round(float((same_t & (differing == 1) & ~dup).mean()), 4),
+        "same_template_share": round(float(same_t.mean()), 4),
+        "duplicate_share": round(float(dup.mean()), 4),
+    }
 
 
 def _ours_quality(d: dict[str, Any], pairs: list[tuple[int, int, str]]) -> dict[str, Any]:
@@ -240,7 +278,9 @@ def run(n: int | None = None, st_subset: int | None = None) -> dict[str, Any]:
     n = n or (20_000 if _quick() else N_PAGES)
     st_subset = st_subset or (4_000 if _quick() else ST_SUBSET)
     t0 = time.perf_counter()
-    d = make_data(n, templates=max(2, n * N_TEMPLATES // N_PAGES))  # keep ~200 pages per template at any size
+    d = make_data(
+        n, templates=max(2, n * N_TEMPLATES // N_PAGES)
+    )  # keep ~200 pages per template at any size
     generated_s = time.perf_counter() - t0
     # Peak RSS of mining alone, then a second run that also builds the table and the objects.
     ours_s, ours_peak, ours_pairs = run_ours(d)
@@ -287,13 +327,15 @@ def run(n: int | None = None, st_subset: int | None = None) -> dict[str, Any]:
         "ours_subset": _ours_quality(sub, ours_sub_pairs),
         "st_subset": _quality(sub, st_g, st_n),
         "goal": {"seconds": 60, "peak_rss_mb": 4096, "ratio_below": 1.0, "one_axis_share": 1.0},
-        "notes": ("ratio = ours / sentence-transformers mine_hard_negatives(use_faiss=True) on the same "
-                  f"{len(rows)}-page subset of whole templates (ST's flat search is quadratic; all {n} pages "
-                  "is impractical on 2 cores); st_full_estimate_s extrapolates it quadratically. seconds and "
-                  "peak_rss_mb: our miner alone on all pages, columnar result, inputs included in the RSS; "
-                  "to_table_s / to_objects_s: building the stored Arrow table / one Python object per "
-                  "negative afterwards. one_axis_share counts axis-pool negatives; the appearance fallback "
-                  "(pages with every pool empty) is reported apart and in all_negatives_one_axis_share."),
+        "notes": (
+            "ratio = ours / sentence-transformers mine_hard_negatives(use_faiss=True) on the same "
+            f"{len(rows)}-page subset of whole templates (ST's flat search is quadratic; all {n} pages "
+            "is impractical on 2 cores); st_full_estimate_s extrapolates it quadratically. seconds and "
+            "peak_rss_mb: our miner alone on all pages, columnar result, inputs included in the RSS; "
+            "to_table_s / to_objects_s: building the stored Arrow table / one Python object per "
+            "negative afterwards. one_axis_share counts axis-pool negatives; the appearance fallback "
+            "(pages with every pool empty) is reported apart and in all_negatives_one_axis_share."
+        ),
     }
 
 

@@ -21,6 +21,7 @@ sit beside the PDFs (`documents.csv`, `statements.csv`; see that folder's README
 DIR may be the folder holding `pdfs/` and the truth files, or the PDF folder itself (truth then
 read from its parent). It must not hold a metadata.csv: this measures extraction without one.
 """
+
 from __future__ import annotations
 
 import csv
@@ -40,15 +41,19 @@ def _folders(corpus: str | Path | None) -> tuple[Path, Path]:
     pdfs = root / "pdfs" if (root / "pdfs").is_dir() else root
     truth = root if (root / "documents.csv").exists() else pdfs.parent
     if (pdfs / "metadata.csv").exists():
-        raise ValueError(f"{pdfs / 'metadata.csv'} exists: this benchmark measures extraction without a sidecar")
+        raise ValueError(
+            f"{pdfs / 'metadata.csv'} exists: this benchmark measures extraction without a sidecar"
+        )
     if not (truth / "documents.csv").exists():
-        raise ValueError(f"no documents.csv beside {pdfs}: the benchmark needs the truth files (see its docstring)")
+        raise ValueError(
+            f"no documents.csv beside {pdfs}: the benchmark needs the truth files (see its docstring)"
+        )
     return pdfs, truth
 
 
 def _fiscal_label(value: str) -> str:
     """documents.csv's `FY2023 Q2` / `FY2018` / `FY2023 H1` as the pipeline's canonical label."""
-    from evalset_pipeline.core.metadata.periods import normalize_period
+    from evalset_pipeline.core.pagetext.periods import normalize_period
 
     return (normalize_period(value) or value) if value else ""
 
@@ -57,7 +62,9 @@ def _pairs(groups: dict[tuple[str, int], str], truth: dict[tuple[str, int], str]
     """Pairwise precision/recall of "same template" against "same statement type"."""
     keys = sorted(k for k in truth if k in groups)
     same_t = same_s = both = 0
-    by_type: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])  # same-type pairs, of them same template; template pairs with this type
+    by_type: dict[str, list[int]] = defaultdict(
+        lambda: [0, 0, 0]
+    )  # same-type pairs, of them same template; template pairs with this type
     for a, b in combinations(keys, 2):
         st, tt = truth[a] == truth[b], groups[a] == groups[b] and bool(groups[a])
         same_s += st
@@ -74,8 +81,13 @@ def _pairs(groups: dict[tuple[str, int], str], truth: dict[tuple[str, int], str]
         "pages": len(keys),
         "precision": round(both / same_t, 4) if same_t else None,
         "recall": round(both / same_s, 4) if same_s else None,
-        "by_type": {t: {"recall": round(v[1] / v[0], 4) if v[0] else None,
-                        "precision": round(v[1] / v[2], 4) if v[2] else None} for t, v in sorted(by_type.items())},
+        "by_type": {
+            t: {
+                "recall": round(v[1] / v[0], 4) if v[0] else None,
+                "precision": round(v[1] / v[2], 4) if v[2] else None,
+            }
+            for t, v in sorted(by_type.items())
+        },
     }
 
 
@@ -88,11 +100,19 @@ def measure(data_dir: Path, truth_dir: Path) -> dict[str, Any]:
     tables = data_dir / "artifacts" / "tables"
     renders = pq.read_table(tables / "page_renders.parquet").to_pylist()
     meta = {r["unit_id"]: r for r in pq.read_table(tables / "page_metadata.parquet").to_pylist()}
-    templates = {r["unit_id"]: r["template_id"] for r in pq.read_table(tables / "template_groups.parquet").to_pylist()}
+    templates = {
+        r["unit_id"]: r["template_id"]
+        for r in pq.read_table(tables / "template_groups.parquet").to_pylist()
+    }
     facts = {r["path"]: r for r in pq.read_table(tables / "document_facts.parquet").to_pylist()}
-    docs = {r["document"]: r for r in csv.DictReader(open(truth_dir / "documents.csv", encoding="utf-8"))}
-    statements = {(r["document"], int(r["page"])): r["statement"]
-                  for r in csv.DictReader(open(truth_dir / "statements.csv", encoding="utf-8"))}
+    docs = {
+        r["document"]: r
+        for r in csv.DictReader(open(truth_dir / "documents.csv", encoding="utf-8"))
+    }
+    statements = {
+        (r["document"], int(r["page"])): r["statement"]
+        for r in csv.DictReader(open(truth_dir / "statements.csv", encoding="utf-8"))
+    }
     unit_of = {(Path(r["document_path"]).name, r["page_number"]): r["unit_id"] for r in renders}
 
     entity_ok = period_ok = judged = 0
@@ -111,8 +131,14 @@ def measure(data_dir: Path, truth_dir: Path) -> dict[str, Any]:
         if m["period"] == _fiscal_label(doc["fiscal_period"]):
             period_ok += 1
         else:
-            wrong_periods[f"{m['period']!r} for {doc['fiscal_period']!r} ({r['document_path']})"] += 1
-    end_ok = sum(1 for name, d in docs.items() if facts.get(name, {}).get("period_end", "") == d["period_end"])
+            wrong_periods[
+                f"{m['period']!r} for {doc['fiscal_period']!r} ({r['document_path']})"
+            ] += 1
+    end_ok = sum(
+        1
+        for name, d in docs.items()
+        if facts.get(name, {}).get("period_end", "") == d["period_end"]
+    )
 
     sizes = Counter(t for t in templates.values() if t)
     total = sum(sizes.values()) or 1
@@ -124,8 +150,14 @@ def measure(data_dir: Path, truth_dir: Path) -> dict[str, Any]:
         served[n["axis"]].add(n["unit_id"])
     pool_share = {}
     for axis in ("period", "metric", "entity"):
-        eligible = [u for u, m in meta.items() if templates.get(u) and sizes[templates[u]] > 1 and m.get(axis)]
-        pool_share[axis] = round(sum(u in served[axis] for u in eligible) / len(eligible), 4) if eligible else None
+        eligible = [
+            u
+            for u, m in meta.items()
+            if templates.get(u) and sizes[templates[u]] > 1 and m.get(axis)
+        ]
+        pool_share[axis] = (
+            round(sum(u in served[axis] for u in eligible) / len(eligible), 4) if eligible else None
+        )
     return {
         "documents": len(docs),
         "judged_pages": judged,
@@ -169,7 +201,9 @@ def _check_unit(answer: str, page_text: str, checked: int, ok: int) -> tuple[int
     text = page_text.casefold()
     money = "$" in page_text or m.group(1).casefold() in text or "dollar" in text
     scale = m.group(3)
-    agrees = money and (scale.rstrip("s") in text if scale else "per share" in text or "per common share" in text)
+    agrees = money and (
+        scale.rstrip("s") in text if scale else "per share" in text or "per common share" in text
+    )
     return checked + 1, ok + agrees
 
 
@@ -185,12 +219,16 @@ def audit(data_dir: Path) -> dict[str, Any]:
                     leaks, which also counts the figure in another row, column or sentence)
     units           answers whose unit agrees with the gold table's stated unit (scale and currency)
     """
-    import json
 
-    from evalset_pipeline.core.golden.reader import load_golden_set
     from dataclasses import replace
 
-    from evalset_pipeline.core.vlm.table_questions import judge_table_question, parse_table_question, read_table_page
+    from evalset_pipeline.core.golden.reader import load_golden_set
+    from evalset_pipeline.core.pagetext.layer import read_text_layer
+    from evalset_pipeline.core.vlm.table_questions import (
+        judge_table_question,
+        parse_table_question,
+        read_table_page,
+    )
 
     gs = load_golden_set("latest", data_dir)
     units = {u["unit_id"]: u for u in gs.units.to_pylist()}
@@ -199,7 +237,7 @@ def audit(data_dir: Path) -> dict[str, Any]:
     root = Path(data_dir)
 
     def layer(unit_id: str) -> dict:
-        return json.loads((root / units[unit_id]["text_path"]).read_text(encoding="utf-8"))
+        return read_text_layer(root / units[unit_id]["text_path"])
 
     def tables(unit_id: str):
         return read_table_page(layer(unit_id))
@@ -211,17 +249,23 @@ def audit(data_dir: Path) -> dict[str, Any]:
         q = parse_table_question(item["question"])
         number = _number(item["answer"])
         if q is not None:
-            unqualified = replace(q, entity="", revision="")  # the cell itself; the entity is the context's
+            unqualified = replace(
+                q, entity="", revision=""
+            )  # the cell itself; the entity is the context's
             j = judge_table_question(unqualified, read_table_page(gold))
             ok = j.answers and _number(j.answer or "") == number
-            unit_checked, unit_ok = _check_unit(item["answer"], str(gold.get("text") or ""), unit_checked, unit_ok)
+            unit_checked, unit_ok = _check_unit(
+                item["answer"], str(gold.get("text") or ""), unit_checked, unit_ok
+            )
         else:
             unqualified = None
             ok = bool(number) and number.strip("()%") in str(gold.get("text") or "")
         on_page += ok
         if not ok:
             failures.append({"question": item["question"], "answer": item["answer"]})
-        for d in (j for j in judged if j["item_id"] == item["item_id"] and j["role"] == "distractor"):
+        for d in (
+            j for j in judged if j["item_id"] == item["item_id"] and j["role"] == "distractor"
+        ):
             distractors += 1
             if unqualified is not None:
                 dj = judge_table_question(unqualified, tables(d["unit_id"]))
@@ -229,11 +273,16 @@ def audit(data_dir: Path) -> dict[str, Any]:
             # Reader-free upper bound: the distractor prints the figure anywhere, in any row or column.
             printed += bool(number) and _prints(str(layer(d["unit_id"]).get("text") or ""), number)
     n = len(items)
-    return {"kept_main": n, "answer_on_page": round(on_page / n, 4) if n else None,
-            "leak": round(leaks / distractors, 4) if distractors else 0.0, "distractors": distractors,
-            "figure_printed_on_distractor": round(printed / distractors, 4) if distractors else 0.0,
-            "units": round(unit_ok / unit_checked, 4) if unit_checked else None, "units_checked": unit_checked,
-            "answer_not_on_page_examples": failures[:5]}
+    return {
+        "kept_main": n,
+        "answer_on_page": round(on_page / n, 4) if n else None,
+        "leak": round(leaks / distractors, 4) if distractors else 0.0,
+        "distractors": distractors,
+        "figure_printed_on_distractor": round(printed / distractors, 4) if distractors else 0.0,
+        "units": round(unit_ok / unit_checked, 4) if unit_checked else None,
+        "units_checked": unit_checked,
+        "answer_not_on_page_examples": failures[:5],
+    }
 
 
 def _funnel(data_dir: Path) -> dict[str, Any]:
@@ -243,11 +292,15 @@ def _funnel(data_dir: Path) -> dict[str, Any]:
 
     funnel = load_golden_set("latest", data_dir).info.get("funnel") or {}
     rows = pq.read_table(Path(data_dir) / "artifacts" / "tables" / "funnel.parquet").to_pylist()
-    skipped = Counter(r["reason"] for r in rows if r["stage"] == "write" and r["decision"] == "skipped")
+    skipped = Counter(
+        r["reason"] for r in rows if r["stage"] == "write" and r["decision"] == "skipped"
+    )
     return {"funnel": funnel, "write_skip_reasons": dict(skipped.most_common(5))}
 
 
-def run(corpus: str | None = None, data_dir: str | None = None, sample_size: str | int = 300) -> dict[str, Any]:
+def run(
+    corpus: str | None = None, data_dir: str | None = None, sample_size: str | int = 300
+) -> dict[str, Any]:
     import dagster as dg
 
     from evalset_pipeline.definitions import all_assets
@@ -258,20 +311,40 @@ def run(corpus: str | None = None, data_dir: str | None = None, sample_size: str
     if data_dir is None:
         scratch = Path(tempfile.mkdtemp(prefix="evalset-realdocs-"))
         data_dir = str(scratch)
-    resources = {"settings": PipelineSettings(data_dir=data_dir, corpus_dir=str(pdfs), sample_size=int(sample_size)),
-                 "vlm": VLMResource(backend="textlayer"), "embedder": EmbedderResource(model="appearance")}
+    resources = {
+        "settings": PipelineSettings(
+            data_dir=data_dir, corpus_dir=str(pdfs), sample_size=int(sample_size)
+        ),
+        "vlm": VLMResource(backend="textlayer"),
+        "embedder": EmbedderResource(model="appearance"),
+    }
     selection = dg.AssetSelection.all() - dg.AssetSelection.groups("scores")
     t0 = time.perf_counter()
     try:
-        dg.materialize(all_assets, resources=resources, selection=selection, instance=dg.DagsterInstance.ephemeral(),
-                       raise_on_error=True)
+        dg.materialize(
+            all_assets,
+            resources=resources,
+            selection=selection,
+            instance=dg.DagsterInstance.ephemeral(),
+            raise_on_error=True,
+        )
         seconds = time.perf_counter() - t0
         figures = measure(Path(data_dir), truth)
-        figures["questions"] = {**_funnel(Path(data_dir)), **audit(Path(data_dir)), "sample_size": int(sample_size)}
+        figures["questions"] = {
+            **_funnel(Path(data_dir)),
+            **audit(Path(data_dir)),
+            "sample_size": int(sample_size),
+        }
     finally:
         if scratch is not None:
             shutil.rmtree(scratch, ignore_errors=True)
     pages = figures["judged_pages"]
-    return {"name": "realdocs", "corpus": str(pdfs), "pages": pages, "seconds": round(seconds, 1),
-            "pages_per_s": round(pages / seconds, 2) if seconds else None, **figures,
-            "ratio": figures["period_accuracy"]}
+    return {
+        "name": "realdocs",
+        "corpus": str(pdfs),
+        "pages": pages,
+        "seconds": round(seconds, 1),
+        "pages_per_s": round(pages / seconds, 2) if seconds else None,
+        **figures,
+        "ratio": figures["period_accuracy"],
+    }

@@ -11,6 +11,7 @@ best rebuild, and the rest of the wall time (Dagster's own run/step overhead). W
 (or EVALSET_BENCH_SUBPROCESS=1) one more pair is timed as `evalset build --json` child
 processes, interpreter and import start-up included.
 """
+
 from __future__ import annotations
 
 import os
@@ -39,13 +40,23 @@ def _cli_build(data_dir: Path, corpus: Path) -> float:
     exe = Path(sys.executable).with_name("evalset")
     cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "evalset_pipeline.cli.main"]
     t0 = time.perf_counter()
-    subprocess.run(cmd + ["build", "--json", "--data-dir", str(data_dir), "--corpus", str(corpus)], env=env,
-                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(
+        cmd + ["build", "--json", "--data-dir", str(data_dir), "--corpus", str(corpus)],
+        env=env,
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     return time.perf_counter() - t0
 
 
-def run(corpus: str | Path | None = None, rounds: int = ROUNDS, rebuilds: int = REBUILDS, sample_size: int = 80,
-        subprocess_pair: bool | None = None) -> dict[str, Any]:
+def run(
+    corpus: str | Path | None = None,
+    rounds: int = ROUNDS,
+    rebuilds: int = REBUILDS,
+    sample_size: int = 80,
+    subprocess_pair: bool | None = None,
+) -> dict[str, Any]:
     from evalset_pipeline.core.paths import default_corpus_dir
 
     _quiet_dagster()
@@ -89,14 +100,16 @@ def run(corpus: str | Path | None = None, rounds: int = ROUNDS, rebuilds: int = 
         "rebuild_work": zero,
         "rebuild_work_goal": "all zero",
         # issue 17: the headline baseline's share of a cold build (goal <= 0.15)
-        "baseline_share_of_cold": round(best_cold["steps_s"].get("baseline_scores", 0.0) / best_cold["wall_s"], 3),
+        "baseline_share_of_cold": round(
+            best_cold["steps_s"].get("baseline_scores", 0.0) / best_cold["wall_s"], 3
+        ),
         "baseline_share_goal": 0.15,
         "cold_steps_s": {k: round(v, 3) for k, v in best_cold["steps_s"].items()},
         "rebuild_steps_s": {k: round(v, 3) for k, v in best_re["steps_s"].items()},
         "rebuild_dagster_overhead_s": round(best_re["wall_s"] - best_re["steps_total_s"], 3),
         "cold_dagster_overhead_s": round(best_cold["wall_s"] - best_cold["steps_total_s"], 3),
         "timing": f"{rounds} cold build(s) on fresh data dirs, {rebuilds} no-change rebuilds after each, in process "
-                  "(dg.materialize as `evalset build` runs it); ratio = best rebuild / best cold",
+        "(dg.materialize as `evalset build` runs it); ratio = best rebuild / best cold",
     }
     if subprocess_pair:
         data_dir = Path(tempfile.mkdtemp(prefix="rebuild-cli-", dir=bench_root()))

@@ -12,6 +12,7 @@ Corpus: the sample corpus generator at 10 entities x 20 quarters (2,002 pages, 2
 
 Headline: ratio = ours pages/s / baseline pages/s (goal >= 0.9). Best of REPEATS, interleaved.
 """
+
 from __future__ import annotations
 
 import os
@@ -62,7 +63,9 @@ def _context(corpus: Path, data_dir: Path):
     return StageContext(paths=DataPaths.at(data_dir), config=BuildConfig(corpus_dir=str(corpus)))
 
 
-def run(entities: int | None = None, periods: int | None = None, repeats: int = REPEATS) -> dict[str, Any]:
+def run(
+    entities: int | None = None, periods: int | None = None, repeats: int = REPEATS
+) -> dict[str, Any]:
     import pymupdf
 
     from evalset_pipeline.core.pipeline.documents import build_documents
@@ -79,8 +82,12 @@ def run(entities: int | None = None, periods: int | None = None, repeats: int = 
     times: dict[str, list[float]] = {}
     cpu: dict[str, list[float]] = {}
     sizes: dict[str, float] = {}
-    fns = {"baseline": lambda: counts.__setitem__("baseline", baseline(pdfs, dirs["baseline"], dpi, workers)),
-           "ours": lambda: counts.__setitem__("ours", ours(corpus, dirs["ours"]))}
+    fns = {
+        "baseline": lambda: counts.__setitem__(
+            "baseline", baseline(pdfs, dirs["baseline"], dpi, workers)
+        ),
+        "ours": lambda: counts.__setitem__("ours", ours(corpus, dirs["ours"])),
+    }
     try:
         for _ in range(repeats):
             # Fresh output folders every round, prepared outside the timing (the documents stage
@@ -117,8 +124,8 @@ def run(entities: int | None = None, periods: int | None = None, repeats: int = 
         "output_mb": sizes,
         "pymupdf": pymupdf.VersionBind,
         "timing": f"best of {repeats}, interleaved; ratio = ours pages/s / baseline pages/s (wall); ratio_cpu = the "
-                  "same on CPU seconds (process + reaped workers), steadier on a shared machine; ours writes PNG + "
-                  "text layer JSON + thumbnail + table, baseline the PNG only",
+        "same on CPU seconds (process + reaped workers), steadier on a shared machine; ours writes PNG + "
+        "text layer JSON + thumbnail + table, baseline the PNG only",
     }
 
 

@@ -14,6 +14,7 @@ Goals: peak RSS of the process tree under 2 GB; per-page cost of each stage at t
 no worse than at the small size (growth ratio = per-page cost large / per-page cost small;
 1.0 = linear, below 1 = better than linear).
 """
+
 from __future__ import annotations
 
 import shutil
@@ -29,7 +30,12 @@ SAMPLE_SIZE = 200
 RSS_GOAL_MB = 2048
 LINEAR_TOLERANCE = 1.15  # a shared 2-core machine: per-page costs wobble by this much run to run
 MIN_JUDGED_S = 1.0
-FIXED_WORK_STAGES = ("gold_sample", "candidate_questions", "validated_questions", "candidate_labels")
+FIXED_WORK_STAGES = (
+    "gold_sample",
+    "candidate_questions",
+    "validated_questions",
+    "candidate_labels",
+)
 
 
 def _build(entities: int, periods: int, sample_size: int) -> dict[str, Any]:
@@ -43,7 +49,9 @@ def _build(entities: int, periods: int, sample_size: int) -> dict[str, Any]:
     return r
 
 
-def run(sizes: tuple[tuple[int, int], ...] | None = None, sample_size: int = SAMPLE_SIZE) -> dict[str, Any]:
+def run(
+    sizes: tuple[tuple[int, int], ...] | None = None, sample_size: int = SAMPLE_SIZE
+) -> dict[str, Any]:
     sizes = sizes or (QUICK_SIZES if quick() else SIZES)
     builds = [_build(e, p, sample_size) for e, p in sizes]
     small, large = builds[0], builds[-1]
@@ -54,8 +62,11 @@ def run(sizes: tuple[tuple[int, int], ...] | None = None, sample_size: int = SAM
             growth[step] = round((b / large["pages"]) / (a / small["pages"]), 3)
     # The linear goal covers the stages that touch every page: not the model stages (fixed
     # sample_size), and not steps under MIN_JUDGED_S at both sizes together (timer noise).
-    per_page_stages = {s: g for s, g in growth.items() if s not in FIXED_WORK_STAGES
-                       and small["steps_s"][s] + large["steps_s"][s] >= MIN_JUDGED_S}
+    per_page_stages = {
+        s: g
+        for s, g in growth.items()
+        if s not in FIXED_WORK_STAGES and small["steps_s"][s] + large["steps_s"][s] >= MIN_JUDGED_S
+    }
     worst = max(per_page_stages, key=per_page_stages.get) if per_page_stages else None
     total_growth = round((large["wall_s"] / large["pages"]) / (small["wall_s"] / small["pages"]), 3)
 
@@ -91,7 +102,7 @@ def run(sizes: tuple[tuple[int, int], ...] | None = None, sample_size: int = SAM
         "linear_goal_met": all(g <= LINEAR_TOLERANCE for g in per_page_stages.values()),
         "ratio": total_growth,
         "timing": "one cold build per size in a child process; growth = (stage s / pages) at the large size over "
-                  "the small size (1.0 linear); the linear goal judges every stage except the model stages (fixed "
-                  "sample_size) and steps under 1 s at both sizes together; "
-                  "pages_per_s = pages / materialize wall time; peak memory polled over the process tree",
+        "the small size (1.0 linear); the linear goal judges every stage except the model stages (fixed "
+        "sample_size) and steps under 1 s at both sizes together; "
+        "pages_per_s = pages / materialize wall time; peak memory polled over the process tree",
     }

@@ -21,10 +21,12 @@ the least noisy estimate, and interleaving spreads bursts of load over all sides
 The run is written the way retrievers write runs (grouped by query, best first, score ties in
 arbitrary order); `ours_shuffled_rows_s` is the worst case of rows in random order.
 """
+
 from __future__ import annotations
 
 import time
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -43,14 +45,24 @@ REPEATS = 7
 SEED = 7
 
 
-def make_data(n_queries: int = N_QUERIES, depth: int = DEPTH, seed: int = SEED, shuffled: bool = False) -> dict[str, Any]:
+def make_data(
+    n_queries: int = N_QUERIES, depth: int = DEPTH, seed: int = SEED, shuffled: bool = False
+) -> dict[str, Any]:
     """Golden tables and a run shaped like a retriever's output (grouped by query, best first)."""
     rng = np.random.default_rng(seed)
     item_ids = np.char.add("q", np.arange(n_queries).astype(str)).astype(object)
-    slices = rng.choice(np.array(["main", "underspecified", "regression"], dtype=object), n_queries, p=[0.8, 0.1, 0.1])
+    slices = rng.choice(
+        np.array(["main", "underspecified", "regression"], dtype=object),
+        n_queries,
+        p=[0.8, 0.1, 0.1],
+    )
     # Judged units per query: a gold (sufficient) plus hard negatives with mixed labels.
     judged = rng.integers(0, CORPUS_UNITS, (n_queries, N_JUDGED))
-    labels = rng.choice(np.array(["sufficient", "supporting", "irrelevant"], dtype=object), (n_queries, N_JUDGED), p=[0.15, 0.35, 0.5])
+    labels = rng.choice(
+        np.array(["sufficient", "supporting", "irrelevant"], dtype=object),
+        (n_queries, N_JUDGED),
+        p=[0.15, 0.35, 0.5],
+    )
     labels[:, 0] = "sufficient"
     unit_name = lambda ids: np.char.add("u", ids.astype(str)).astype(object)  # noqa: E731
     items = pa.table(
@@ -99,7 +111,12 @@ def pytrec_qrels(data: dict[str, Any]) -> dict[str, dict[str, int]]:
     grade = {"sufficient": 2, "supporting": 1, "irrelevant": 0}
     qrels: dict[str, dict[str, int]] = {}
     j = data["judgments"]
-    for q, u, lab in zip(j.column("item_id").to_pylist(), j.column("unit_id").to_pylist(), j.column("label").to_pylist()):
+    for q, u, lab in zip(
+        j.column("item_id").to_pylist(),
+        j.column("unit_id").to_pylist(),
+        j.column("label").to_pylist(),
+        strict=False,
+    ):
         qrels.setdefault(q, {})[u] = grade[lab]
     return qrels
 
@@ -113,10 +130,17 @@ def pytrec_prepare(data: dict[str, Any]) -> tuple[Any, dict[str, dict[str, float
     import pytrec_eval
 
     run: dict[str, dict[str, float]] = {}
-    for q, u, s in zip(data["query_ids"].to_pylist(), data["unit_ids"].to_pylist(), data["scores"].tolist()):
+    for q, u, s in zip(
+        data["query_ids"].to_pylist(),
+        data["unit_ids"].to_pylist(),
+        data["scores"].tolist(),
+        strict=False,
+    ):
         run.setdefault(q, {})[u] = s
     # relevance_level=2: recall and recip_rank count "sufficient" as relevant, as ours do.
-    evaluator = pytrec_eval.RelevanceEvaluator(pytrec_qrels(data), pytrec_measures(), relevance_level=2)
+    evaluator = pytrec_eval.RelevanceEvaluator(
+        pytrec_qrels(data), pytrec_measures(), relevance_level=2
+    )
     return evaluator, run
 
 

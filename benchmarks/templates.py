@@ -33,6 +33,7 @@ ratio = wall seconds / 600 (goal <= 1.0).
 
 `--quick` (EVALSET_BENCH_QUICK=1): 20,000 pages, well under a minute.
 """
+
 from __future__ import annotations
 
 import os
@@ -40,8 +41,9 @@ import resource
 import threading
 import time
 from collections import Counter
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any
 
 import numpy as np
 import psutil
@@ -53,7 +55,9 @@ QUICK_PAGES = 20_000
 N_VISUAL_TEMPLATES = 2_000
 N_HEADINGS = 3_000
 N_WORDS = 1_500
-CONTINUE_P = 0.35  # a section ends after each prose page with this chance: mean 2.9 pages, 65% continuations
+CONTINUE_P = (
+    0.35  # a section ends after each prose page with this chance: mean 2.9 pages, 65% continuations
+)
 STATEMENTS = ("balance_sheet", "income_statement", "comprehensive_income", "cash_flows", "equity")
 SEED = 13
 GOAL_S = 600.0
@@ -76,8 +80,13 @@ def _zipf(n: int, s: float = 1.05) -> np.ndarray:
     return w / w.sum()
 
 
-def make_data(n: int = N_PAGES, seed: int = SEED, dim: int | None = None,
-              visual_templates: int = N_VISUAL_TEMPLATES, headings: int = N_HEADINGS) -> dict[str, Any]:
+def make_data(
+    n: int = N_PAGES,
+    seed: int = SEED,
+    dim: int | None = None,
+    visual_templates: int = N_VISUAL_TEMPLATES,
+    headings: int = N_HEADINGS,
+) -> dict[str, Any]:
     """Pages in document order: ids, PageShapes, appearance (n, dim) float32 and true kinds."""
     from evalset_pipeline.core.index import appearance
     from evalset_pipeline.core.index.template_discovery import PageShape
@@ -93,27 +102,53 @@ def make_data(n: int = N_PAGES, seed: int = SEED, dim: int | None = None,
 
     heading_vocab = list(dict.fromkeys(phrase(2, 5) for _ in range(headings * 2)))[:headings]
     heading_p = _zipf(len(heading_vocab))
-    titles = [[phrase(2, 4) for _ in range(int(rng.integers(1, 4)))] for _ in range(visual_templates)]
+    titles = [
+        [phrase(2, 4) for _ in range(int(rng.integers(1, 4)))] for _ in range(visual_templates)
+    ]
     # (layout, numeric share range) per visual template: chart, table or cover.
-    styles = [(("mixed", 0.3, 0.6), ("tabular", 0.5, 0.85), ("sparse", 0.0, 0.1))[i]
-              for i in rng.choice(3, visual_templates, p=(0.55, 0.35, 0.10))]
+    styles = [
+        (("mixed", 0.3, 0.6), ("tabular", 0.5, 0.85), ("sparse", 0.0, 0.1))[i]
+        for i in rng.choice(3, visual_templates, p=(0.55, 0.35, 0.10))
+    ]
     template_p = _zipf(visual_templates, 0.8)
 
     kind = np.empty(n, np.int8)  # 0 prose, 1 visual, 2 statement
-    group = np.empty(n, np.int64)  # prose: heading index; visual: template; statement: statement index
+    group = np.empty(
+        n, np.int64
+    )  # prose: heading index; visual: template; statement: statement index
     doc_of = np.empty(n, np.int64)
     shapes: list[Any] = []
     i, doc = 0, 0
     while i < n:
         length = min(int(rng.integers(50, 301)), n - i)
-        sections = np.sort(rng.choice(len(heading_vocab), min(len(heading_vocab), max(4, length // 3)),
-                                      replace=False, p=heading_p))
-        templates = rng.choice(visual_templates, int(rng.integers(3, 13)), replace=False, p=template_p)
-        statement_at = set(rng.choice(max(1, len(sections)), int(rng.integers(1, 3)), replace=False).tolist())
+        sections = np.sort(
+            rng.choice(
+                len(heading_vocab),
+                min(len(heading_vocab), max(4, length // 3)),
+                replace=False,
+                p=heading_p,
+            )
+        )
+        templates = rng.choice(
+            visual_templates, int(rng.integers(3, 13)), replace=False, p=template_p
+        )
+        statement_at = set(
+            rng.choice(max(1, len(sections)), int(rng.integers(1, 3)), replace=False).tolist()
+        )
         name = f"doc{doc:05d}"
         page = 0
 
-        def add(k: int, g: int, heading: str, layout: str, share: float, statement: str = "") -> None:
+        def add(
+            k: int,
+            g: int,
+            heading: str,
+            layout: str,
+            share: float,
+            statement: str = "",
+            length: int = length,
+            doc: int = doc,
+            name: str = name,
+        ) -> None:  # bound to this document
             nonlocal i, page
             if page >= length:
                 return
@@ -132,12 +167,24 @@ def make_data(n: int = N_PAGES, seed: int = SEED, dim: int | None = None,
                 for _ in range(int(rng.integers(1, 5))):
                     t = int(templates[rng.integers(0, len(templates))])
                     layout, lo, hi = styles[t]
-                    add(1, t, titles[t][rng.integers(0, len(titles[t]))], layout, float(rng.uniform(lo, hi)))
+                    add(
+                        1,
+                        t,
+                        titles[t][rng.integers(0, len(titles[t]))],
+                        layout,
+                        float(rng.uniform(lo, hi)),
+                    )
             if s in statement_at:
                 for st in range(len(STATEMENTS)):
                     for p in range(int(rng.integers(1, 4))):
-                        add(2, st, "" if p else f"consolidated {STATEMENTS[st].replace('_', ' ')}", "tabular",
-                            float(rng.uniform(0.55, 0.85)), STATEMENTS[st])
+                        add(
+                            2,
+                            st,
+                            "" if p else f"consolidated {STATEMENTS[st].replace('_', ' ')}",
+                            "tabular",
+                            float(rng.uniform(0.55, 0.85)),
+                            STATEMENTS[st],
+                        )
             s += 1
         doc += 1
 
@@ -160,8 +207,15 @@ def make_data(n: int = N_PAGES, seed: int = SEED, dim: int | None = None,
         v /= np.linalg.norm(v, axis=1, keepdims=True)
         emb[a:b] = v
     truth = np.where(kind == 0, group, np.where(kind == 1, 1_000_000 + group, 2_000_000 + group))
-    return {"unit_ids": [f"u{j:07d}" for j in range(n)], "shapes": shapes, "appearance": emb, "kind": kind,
-            "truth": truth, "documents": doc, "heading_vocab": len(heading_vocab)}
+    return {
+        "unit_ids": [f"u{j:07d}" for j in range(n)],
+        "shapes": shapes,
+        "appearance": emb,
+        "kind": kind,
+        "truth": truth,
+        "documents": doc,
+        "heading_vocab": len(heading_vocab),
+    }
 
 
 class _PeakRSS:
@@ -173,7 +227,7 @@ class _PeakRSS:
         self._stop = threading.Event()
         self._proc = psutil.Process()
 
-    def __enter__(self) -> "_PeakRSS":
+    def __enter__(self) -> _PeakRSS:
         self.before = self.peak = self._proc.memory_info().rss
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
@@ -199,8 +253,13 @@ def _step_timers() -> Iterator[dict[str, list[float]]]:
     from evalset_pipeline.core.index import templates as tp
 
     spent: dict[str, list[float]] = {}
-    patched = [(td, "structure_vectors"), (td, "_heading_vectors"), (tp, "cluster_embeddings"),
-               (tp, "_split_by_heading"), (tp, "_join_singletons")]
+    patched = [
+        (td, "structure_vectors"),
+        (td, "_heading_vectors"),
+        (tp, "cluster_embeddings"),
+        (tp, "_split_by_heading"),
+        (tp, "_join_singletons"),
+    ]
     originals = [getattr(m, name) for m, name in patched]
 
     def wrap(name: str, fn: Any) -> Any:
@@ -210,14 +269,15 @@ def _step_timers() -> Iterator[dict[str, list[float]]]:
                 return fn(*a, **kw)
             finally:
                 spent.setdefault(name, []).append(time.perf_counter() - t0)
+
         return timed
 
-    for (m, name), fn in zip(patched, originals):
+    for (m, name), fn in zip(patched, originals, strict=False):
         setattr(m, name, wrap(name, fn))
     try:
         yield spent
     finally:
-        for (m, name), fn in zip(patched, originals):
+        for (m, name), fn in zip(patched, originals, strict=False):
             setattr(m, name, fn)
 
 
@@ -239,9 +299,14 @@ def _shares(template_ids: list[str]) -> dict[str, Any]:
     n = len(template_ids)
     single = sum(1 for s in sizes.values() if s == 1)
     largest_name, largest = max(sizes.items(), key=lambda kv: (kv[1], kv[0]))
-    return {"templates": len(sizes), "largest_template": largest_name, "largest_template_share": round(largest / n, 4),
-            "single_page_templates": single, "single_page_template_share": round(single / len(sizes), 4),
-            "pages_in_single_page_templates_share": round(single / n, 4)}
+    return {
+        "templates": len(sizes),
+        "largest_template": largest_name,
+        "largest_template_share": round(largest / n, 4),
+        "single_page_templates": single,
+        "single_page_template_share": round(single / len(sizes), 4),
+        "pages_in_single_page_templates_share": round(single / n, 4),
+    }
 
 
 def run(n: int | str | None = None, seed: int | str = SEED) -> dict[str, Any]:
@@ -269,7 +334,9 @@ def run(n: int | str | None = None, seed: int | str = SEED) -> dict[str, Any]:
     ari_by_kind = {}
     for k, label in enumerate(("prose", "visual", "statement")):
         rows = np.flatnonzero(kind == k)
-        ari_by_kind[label] = round(adjusted_rand_index(truth[rows], pred[rows]), 4) if rows.size else None
+        ari_by_kind[label] = (
+            round(adjusted_rand_index(truth[rows], pred[rows]), 4) if rows.size else None
+        )
     c = groups.clustering
     summary = groups.summary()
     return {
@@ -277,8 +344,11 @@ def run(n: int | str | None = None, seed: int | str = SEED) -> dict[str, Any]:
         "pages": n,
         "documents": d["documents"],
         "dim": int(d["appearance"].shape[1]),
-        "page_kinds": {"prose": int((kind == 0).sum()), "visual": int((kind == 1).sum()),
-                       "statement": int((kind == 2).sum())},
+        "page_kinds": {
+            "prose": int((kind == 0).sum()),
+            "visual": int((kind == 1).sum()),
+            "statement": int((kind == 2).sum()),
+        },
         "true_kinds": int(np.unique(truth).size),
         "heading_vocabulary": d["heading_vocab"],
         "cpu_count": os.cpu_count(),
@@ -290,21 +360,33 @@ def run(n: int | str | None = None, seed: int | str = SEED) -> dict[str, Any]:
         "input_mb": round(input_mb, 1),
         "process_max_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
         "steps_s": _steps(spent),
-        "clustering": None if c is None else {"method": c.method, "units": c.units, "threshold": c.threshold,
-                                              "clusters_before_refinement": summary["clustering"]["clusters"]},
+        "clustering": None
+        if c is None
+        else {
+            "method": c.method,
+            "units": c.units,
+            "threshold": c.threshold,
+            "clusters_before_refinement": summary["clustering"]["clusters"],
+        },
         "sources": summary["sources"],
         **_shares(assigned),
         "ari": round(adjusted_rand_index(truth, pred), 4),
         "ari_by_kind": ari_by_kind,
         "ratio": round(wall / GOAL_S, 4),
-        "goal": {"seconds": GOAL_S, "peak_rss_mb": GOAL_RSS_MB, "ratio_at_most": 1.0,
-                 "met": bool(wall <= GOAL_S and mem.peak / 2**20 <= GOAL_RSS_MB)},
-        "notes": ("ratio = discover_templates wall seconds / 600 (issue 13: 400,000 pages in < 10 min and "
-                  "< 8 GB). peak_rss_mb: this process while discover_templates runs, inputs included "
-                  "(rss_before_mb is the process just before the call, input_mb the appearance array). "
-                  "ari: against the true kinds (prose: section heading; visual: template; statement: "
-                  "statement type); steps_s: time inside each step (heading_split_clustering_s is "
-                  "also inside split_by_heading_s)."),
+        "goal": {
+            "seconds": GOAL_S,
+            "peak_rss_mb": GOAL_RSS_MB,
+            "ratio_at_most": 1.0,
+            "met": bool(wall <= GOAL_S and mem.peak / 2**20 <= GOAL_RSS_MB),
+        },
+        "notes": (
+            "ratio = discover_templates wall seconds / 600 (issue 13: 400,000 pages in < 10 min and "
+            "< 8 GB). peak_rss_mb: this process while discover_templates runs, inputs included "
+            "(rss_before_mb is the process just before the call, input_mb the appearance array). "
+            "ari: against the true kinds (prose: section heading; visual: template; statement: "
+            "statement type); steps_s: time inside each step (heading_split_clustering_s is "
+            "also inside split_by_heading_s)."
+        ),
     }
 
 

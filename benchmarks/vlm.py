@@ -11,6 +11,7 @@ chunk waits for its slowest call.
 
     python -m benchmarks vlm
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -32,7 +33,7 @@ def _page(tmp: Path):
     import pymupdf
 
     from evalset_pipeline.core.corpus.sample_corpus import generate_sample_corpus
-    from evalset_pipeline.core.render.text_layer import text_layer_of
+    from evalset_pipeline.core.pagetext.layer import text_layer_of
     from evalset_pipeline.core.vlm.base import PageView
 
     generate_sample_corpus(tmp / "corpus", entities=1, periods=1)
@@ -43,7 +44,9 @@ def _page(tmp: Path):
         layer = text_layer_of(page)
     (tmp / "page.png").write_bytes(png)
     (tmp / "page.json").write_text(json.dumps(layer), encoding="utf-8")
-    return PageView("bench-page", tmp / "page.png", tmp / "page.json", hashlib.sha256(png).hexdigest())
+    return PageView(
+        "bench-page", tmp / "page.png", tmp / "page.json", hashlib.sha256(png).hexdigest()
+    )
 
 
 def run() -> dict:
@@ -54,17 +57,31 @@ def run() -> dict:
         tmp = Path(d)
         page = _page(tmp)
         server = subprocess.Popen(
-            [sys.executable, "-m", "evalset_pipeline_tests.support.fake_vlm_server", "--latency", str(LATENCY_S),
-             "--page", str(page.image_path)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=Path(__file__).resolve().parent.parent,
+            [
+                sys.executable,
+                "-m",
+                "evalset_pipeline_tests.support.fake_vlm_server",
+                "--latency",
+                str(LATENCY_S),
+                "--page",
+                str(page.image_path),
+            ],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            cwd=Path(__file__).resolve().parent.parent,
         )
         try:
             url = server.stdout.readline().strip()
             if not url.startswith("http://127.0.0.1:"):
                 raise RuntimeError(f"the fake server did not start (said {url!r})")
             # A variable that is never set: no real key is ever sent to the local server.
-            backend = OpenAIBackend("fake-vlm", base_url=url, max_in_flight=IN_FLIGHT,
-                                    api_key_env="EVALSET_BENCH_NO_KEY")
+            backend = OpenAIBackend(
+                "fake-vlm",
+                base_url=url,
+                max_in_flight=IN_FLIGHT,
+                api_key_env="EVALSET_BENCH_NO_KEY",
+            )
             pairs = [(f"What was the revenue of segment {i}?", page) for i in range(CALLS)]
             start = time.perf_counter()
             results = backend.judge(pairs)
@@ -79,7 +96,9 @@ def run() -> dict:
             cached_seconds = time.perf_counter() - start
             ledger = cache.ledger()
             cache.close()
-            stats = json.loads(urllib.request.urlopen(url.removesuffix("/v1") + "/fake/stats", timeout=10).read())
+            stats = json.loads(
+                urllib.request.urlopen(url.removesuffix("/v1") + "/fake/stats", timeout=10).read()
+            )
         finally:
             server.stdin.close()
             server.wait(timeout=10)
@@ -96,8 +115,11 @@ def run() -> dict:
         "ideal_seconds": round(ideal, 3),
         "ratio": round(ideal / seconds, 3),
         "goal": ">= 0.8",
-        "through_call_cache": {"seconds": round(cached_seconds, 3), "ratio": round(ideal / cached_seconds, 3),
-                               "chunk": cached.chunk},
+        "through_call_cache": {
+            "seconds": round(cached_seconds, 3),
+            "ratio": round(ideal / cached_seconds, 3),
+            "chunk": cached.chunk,
+        },
         "peak_in_flight_seen_by_server": peak,
         "page_png_kb": round(png_kb, 1),
         "path": "OpenAIBackend -> openai client -> HTTP 127.0.0.1 -> fake server process",

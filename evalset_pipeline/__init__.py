@@ -17,7 +17,13 @@ if TYPE_CHECKING:
     from evalset_pipeline.core.golden.model import GoldenSet
     from evalset_pipeline.core.golden.reader import list_golden_sets, load_golden_set
 
-__all__ = ["load_golden_set", "list_golden_sets", "GoldenSet", "GoldenSetNotFound", "GoldenSetCorrupt"]
+__all__ = [
+    "load_golden_set",
+    "list_golden_sets",
+    "GoldenSet",
+    "GoldenSetNotFound",
+    "GoldenSetCorrupt",
+]
 
 _LAZY = {
     "load_golden_set": "evalset_pipeline.core.golden.reader",

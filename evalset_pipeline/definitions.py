@@ -5,6 +5,7 @@
 `golden_set` publishes. Nothing here keeps state in the process: resources read their settings
 (EVALSET_DATA_DIR, EVALSET_CORPUS_DIR, ...) and every asset reads its inputs from files.
 """
+
 from __future__ import annotations
 
 import os
@@ -17,7 +18,10 @@ from evalset_pipeline.defs.resources import EmbedderResource, PipelineSettings, 
 from evalset_pipeline.defs.schedules import build_golden_set_job, golden_set_refresh
 from evalset_pipeline.defs.sensors import corpus_changed
 
-all_assets = [*dg.load_assets_from_modules([corpus, index, negatives, questions, golden, scores]), *all_checks]
+all_assets = [
+    *dg.load_assets_from_modules([corpus, index, negatives, questions, golden, scores]),
+    *all_checks,
+]
 
 
 def build_executor(kind: str | None = None) -> dg.ExecutorDefinition:
@@ -37,7 +41,9 @@ def build_executor(kind: str | None = None) -> dg.ExecutorDefinition:
         return k8s_job_executor
     if kind != "multiprocess":
         raise ValueError(f"EVALSET_EXECUTOR={kind!r}: expected 'multiprocess' or 'k8s'")
-    return dg.multiprocess_executor.configured({"max_concurrent": int(os.environ.get("EVALSET_MAX_CONCURRENT", "2"))})
+    return dg.multiprocess_executor.configured(
+        {"max_concurrent": int(os.environ.get("EVALSET_MAX_CONCURRENT", "2"))}
+    )
 
 
 executor = build_executor()

@@ -1,4 +1,5 @@
 """Shared fixtures: small generated corpora, built once per session where tests only read them."""
+
 from __future__ import annotations
 
 import os

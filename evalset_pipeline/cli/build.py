@@ -5,6 +5,7 @@ Quiet by default: a live progress display in a terminal, nothing but the summary
 `--verbose` / `--log-level` bring Dagster's events back. Expected failures are one sentence (or
 one paragraph for blocked gates), never a stack trace.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -17,33 +18,67 @@ from pathlib import Path
 
 from evalset_pipeline.cli.common import add_vlm_options, vlm_flags_error, vlm_kwargs
 from evalset_pipeline.core.paths import default_corpus_dir, default_data_dir
+from evalset_pipeline.core.questions.funnel import FUNNEL_ORDER
 from evalset_pipeline.core.redact import redact
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("build", help="Build (or confirm) the golden set for a corpus")
-    p.add_argument("--corpus", default=None, help="Folder of PDFs, optional metadata.csv (default: data/sample_corpus)")
-    p.add_argument("--data-dir", type=Path, default=None, help="Artifacts, golden sets and the Dagster instance (default: data)")
+    p.add_argument(
+        "--corpus",
+        default=None,
+        help="Folder of PDFs, optional metadata.csv (default: data/sample_corpus)",
+    )
+    p.add_argument(
+        "--data-dir",
+        type=Path,
+        default=None,
+        help="Artifacts, golden sets and the Dagster instance (default: data)",
+    )
     add_vlm_options(p)
-    p.add_argument("--embedder", default="appearance", help="'appearance' or a sentence-transformers name/path")
+    p.add_argument(
+        "--embedder", default="appearance", help="'appearance' or a sentence-transformers name/path"
+    )
     p.add_argument("--sample-size", type=int, default=80)
     p.add_argument("--seed", type=int, default=13)
     p.add_argument("--negatives-per-axis", type=int, default=2)
-    p.add_argument("--axes", default="period,metric,entity", help="Comma-separated axes, e.g. period,metric,entity,revision")
-    p.add_argument("--workers", type=int, default=0, help="Processes for render/embed (0 = one per core)")
-    p.add_argument("--baseline-retrievers", default="",
-                   help="Retrievers of baseline_scores, comma-separated (default: bm25; add text for MiniLM)")
+    p.add_argument(
+        "--axes",
+        default="period,metric,entity",
+        help="Comma-separated axes, e.g. period,metric,entity,revision",
+    )
+    p.add_argument(
+        "--workers", type=int, default=0, help="Processes for render/embed (0 = one per core)"
+    )
+    p.add_argument(
+        "--baseline-retrievers",
+        default="",
+        help="Retrievers of baseline_scores, comma-separated (default: bm25; add text for MiniLM)",
+    )
     p.add_argument("--json", action="store_true", help="Print the summary as JSON")
-    p.add_argument("--verbose", action="store_true", help="Print Dagster's events (DEBUG) instead of the progress display")
-    p.add_argument("--log-level", default=None, choices=["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"],
-                   help="Print Dagster's events from this level on (default: none; --verbose = DEBUG)")
-    p.add_argument("--wait", action="store_true",
-                   help="If another build holds the data directory, wait for it (default: fail at once, naming it)")
+    p.add_argument(
+        "--verbose",
+        action="store_true",
+        help="Print Dagster's events (DEBUG) instead of the progress display",
+    )
+    p.add_argument(
+        "--log-level",
+        default=None,
+        choices=["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"],
+        help="Print Dagster's events from this level on (default: none; --verbose = DEBUG)",
+    )
+    p.add_argument(
+        "--wait",
+        action="store_true",
+        help="If another build holds the data directory, wait for it (default: fail at once, naming it)",
+    )
     p.set_defaults(func=run)
 
 
 EXIT_BUSY = 3  # another build holds the data directory
-_REMOTE = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:/")  # s3://, gs://, https://, … (also as Path turned it: s3:/…)
+_REMOTE = re.compile(
+    r"^[A-Za-z][A-Za-z0-9+.-]*:/"
+)  # s3://, gs://, https://, … (also as Path turned it: s3:/…)
 
 
 def corpus_problem(corpus: str) -> str | None:
@@ -63,13 +98,17 @@ def run(args: argparse.Namespace) -> int:
 
     data_dir = args.data_dir or default_data_dir()
     corpus = str(args.corpus or default_corpus_dir())
-    if (problem := corpus_problem(corpus) or vlm_flags_error(args)):
+    if problem := corpus_problem(corpus) or vlm_flags_error(args):
         print(f"error: {problem}", file=sys.stderr)
         return 2
     # Taken before Dagster is even imported, so a second build learns at once who holds the directory.
     try:
-        with build_lock(DataPaths.at(data_dir), Path(corpus).resolve(), wait=args.wait,
-                        on_wait=lambda who: print(f"waiting: {who}", file=sys.stderr, flush=True)):
+        with build_lock(
+            DataPaths.at(data_dir),
+            Path(corpus).resolve(),
+            wait=args.wait,
+            on_wait=lambda who: print(f"waiting: {who}", file=sys.stderr, flush=True),
+        ):
             return _build(args, Path(data_dir), Path(corpus))
     except BuildLocked as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -90,14 +129,31 @@ def _log_level(args: argparse.Namespace) -> str:
 def _run_config(args: argparse.Namespace, data_dir: Path, corpus: Path) -> dict:
     """Resource config of this build: what the launchpad would hold for the same run (no secret:
     the API key's variable name only)."""
-    settings = {"data_dir": str(data_dir), "corpus_dir": str(corpus), "seed": args.seed, "sample_size": args.sample_size,
-                "negatives_per_axis": args.negatives_per_axis, "axes": [a.strip() for a in args.axes.split(",") if a.strip()],
-                "workers": args.workers,
-                "baseline_retrievers": [r.strip() for r in args.baseline_retrievers.split(",") if r.strip()]}
-    vlm = {**vlm_kwargs(args), "input_usd_per_mtok": args.input_usd_per_mtok, "output_usd_per_mtok": args.output_usd_per_mtok}
-    return {"resources": {"settings": {"config": settings}, "vlm": {"config": {k: v for k, v in vlm.items() if v is not None}},
-                          "embedder": {"config": {"model": args.embedder}}},
-            "loggers": {"console": {"config": {"log_level": _log_level(args)}}}}
+    settings = {
+        "data_dir": str(data_dir),
+        "corpus_dir": str(corpus),
+        "seed": args.seed,
+        "sample_size": args.sample_size,
+        "negatives_per_axis": args.negatives_per_axis,
+        "axes": [a.strip() for a in args.axes.split(",") if a.strip()],
+        "workers": args.workers,
+        "baseline_retrievers": [
+            r.strip() for r in args.baseline_retrievers.split(",") if r.strip()
+        ],
+    }
+    vlm = {
+        **vlm_kwargs(args),
+        "input_usd_per_mtok": args.input_usd_per_mtok,
+        "output_usd_per_mtok": args.output_usd_per_mtok,
+    }
+    return {
+        "resources": {
+            "settings": {"config": settings},
+            "vlm": {"config": {k: v for k, v in vlm.items() if v is not None}},
+            "embedder": {"config": {"model": args.embedder}},
+        },
+        "loggers": {"console": {"config": {"log_level": _log_level(args)}}},
+    }
 
 
 @contextlib.contextmanager
@@ -109,7 +165,9 @@ def _quiet(level: str):
     names = ("dagster", "alembic", "httpx")
     before = {n: logging.getLogger(n).level for n in names}
     for n in names:
-        logging.getLogger(n).setLevel(max(logging.getLevelName(level), logging.WARNING) if level != "DEBUG" else logging.DEBUG)
+        logging.getLogger(n).setLevel(
+            max(logging.getLevelName(level), logging.WARNING) if level != "DEBUG" else logging.DEBUG
+        )
     with warnings.catch_warnings():
         if level == "CRITICAL":
             warnings.simplefilter("ignore")
@@ -126,8 +184,6 @@ def _build(args: argparse.Namespace, data_dir: Path, corpus: Path) -> int:
 
     level = _log_level(args)
     with _quiet(level):
-        import dagster as dg
-
         from evalset_pipeline.definitions import defs
         from evalset_pipeline.defs.external import report_to_instance
         from evalset_pipeline.defs.instance import LAUNCHER_TAG, fail_dead_cli_runs, open_instance
@@ -144,10 +200,20 @@ def _build(args: argparse.Namespace, data_dir: Path, corpus: Path) -> int:
                 from evalset_pipeline.cli.build_progress import BuildProgress
 
                 sink = BuildProgress()
-            with progress.showing(sink) if sink else contextlib.nullcontext(), sink or contextlib.nullcontext():
+            with (
+                progress.showing(sink) if sink else contextlib.nullcontext(),
+                sink or contextlib.nullcontext(),
+            ):
                 result = job.execute_in_process(
-                    run_config=_run_config(args, data_dir, corpus), instance=instance, raise_on_error=False,
-                    tags={LAUNCHER_TAG: "cli", DATA_DIR_TAG: str(data_dir.resolve()), "evalset/trigger": "cli"})
+                    run_config=_run_config(args, data_dir, corpus),
+                    instance=instance,
+                    raise_on_error=False,
+                    tags={
+                        LAUNCHER_TAG: "cli",
+                        DATA_DIR_TAG: str(data_dir.resolve()),
+                        "evalset/trigger": "cli",
+                    },
+                )
             checks = check_outcomes(result)
             if not result.success:
                 _print_failure(result, checks, data_dir)
@@ -165,7 +231,10 @@ def _build(args: argparse.Namespace, data_dir: Path, corpus: Path) -> int:
 def _print_failure(result, checks: list[dict], data_dir: Path) -> None:
     for event in result.all_events:
         if event.is_step_failure and event.step_key != "candidate_labels_gates":
-            print(f"error in {event.step_key}: {redact(step_error(event.step_failure_data.error))}", file=sys.stderr)
+            print(
+                f"error in {event.step_key}: {redact(step_error(event.step_failure_data.error))}",
+                file=sys.stderr,
+            )
     blocked = [c for c in checks if not c["passed"] and c["severity"] == "ERROR"]
     if blocked:
         print(gates_paragraph(blocked, _funnel(data_dir)), file=sys.stderr)
@@ -177,7 +246,12 @@ _WRAPPERS = ("Dagster",)
 
 
 def step_error(err) -> str:
-    while err is not None and err.cause is not None and err.cls_name and err.cls_name.startswith(_WRAPPERS):
+    while (
+        err is not None
+        and err.cause is not None
+        and err.cls_name
+        and err.cls_name.startswith(_WRAPPERS)
+    ):
         err = err.cause
     if err is None:
         return "failed"
@@ -190,16 +264,20 @@ def step_error(err) -> str:
 def check_outcomes(result) -> list[dict]:
     out = []
     for ev in result.get_asset_check_evaluations():
-        out.append({"name": ev.check_name, "passed": ev.passed,
-                    "severity": ev.severity.value if ev.severity else "ERROR",
-                    "description": (ev.description or "").strip()})
+        out.append(
+            {
+                "name": ev.check_name,
+                "passed": ev.passed,
+                "severity": ev.severity.value if ev.severity else "ERROR",
+                "description": (ev.description or "").strip(),
+            }
+        )
     return out
 
 
 def _funnel(data_dir: Path) -> dict:
     from evalset_pipeline.core.paths import DataPaths
-    from evalset_pipeline.core.questions.funnel import summarize
-    from evalset_pipeline.core.questions.funnel import FunnelRow
+    from evalset_pipeline.core.questions.funnel import FunnelRow, summarize
     from evalset_pipeline.core.tables import read_rows
 
     path = DataPaths.at(data_dir).table("funnel")
@@ -209,10 +287,11 @@ def _funnel(data_dir: Path) -> dict:
 def gates_paragraph(blocked: list[dict], funnel: dict) -> str:
     """One paragraph: what blocked publishing, and the funnel that led there."""
     why = "; ".join(f"{c['description']} ({c['name']})" for c in blocked)
-    keys = ("sampled", "skipped", "generated", "kept_as_written", "qualified", "kept", "underspecified", "dropped")
-    counts = ", ".join(f"{k} {funnel[k]}" for k in keys if k in funnel) or "not available"
+    counts = ", ".join(f"{k} {funnel[k]}" for k in FUNNEL_ORDER if k in funnel) or "not available"
     reasons = "; ".join(f"{r}: {n}" for r, n in (funnel.get("dropped_reasons") or {}).items())
-    return (f"error: no golden set was published, because the blocking gates failed: {why}. "
-            f"Funnel: {counts}" + (f" (dropped: {reasons})" if reasons else "") + ". "
-            "The previous version, if any, is still the latest. See `evalset documents --rejected`, the "
-            "funnel above and docs/dagster.md (checks) for what each gate means.")
+    return (
+        f"error: no golden set was published, because the blocking gates failed: {why}. "
+        f"Funnel: {counts}" + (f" (dropped: {reasons})" if reasons else "") + ". "
+        "The previous version, if any, is still the latest. See `evalset documents --rejected`, the "
+        "funnel above and docs/dagster.md (checks) for what each gate means."
+    )

@@ -4,14 +4,19 @@ The numbers come from the run itself (each asset's materialization metadata, the
 evaluations, step start/end times in the instance's event log), so the summary, `--json` and
 the UI show the same figures.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-STAGE_ORDER = ("documents", "page_renders", "page_metadata", "page_embeddings", "template_groups", "hard_negatives",
-               "gold_sample", "candidate_questions", "validated_questions", "candidate_labels", "candidate_labels_gates",
-               "golden_set", "baseline_scores")
+from evalset_pipeline.core.pipeline.graph import STAGES
+from evalset_pipeline.core.questions.funnel import FUNNEL_ORDER
+
+# The graph's build order, each stage's gate check right after it.
+STAGE_ORDER = tuple(
+    n for s in STAGES for n in ((s, f"{s}_gates") if s == "candidate_labels" else (s,))
+)
 MODEL_STAGES = ("candidate_questions", "validated_questions", "candidate_labels")
 
 
@@ -26,14 +31,22 @@ def stage_seconds(instance, run_id: str) -> dict[str, float]:
 
     starts: dict[str, float] = {}
     out: dict[str, float] = {}
-    for entry in instance.all_logs(run_id, of_type={DagsterEventType.STEP_START, DagsterEventType.STEP_SUCCESS,
-                                                     DagsterEventType.STEP_FAILURE}):
+    for entry in instance.all_logs(
+        run_id,
+        of_type={
+            DagsterEventType.STEP_START,
+            DagsterEventType.STEP_SUCCESS,
+            DagsterEventType.STEP_FAILURE,
+        },
+    ):
         step = entry.step_key or ""
         if entry.dagster_event_type == DagsterEventType.STEP_START:
             starts[step] = entry.timestamp
         elif step in starts:
             out[step] = round(entry.timestamp - starts[step], 2)
-    return dict(sorted(out.items(), key=lambda kv: STAGE_ORDER.index(kv[0]) if kv[0] in STAGE_ORDER else 99))
+    return dict(
+        sorted(out.items(), key=lambda kv: STAGE_ORDER.index(kv[0]) if kv[0] in STAGE_ORDER else 99)
+    )
 
 
 def _count(values: list[str]) -> dict[str, int]:
@@ -59,8 +72,13 @@ def collect_summary(result, instance, checks: list[dict], data_dir: Path) -> dic
     created = bool(golden_meta.get("new_version"))
     gs = load_golden_set("latest", data_dir)
     renders, embeddings = _meta(result, "page_renders"), _meta(result, "page_embeddings")
-    model = {stage: {"calls": int(_meta(result, stage).get("model_calls") or 0),
-                     "cache_hits": int(_meta(result, stage).get("cache_hits") or 0)} for stage in MODEL_STAGES}
+    model = {
+        stage: {
+            "calls": int(_meta(result, stage).get("model_calls") or 0),
+            "cache_hits": int(_meta(result, stage).get("cache_hits") or 0),
+        }
+        for stage in MODEL_STAGES
+    }
     provenance = gs.info.get("provenance") or {}
     tokens = provenance.get("tokens") or {}
     baseline = _meta(result, "baseline_scores")
@@ -68,30 +86,50 @@ def collect_summary(result, instance, checks: list[dict], data_dir: Path) -> dic
     return {
         "version_id": gs.version_id,
         "new_version": created,
-        "latest_moved": bool(golden_meta.get("latest_moved", created)),  # also true when reverted inputs confirmed an older version
+        "latest_moved": bool(
+            golden_meta.get("latest_moved", created)
+        ),  # also true when reverted inputs confirmed an older version
         "seq": gs.info.get("seq"),
         "items": gs.items.num_rows,
         "by_slice": _count(gs.items.column("slice").to_pylist()),
         "funnel": gs.info.get("funnel"),
-        "corpus": {"documents": gs.info.get("corpus_documents"), "pages": gs.info.get("corpus_pages"),
-                   "fingerprint": gs.info.get("corpus_fingerprint")},
+        "corpus": {
+            "documents": gs.info.get("corpus_documents"),
+            "pages": gs.info.get("corpus_pages"),
+            "fingerprint": gs.info.get("corpus_fingerprint"),
+        },
         "done": {
-            "pages_rendered": int(renders.get("rendered") or 0), "pages_render_reused": int(renders.get("reused") or 0),
-            "pages_embedded": int(embeddings.get("embedded") or 0), "pages_embedding_reused": int(embeddings.get("cached") or 0),
-            "model_calls": sum(m["calls"] for m in model.values()), "cache_hits": sum(m["cache_hits"] for m in model.values()),
+            "pages_rendered": int(renders.get("rendered") or 0),
+            "pages_render_reused": int(renders.get("reused") or 0),
+            "pages_embedded": int(embeddings.get("embedded") or 0),
+            "pages_embedding_reused": int(embeddings.get("cached") or 0),
+            "model_calls": sum(m["calls"] for m in model.values()),
+            "cache_hits": sum(m["cache_hits"] for m in model.values()),
             "model_by_stage": model,
-            "tokens": {"prompt": int(tokens.get("prompt") or 0), "completion": int(tokens.get("completion") or 0)},
+            "tokens": {
+                "prompt": int(tokens.get("prompt") or 0),
+                "completion": int(tokens.get("completion") or 0),
+            },
             "cost_usd": float(provenance.get("cost_usd") or 0.0),
-            "backend": provenance.get("backend", ""), "model": provenance.get("model", ""),
-            "baseline": {k: v for k, v in baseline.items() if k.endswith("_sufficient@1") or k == "retrievers"},
+            "backend": provenance.get("backend", ""),
+            "model": provenance.get("model", ""),
+            "baseline": {
+                k: v
+                for k, v in baseline.items()
+                if k.endswith("_sufficient@1") or k == "retrievers"
+            },
         },
         "seconds": {**stage_seconds(instance, result.run_id)},
         "rejected_documents": _rejected(data_dir),
         "sidecar_issues": list(metadata.get("sidecar_issues") or []),  # [bad-input]
         "warnings": [f"{c['name']}: {c['description']}" for c in checks if not c["passed"]]
-                    + list(golden_meta.get("warnings") or []),
-        "stored_at": {"duckdb": str(Path(data_dir) / "evalsets.duckdb"), "snapshot": str(gs.snapshot_dir),
-                      "dagster_home": str(instance_home(data_dir)), "run_id": result.run_id},
+        + list(golden_meta.get("warnings") or []),
+        "stored_at": {
+            "duckdb": str(Path(data_dir) / "evalsets.duckdb"),
+            "snapshot": str(gs.snapshot_dir),
+            "dagster_home": str(instance_home(data_dir)),
+            "run_id": result.run_id,
+        },
     }
 
 
@@ -101,26 +139,38 @@ def print_summary(s: dict[str, Any]) -> None:
     from rich.text import Text  # [bad-input] cells as Text: a file named "[/b].pdf" is not markup
 
     console = Console()
-    state = ("new version" if s["new_version"] else
-             "confirmed again: same inputs as this earlier version, LATEST moved back to it" if s.get("latest_moved") else
-             "unchanged: same inputs, same version, no new row")
+    state = (
+        "new version"
+        if s["new_version"]
+        else "confirmed again: same inputs as this earlier version, LATEST moved back to it"
+        if s.get("latest_moved")
+        else "unchanged: same inputs, same version, no new row"
+    )
     console.print(f"[bold]golden set[/bold] {s['version_id']}  (seq {s['seq']}, {state})")
-    console.print(f"items: {s['items']}  " + "  ".join(f"{k}={v}" for k, v in s["by_slice"].items()))
+    console.print(
+        f"items: {s['items']}  " + "  ".join(f"{k}={v}" for k, v in s["by_slice"].items())
+    )
     c, d = s["corpus"], s["done"]
-    console.print(f"corpus: {c['documents']} documents, {c['pages']} pages, fingerprint {c['fingerprint'][:16]}")
-    console.print(f"done: {d['pages_rendered']} pages rendered ({d['pages_render_reused']} reused), "
-                  f"{d['pages_embedded']} embedded ({d['pages_embedding_reused']} reused), "
-                  f"{d['model_calls']} model calls ({d['cache_hits']} cache hits, {d['backend']}"
-                  f"{' ' + d['model'] if d['model'] else ''}), tokens {d['tokens']['prompt']:,} in / "
-                  f"{d['tokens']['completion']:,} out, cost {d['cost_usd']:.4f} USD")
+    console.print(
+        f"corpus: {c['documents']} documents, {c['pages']} pages, fingerprint {c['fingerprint'][:16]}"
+    )
+    console.print(
+        f"done: {d['pages_rendered']} pages rendered ({d['pages_render_reused']} reused), "
+        f"{d['pages_embedded']} embedded ({d['pages_embedding_reused']} reused), "
+        f"{d['model_calls']} model calls ({d['cache_hits']} cache hits, {d['backend']}"
+        f"{' ' + d['model'] if d['model'] else ''}), tokens {d['tokens']['prompt']:,} in / "
+        f"{d['tokens']['completion']:,} out, cost {d['cost_usd']:.4f} USD"
+    )
     total = sum(s["seconds"].values())
-    console.print(f"time: {total:.1f} s in steps; " + ", ".join(f"{k} {v:.1f}" for k, v in s["seconds"].items()
-                                                                if v >= 0.05 * max(total, 1e-9)))
+    console.print(
+        f"time: {total:.1f} s in steps; "
+        + ", ".join(f"{k} {v:.1f}" for k, v in s["seconds"].items() if v >= 0.05 * max(total, 1e-9))
+    )
     f = s["funnel"] or {}
     t = Table(title="funnel", show_header=True)
     t.add_column("stage")
     t.add_column("count", justify="right")
-    for key in ("sampled", "skipped", "generated", "kept_as_written", "qualified", "kept", "underspecified", "dropped"):
+    for key in FUNNEL_ORDER:
         if key in f:
             t.add_row(key, str(f[key]))
     for reason, n in (f.get("dropped_reasons") or {}).items():
@@ -133,11 +183,18 @@ def print_summary(s: dict[str, Any]) -> None:
         for col in ("path", "sha256", "reason", "stage"):
             r.add_column(col, overflow="fold")
         for row in s["rejected_documents"]:
-            r.add_row(Text(row["path"]), Text(row["sha256"][:12] or "-"), Text(row["reason"]), Text(row["stage"]))
+            r.add_row(
+                Text(row["path"]),
+                Text(row["sha256"][:12] or "-"),
+                Text(row["reason"]),
+                Text(row["stage"]),
+            )
         console.print(r)
     for issue in s.get("sidecar_issues") or []:  # [bad-input]
         console.print(Text(f"sidecar: {issue}"), style="yellow")
     for warning in s.get("warnings") or []:
         console.print(Text(f"warning: {warning}"), style="bold yellow")
-    console.print(f"stored in {s['stored_at']['duckdb']} and {s['stored_at']['snapshot']}; "
-                  f"run {s['stored_at']['run_id'][:8]} in {s['stored_at']['dagster_home']} (`make ui` shows it)")
+    console.print(
+        f"stored in {s['stored_at']['duckdb']} and {s['stored_at']['snapshot']}; "
+        f"run {s['stored_at']['run_id'][:8]} in {s['stored_at']['dagster_home']} (`make ui` shows it)"
+    )

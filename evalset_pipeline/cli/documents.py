@@ -1,10 +1,12 @@
-"""`evalset documents [--rejected | --facts] [--json] [--data-dir DIR]`: what the last build took in, and what it did not.
+"""`evalset documents [--rejected | --facts] [--json] [--data-dir DIR]`: what the last build took
+in, and what it did not.
 
 Reads the `documents` and `rejected_documents` tables the `documents` and `page_renders` stages
 wrote under the data directory, or with `--facts` the `document_facts` table of `page_metadata`
 (registrant, form, reporting period, fiscal calendar, each with its source and confidence);
 never touches the corpus or DuckDB, so it works during a build.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -14,12 +16,25 @@ from pathlib import Path
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("documents", help="List the corpus documents of the last build, or the rejected ones")
-    p.add_argument("--data-dir", type=Path, default=None, help="data directory (default: $EVALSET_DATA_DIR or ./data)")
-    p.add_argument("--rejected", action="store_true",
-                   help="list rejected documents and pages (path, sha256, reason, stage) instead")
-    p.add_argument("--facts", action="store_true",
-                   help="show each document's facts (registrant, form, period, fiscal year end) and their sources")
+    p = sub.add_parser(
+        "documents", help="List the corpus documents of the last build, or the rejected ones"
+    )
+    p.add_argument(
+        "--data-dir",
+        type=Path,
+        default=None,
+        help="data directory (default: $EVALSET_DATA_DIR or ./data)",
+    )
+    p.add_argument(
+        "--rejected",
+        action="store_true",
+        help="list rejected documents and pages (path, sha256, reason, stage) instead",
+    )
+    p.add_argument(
+        "--facts",
+        action="store_true",
+        help="show each document's facts (registrant, form, period, fiscal year end) and their sources",
+    )
     p.add_argument("--json", action="store_true", help="print JSON rows")
     p.set_defaults(func=run)
 
@@ -30,15 +45,23 @@ def run(args: argparse.Namespace) -> int:
 
     data_dir = Path(args.data_dir) if args.data_dir is not None else default_data_dir()
     if "\x00" in str(data_dir) or not data_dir.is_dir():
-        print(f"error: data directory {str(data_dir)!r} does not exist or is not a directory", file=sys.stderr)
+        print(
+            f"error: data directory {str(data_dir)!r} does not exist or is not a directory",
+            file=sys.stderr,
+        )
         return 2
     if args.rejected and args.facts:
         print("error: --rejected and --facts are two views; pick one", file=sys.stderr)
         return 2
-    name = "rejected_documents" if args.rejected else "document_facts" if args.facts else "documents"
+    name = (
+        "rejected_documents" if args.rejected else "document_facts" if args.facts else "documents"
+    )
     path = DataPaths.at(data_dir).table(name)
     if not path.is_file():
-        print(f"error: no {name} table under {data_dir}: run `evalset build --data-dir {data_dir}` first", file=sys.stderr)
+        print(
+            f"error: no {name} table under {data_dir}: run `evalset build --data-dir {data_dir}` first",
+            file=sys.stderr,
+        )
         return 2
     try:
         rows = read_rows(path)
@@ -62,15 +85,29 @@ def _print_facts(rows: list[dict], *, data_dir: Path) -> None:
 
     console = Console()
     t = Table(title=f"document facts ({len(rows)})")
-    for col in ("path", "entity", "source", "form", "period", "ends", "source ", "fiscal year ends"):
+    for col in (
+        "path",
+        "entity",
+        "source",
+        "form",
+        "period",
+        "ends",
+        "source ",
+        "fiscal year ends",
+    ):
         t.add_column(col, overflow="fold")
     months = "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split()
     for r in sorted(rows, key=lambda r: r["path"]):
-        t.add_row(Text(r["path"]), Text(r["entity"] or "-"),
-                  Text(f"{r['entity_source'] or '-'} {r['entity_confidence']:.2f}"), Text(r["form"] or "-"),
-                  Text(r["period"] or "-"), Text(r["period_end"] or "-"),
-                  Text(f"{r['period_source'] or '-'} {r['period_confidence']:.2f}"),
-                  Text(f"{months[r['fiscal_year_end_month'] - 1]} ({r['calendar_source']})"))
+        t.add_row(
+            Text(r["path"]),
+            Text(r["entity"] or "-"),
+            Text(f"{r['entity_source'] or '-'} {r['entity_confidence']:.2f}"),
+            Text(r["form"] or "-"),
+            Text(r["period"] or "-"),
+            Text(r["period_end"] or "-"),
+            Text(f"{r['period_source'] or '-'} {r['period_confidence']:.2f}"),
+            Text(f"{months[r['fiscal_year_end_month'] - 1]} ({r['calendar_source']})"),
+        )
     console.print(t)
     if not rows:
         console.print(Text(f"none in {data_dir}"))
@@ -87,15 +124,24 @@ def _print(rows: list[dict], *, rejected: bool, data_dir: Path) -> None:
         for col in ("path", "sha256", "reason", "stage"):
             t.add_column(col, overflow="fold")
         for r in rows:
-            t.add_row(Text(r["path"]), Text(r["sha256"][:16] or "-"), Text(r["reason"]), Text(r["stage"]))
+            t.add_row(
+                Text(r["path"]), Text(r["sha256"][:16] or "-"), Text(r["reason"]), Text(r["stage"])
+            )
     else:
         t = Table(title=f"documents ({len(rows)}, {sum(r['page_count'] for r in rows)} pages)")
         for col in ("path", "pages", "sha256", "bytes", "also as"):
-            t.add_column(col, overflow="fold", justify="right" if col in ("pages", "bytes") else "left")
+            t.add_column(
+                col, overflow="fold", justify="right" if col in ("pages", "bytes") else "left"
+            )
         for r in rows:
             others = [p for p in r["paths"] if p != r["path"]]
-            t.add_row(Text(r["path"]), str(r["page_count"]), Text(r["document_sha256"][:16]), str(r["bytes"]),
-                      Text(", ".join(others)))
+            t.add_row(
+                Text(r["path"]),
+                str(r["page_count"]),
+                Text(r["document_sha256"][:16]),
+                str(r["bytes"]),
+                Text(", ".join(others)),
+            )
     console.print(t)
     if not rows:
         console.print(Text(f"none in {data_dir}"))

@@ -14,6 +14,7 @@ from typing import Any
 from rich import box
 from rich.console import Console
 from rich.table import Table
+
 from evalset_pipeline.cli.common import add_data_dir
 
 EPILOG = "VERSION is 'latest', a version id (gs-…), or a unique prefix of one."
@@ -59,8 +60,15 @@ def cmd_list(args: argparse.Namespace) -> int:
         )
     for r in reversed(rows):
         if r.get("corrupt"):  # listed, never dropped: `evalset golden verify` says more
-            table.add_row("?" + ("[bold green]*[/]" if r["is_latest"] else " "), r["version_id"],
-                          "[bold red]CORRUPT[/]", "", "", "", "")
+            table.add_row(
+                "?" + ("[bold green]*[/]" if r["is_latest"] else " "),
+                r["version_id"],
+                "[bold red]CORRUPT[/]",
+                "",
+                "",
+                "",
+                "",
+            )
             continue
         table.add_row(
             f"{r['seq']}{'[bold green]*[/]' if r['is_latest'] else ' '}",
@@ -74,7 +82,10 @@ def cmd_list(args: argparse.Namespace) -> int:
     console.print(table)
     for r in rows:
         if r.get("corrupt"):
-            print(f"warning: {r['version_id']} is corrupt: {r['corrupt']} (run `evalset golden verify`)", file=sys.stderr)
+            print(
+                f"warning: {r['version_id']} is corrupt: {r['corrupt']} (run `evalset golden verify`)",
+                file=sys.stderr,
+            )
     return 0
 
 
@@ -85,12 +96,19 @@ def cmd_history(args: argparse.Namespace) -> int:
     if args.json:
         _emit_json(events)
         return 0
-    table = Table(title="publish history (newest first): each time LATEST moved", box=box.SIMPLE_HEAD)
+    table = Table(
+        title="publish history (newest first): each time LATEST moved", box=box.SIMPLE_HEAD
+    )
     for col in ("event", "version", "seq", "published (UTC)", "what"):
         table.add_column(col, no_wrap=True)
     for e in reversed(events):
-        table.add_row(str(e["event"]), e["version_id"], str(e["seq"]), e["published_at"][:19].replace("T", " "),
-                      "new version" if e["new_version"] else "confirmed again (inputs reverted)")
+        table.add_row(
+            str(e["event"]),
+            e["version_id"],
+            str(e["seq"]),
+            e["published_at"][:19].replace("T", " "),
+            "new version" if e["new_version"] else "confirmed again (inputs reverted)",
+        )
     Console().print(table)
     return 0
 
@@ -103,8 +121,16 @@ def cmd_verify(args: argparse.Namespace) -> int:
     repaired = repair_manifests(paths) if args.repair else []
     report = verify_golden(paths)
     if args.json:
-        _emit_json({"ok": report.ok, "versions": report.versions, "events": report.events,
-                    "problems": [str(p) for p in report.problems], "notes": report.notes, "repaired": repaired})
+        _emit_json(
+            {
+                "ok": report.ok,
+                "versions": report.versions,
+                "events": report.events,
+                "problems": [str(p) for p in report.problems],
+                "notes": report.notes,
+                "repaired": repaired,
+            }
+        )
     else:
         for line in repaired:
             print(f"repair: {line}")
@@ -127,7 +153,8 @@ def _summary(golden: Any) -> dict[str, Any]:
         "judgments": len(judgments),
         "units": golden.units.num_rows,
         "labels_by_role": {
-            f"{r} {lab}": n for (r, lab), n in sorted(Counter((j["role"], j["label"]) for j in judgments).items())
+            f"{r} {lab}": n
+            for (r, lab), n in sorted(Counter((j["role"], j["label"]) for j in judgments).items())
         },
     }
 
@@ -174,7 +201,9 @@ def cmd_diff(args: argparse.Namespace) -> int:
     from evalset_pipeline.core.golden.diff import diff_golden_sets
     from evalset_pipeline.core.golden.reader import load_golden_set
 
-    diff = diff_golden_sets(load_golden_set(args.a, args.data_dir), load_golden_set(args.b, args.data_dir))
+    diff = diff_golden_sets(
+        load_golden_set(args.a, args.data_dir), load_golden_set(args.b, args.data_dir)
+    )
     if args.json:
         _emit_json(diff.to_dict())
         return 0
@@ -186,9 +215,13 @@ def cmd_diff(args: argparse.Namespace) -> int:
     for key, (old, new) in diff.info.items():
         console.print(f"  {key}: {old} → {new}")
     if diff.label_transitions:
-        console.print("  label changes: " + ", ".join(f"{k}: {n}" for k, n in diff.label_transitions.items()))
+        console.print(
+            "  label changes: " + ", ".join(f"{k}: {n}" for k, n in diff.label_transitions.items())
+        )
     if diff.units_added or diff.units_removed or diff.units_changed:
-        console.print(f"  units: +{len(diff.units_added)} -{len(diff.units_removed)} ~{len(diff.units_changed)}")
+        console.print(
+            f"  units: +{len(diff.units_added)} -{len(diff.units_removed)} ~{len(diff.units_changed)}"
+        )
     limit = args.limit
     for title, rows in (("added", diff.added), ("removed", diff.removed)):
         if rows:
@@ -204,7 +237,9 @@ def cmd_diff(args: argparse.Namespace) -> int:
             table.add_column(col)
         for change in diff.changed[:limit]:
             name = (
-                change.item_id if change.new_item_id == change.item_id else f"{change.item_id} → {change.new_item_id}"
+                change.item_id
+                if change.new_item_id == change.item_id
+                else f"{change.item_id} → {change.new_item_id}"
             )
             for field, (old, new) in change.fields.items():
                 table.add_row(name, field, str(old), str(new))
@@ -224,7 +259,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from evalset_pipeline.core.golden.exports import export_golden_set
+    from evalset_pipeline.core.exports import export_golden_set
     from evalset_pipeline.core.golden.reader import load_golden_set
 
     golden = load_golden_set(args.version, args.data_dir)
@@ -241,7 +276,8 @@ def cmd_export(args: argparse.Namespace) -> int:
         _emit_json(summary)
         return 0
     splits = ", ".join(
-        f"{c['split']} {c['queries']} queries / {c['qrels']} qrels" for c in summary["slices"].values()
+        f"{c['split']} {c['queries']} queries / {c['qrels']} qrels"
+        for c in summary["slices"].values()
     )
     Console().print(
         f"exported {golden.version_id} as {args.format} to {args.out}: {summary['corpus']} pages "
@@ -254,8 +290,8 @@ def _guarded(func: Any) -> Any:
     """Turn expected failures (unknown version, corrupt snapshot, bad export) into one-line errors."""
 
     def run(args: argparse.Namespace) -> int:
+        from evalset_pipeline.core.exports import ExportError
         from evalset_pipeline.core.golden.errors import GoldenSetError
-        from evalset_pipeline.core.golden.exports import ExportError
 
         try:
             return func(args)
@@ -269,7 +305,9 @@ def _guarded(func: Any) -> Any:
 def register(subparsers: Any) -> None:
     common = argparse.ArgumentParser(add_help=False)
     add_data_dir(common)
-    golden = subparsers.add_parser("golden", help="list, inspect, diff and export published golden sets", epilog=EPILOG)
+    golden = subparsers.add_parser(
+        "golden", help="list, inspect, diff and export published golden sets", epilog=EPILOG
+    )
     sub = golden.add_subparsers(dest="golden_command", required=True)
 
     p = sub.add_parser("list", parents=[common], help="all versions, newest first")
@@ -280,30 +318,50 @@ def register(subparsers: Any) -> None:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_guarded(cmd_history))
 
-    p = sub.add_parser("verify", parents=[common],
-                       help="check every snapshot's checksums, the history, LATEST, the reader copy and the warehouse")
+    p = sub.add_parser(
+        "verify",
+        parents=[common],
+        help="check every snapshot's checksums, the history, LATEST, the reader copy and the warehouse",
+    )
     p.add_argument("--json", action="store_true")
-    p.add_argument("--repair", action="store_true",
-                   help="rewrite a damaged manifest from the warehouse where the data files still prove the version id")
+    p.add_argument(
+        "--repair",
+        action="store_true",
+        help="rewrite a damaged manifest from the warehouse where the data files still prove the version id",
+    )
     p.set_defaults(func=_guarded(cmd_verify))
 
-    p = sub.add_parser("show", parents=[common], help="one version's row, counts, funnel and provenance", epilog=EPILOG)
+    p = sub.add_parser(
+        "show",
+        parents=[common],
+        help="one version's row, counts, funnel and provenance",
+        epilog=EPILOG,
+    )
     p.add_argument("version", nargs="?", default="latest")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_guarded(cmd_show))
 
-    p = sub.add_parser("diff", parents=[common], help="items added / removed / changed from A to B", epilog=EPILOG)
-    p.add_argument("a", metavar="A", help="the version to compare from (e.g. the one a baseline was scored on)")
+    p = sub.add_parser(
+        "diff", parents=[common], help="items added / removed / changed from A to B", epilog=EPILOG
+    )
+    p.add_argument(
+        "a", metavar="A", help="the version to compare from (e.g. the one a baseline was scored on)"
+    )
     p.add_argument("b", metavar="B", help="the version to compare to (e.g. latest)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--limit", type=int, default=50, help="rows shown per section (default 50)")
     p.set_defaults(func=_guarded(cmd_diff))
 
     p = sub.add_parser(
-        "export", parents=[common], help="write a version as beir, mteb, vidore or jsonl", epilog=EPILOG
+        "export",
+        parents=[common],
+        help="write a version as beir, mteb, vidore or jsonl",
+        epilog=EPILOG,
     )
     p.add_argument("--format", required=True, choices=("beir", "mteb", "vidore", "jsonl"))
-    p.add_argument("--out", required=True, help="output directory (must be empty unless --overwrite)")
+    p.add_argument(
+        "--out", required=True, help="output directory (must be empty unless --overwrite)"
+    )
     p.add_argument("--version", default="latest")
     p.add_argument("--overwrite", action="store_true", help="write into a non-empty directory")
     p.add_argument(

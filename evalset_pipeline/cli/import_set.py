@@ -8,6 +8,7 @@ docs/hardening.md). Bad rows are listed with their file and line; the valid rows
 Exit codes: 0 imported (even with bad rows, listed on stderr); 1 bad input (no build in the data
 directory, unreadable input, no row resolves); 2 bad arguments.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -16,26 +17,51 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from evalset_pipeline.cli.common import add_data_dir, add_vlm_options, json_safe, vlm_flags_error, vlm_kwargs
+from evalset_pipeline.cli.common import (
+    add_data_dir,
+    add_vlm_options,
+    json_safe,
+    vlm_flags_error,
+    vlm_kwargs,
+)
 
 SHOWN_ISSUES = 20
 
 
 def register(subparsers: Any) -> None:
-    from evalset_pipeline.core.golden.imports.records import FORMATS
+    from evalset_pipeline.core.imports.records import FORMATS
 
-    p = subparsers.add_parser("import", help="import an external benchmark (BEIR, ViDoRe/MTEB parquet, JSONL) and harden it",
-                              description=__doc__.split("\n\n")[1])
-    p.add_argument("format", choices=FORMATS, help="beir: queries.jsonl + corpus.jsonl + qrels/*.tsv; vidore / mteb: "
-                   "corpus/ queries/ qrels/ parquet; jsonl: question, answer, document, evidence_pages (1-based)")
+    p = subparsers.add_parser(
+        "import",
+        help="import an external benchmark (BEIR, ViDoRe/MTEB parquet, JSONL) and harden it",
+        description=__doc__.split("\n\n")[1],
+    )
+    p.add_argument(
+        "format",
+        choices=FORMATS,
+        help="beir: queries.jsonl + corpus.jsonl + qrels/*.tsv; vidore / mteb: "
+        "corpus/ queries/ qrels/ parquet; jsonl: question, answer, document, evidence_pages (1-based)",
+    )
     p.add_argument("path", type=Path, help="the folder (beir, vidore, mteb) or the file (jsonl)")
     p.add_argument("--source", default="", help="the benchmark's name (default: the folder's name)")
-    p.add_argument("--mapping", type=Path, default=None, metavar="CSV",
-                   help="corpus_id,document,page (1-based) for corpora whose rows do not name their page")
-    p.add_argument("--split", action="append", default=[], help="import only this split (repeatable; default: all)")
+    p.add_argument(
+        "--mapping",
+        type=Path,
+        default=None,
+        metavar="CSV",
+        help="corpus_id,document,page (1-based) for corpora whose rows do not name their page",
+    )
+    p.add_argument(
+        "--split",
+        action="append",
+        default=[],
+        help="import only this split (repeatable; default: all)",
+    )
     add_vlm_options(p)
     add_data_dir(p)
-    p.add_argument("--wait", action="store_true", help="queue behind a build holding the data directory")
+    p.add_argument(
+        "--wait", action="store_true", help="queue behind a build holding the data directory"
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_import)
 
@@ -50,17 +76,21 @@ def _labeller(args: argparse.Namespace, paths: Any):
     from evalset_pipeline.core.vlm.cache import Prices
     from evalset_pipeline.core.vlm.factory import VLMConfig, backend_identity, open_cached_backend
 
-    backend = open_cached_backend(VLMConfig(**vlm_kwargs(args), prices=Prices(args.input_usd_per_mtok,
-                                                                             args.output_usd_per_mtok)), paths)
+    backend = open_cached_backend(
+        VLMConfig(
+            **vlm_kwargs(args), prices=Prices(args.input_usd_per_mtok, args.output_usd_per_mtok)
+        ),
+        paths,
+    )
     return backend.label, backend_identity(backend.backend), backend.cache.close
 
 
 def cmd_import(args: argparse.Namespace) -> int:
     from evalset_pipeline.core.buildlock import BuildLocked, build_lock
     from evalset_pipeline.core.golden.errors import GoldenSetError
-    from evalset_pipeline.core.golden.imports.harden import harden
-    from evalset_pipeline.core.golden.imports.readers import read_source
-    from evalset_pipeline.core.golden.imports.records import ImportFormatError
+    from evalset_pipeline.core.imports.harden import harden
+    from evalset_pipeline.core.imports.readers import read_source
+    from evalset_pipeline.core.imports.records import ImportFormatError
     from evalset_pipeline.core.paths import DataPaths
 
     problem = vlm_flags_error(args)
@@ -69,7 +99,13 @@ def cmd_import(args: argparse.Namespace) -> int:
         return 2
     paths = DataPaths.at(args.data_dir)
     try:
-        source = read_source(args.format, args.path, source=args.source, mapping=args.mapping, splits=tuple(args.split))
+        source = read_source(
+            args.format,
+            args.path,
+            source=args.source,
+            mapping=args.mapping,
+            splits=tuple(args.split),
+        )
         with build_lock(paths, str(args.path), wait=args.wait):
             label, identity, close = _labeller(args, paths)
             try:
@@ -80,21 +116,39 @@ def cmd_import(args: argparse.Namespace) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     prov = draft.provenance
-    summary = {"version_id": result.version_id, "created": result.created, "source": source.source,
-               "format": source.format, "rows": source.rows, "imported": prov["imported"],
-               "statuses": prov["statuses"], "gold_refs": prov["gold_refs"],
-               "gold_refs_resolved": prov["gold_refs_resolved"], "issues": [str(i) for i in resolution.issues],
-               "judge": identity, "snapshot": str(result.snapshot_dir)}
+    summary = {
+        "version_id": result.version_id,
+        "created": result.created,
+        "source": source.source,
+        "format": source.format,
+        "rows": source.rows,
+        "imported": prov["imported"],
+        "statuses": prov["statuses"],
+        "gold_refs": prov["gold_refs"],
+        "gold_refs_resolved": prov["gold_refs_resolved"],
+        "issues": [str(i) for i in resolution.issues],
+        "judge": identity,
+        "snapshot": str(result.snapshot_dir),
+    }
     for issue in resolution.issues[:SHOWN_ISSUES]:
         print(f"skipped {issue}", file=sys.stderr)
     if len(resolution.issues) > SHOWN_ISSUES:
-        print(f"... and {len(resolution.issues) - SHOWN_ISSUES} more (in the version's provenance)", file=sys.stderr)
+        print(
+            f"... and {len(resolution.issues) - SHOWN_ISSUES} more (in the version's provenance)",
+            file=sys.stderr,
+        )
     if args.json:
         print(json.dumps(json_safe(summary), default=str))
         return 0
-    print(f"imported {prov['imported']} of {source.rows} rows from {source.path} as {source.source}: "
-          + ", ".join(f"{k} {v}" for k, v in prov["statuses"].items()))
-    print(f"gold pages mapped: {prov['gold_refs_resolved']} of {prov['gold_refs']}; issues: {len(resolution.issues)}")
-    print(f"golden version {result.version_id} ({'new' if result.created else 'unchanged'}); "
-          f"`evalset report hardening --golden {result.version_id}` reads it")
+    print(
+        f"imported {prov['imported']} of {source.rows} rows from {source.path} as {source.source}: "
+        + ", ".join(f"{k} {v}" for k, v in prov["statuses"].items())
+    )
+    print(
+        f"gold pages mapped: {prov['gold_refs_resolved']} of {prov['gold_refs']}; issues: {len(resolution.issues)}"
+    )
+    print(
+        f"golden version {result.version_id} ({'new' if result.created else 'unchanged'}); "
+        f"`evalset report hardening --golden {result.version_id}` reads it"
+    )
     return 0

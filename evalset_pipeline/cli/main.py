@@ -1,4 +1,5 @@
 """`evalset …`: each command group lives in its own module and registers its subcommands."""
+
 from __future__ import annotations
 
 import argparse
@@ -23,7 +24,8 @@ COMMAND_MODULES = [
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="evalset", description="Build and use golden evaluation sets for visual document retrieval."
+        prog="evalset",
+        description="Build and use golden evaluation sets for visual document retrieval.",
     )
     sub = parser.add_subparsers(dest="command", required=True)
     for name in COMMAND_MODULES:

@@ -8,6 +8,7 @@ record into an item of slice `regression` (see core/review/regression.py).
 Exit codes: 0 added (or already there); 1 the document or page is not in the corpus (nothing
 written; --force writes anyway) or bad arguments.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -40,7 +41,11 @@ def _check_in_folder(corpus: Path, document: str, page: int) -> tuple[str | None
 
 def cmd_add(args: argparse.Namespace) -> int:
     from evalset_pipeline.core.review.regression import (
-        RegressionError, append_record, corpus_index, new_record, read_records,
+        RegressionError,
+        append_record,
+        corpus_index,
+        new_record,
+        read_records,
     )
 
     paths = DataPaths.at(args.data_dir)
@@ -50,8 +55,11 @@ def cmd_add(args: argparse.Namespace) -> int:
         sha, why = index.document(args.document)
         unit, why = index.resolve(args.document, args.page) if sha else (None, why)
         if unit is None and not args.force:
-            print(f"evalset regression add: {why} (last corpus scan under {paths.root}); nothing written "
-                  f"(--force to record it anyway)", file=sys.stderr)
+            print(
+                f"evalset regression add: {why} (last corpus scan under {paths.root}); nothing written "
+                f"(--force to record it anyway)",
+                file=sys.stderr,
+            )
             return 1
         if sha:
             document = index.primary.get(sha, args.document)
@@ -61,22 +69,36 @@ def cmd_add(args: argparse.Namespace) -> int:
         if corpus.is_dir():
             found, why = _check_in_folder(corpus, args.document, args.page)
             if found is None and not args.force:
-                print(f"evalset regression add: {why}; nothing written (--force to record it anyway)", file=sys.stderr)
+                print(
+                    f"evalset regression add: {why}; nothing written (--force to record it anyway)",
+                    file=sys.stderr,
+                )
                 return 1
             document = found or args.document
             checked = f"checked against {corpus}" if found else f"unchecked: {why}"
         else:
             checked = "unchecked: no corpus scan and no corpus folder to look in"
     try:
-        record = new_record(args.question, document, args.page, args.note or "", args.date or "", args.answer or "",
-                            args.language or "")
+        record = new_record(
+            args.question,
+            document,
+            args.page,
+            args.note or "",
+            args.date or "",
+            args.answer or "",
+            args.language or "",
+        )
     except RegressionError as exc:
         print(f"evalset regression add: {exc}", file=sys.stderr)
         return 1
     existing, _ = read_records(paths.regressions)
     if any(r.item_id == record.item_id for r in existing):
         msg = {"item_id": record.item_id, "added": False, "reason": "already recorded"}
-        print(json.dumps(msg) if args.json else f"already recorded as {record.item_id}; nothing written")
+        print(
+            json.dumps(msg)
+            if args.json
+            else f"already recorded as {record.item_id}; nothing written"
+        )
         return 0
     try:
         path = append_record(paths.regressions, record, args.file)
@@ -84,10 +106,22 @@ def cmd_add(args: argparse.Namespace) -> int:
         print(f"evalset regression add: {exc}", file=sys.stderr)
         return 1
     if args.json:
-        print(json.dumps({"item_id": record.item_id, "added": True, "file": str(path), "check": checked,
-                          "record": record.to_json()}, ensure_ascii=False))
+        print(
+            json.dumps(
+                {
+                    "item_id": record.item_id,
+                    "added": True,
+                    "file": str(path),
+                    "check": checked,
+                    "record": record.to_json(),
+                },
+                ensure_ascii=False,
+            )
+        )
     else:
-        print(f"recorded {record.item_id} in {path} ({checked}); the next `evalset build` adds it to slice regression")
+        print(
+            f"recorded {record.item_id} in {path} ({checked}); the next `evalset build` adds it to slice regression"
+        )
     return 0
 
 
@@ -105,12 +139,20 @@ def cmd_list(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.table import Table
 
-    t = Table(title=f"regression records in {paths.regressions} (status against the last corpus scan)")
+    t = Table(
+        title=f"regression records in {paths.regressions} (status against the last corpus scan)"
+    )
     for col in ("item", "status", "question", "document", "page", "note / reason"):
         t.add_column(col, overflow="fold")
     for r in rows:
-        t.add_row(r["item_id"], r["status"], r["question"], r["document"], str(r["page"]),
-                  r["reason"] if r["status"] != "added" else r["note"])
+        t.add_row(
+            r["item_id"],
+            r["status"],
+            r["question"],
+            r["document"],
+            str(r["page"]),
+            r["reason"] if r["status"] != "added" else r["note"],
+        )
     Console().print(t)
     return 0
 
@@ -118,23 +160,47 @@ def cmd_list(args: argparse.Namespace) -> int:
 def register(subparsers: Any) -> None:
     common = argparse.ArgumentParser(add_help=False)
     add_data_dir(common)
-    reg = subparsers.add_parser("regression", help="record production failures for the regression slice")
+    reg = subparsers.add_parser(
+        "regression", help="record production failures for the regression slice"
+    )
     sub = reg.add_subparsers(dest="regression_command", required=True)
 
-    p = sub.add_parser("add", parents=[common], help="append a failure: the user's question and the page that answers it")
+    p = sub.add_parser(
+        "add",
+        parents=[common],
+        help="append a failure: the user's question and the page that answers it",
+    )
     p.add_argument("--question", required=True, help="the question exactly as the user asked it")
-    p.add_argument("--document", required=True, help="the PDF: path under the corpus root, file name, or sha256")
-    p.add_argument("--page", required=True, type=int, help="1-based page that should have been retrieved")
+    p.add_argument(
+        "--document",
+        required=True,
+        help="the PDF: path under the corpus root, file name, or sha256",
+    )
+    p.add_argument(
+        "--page", required=True, type=int, help="1-based page that should have been retrieved"
+    )
     p.add_argument("--note", default="", help="e.g. the ticket and what came back instead")
     p.add_argument("--date", default="", help="when it happened (default today)")
     p.add_argument("--answer", default="", help="the expected answer, if known")
-    p.add_argument("--language", default="", help="ISO 639-1 code (default: guessed from the question)")
-    p.add_argument("--corpus", default=None, help="corpus folder to check against when no build has scanned it")
-    p.add_argument("--file", default="regressions.jsonl", help="file under data/regressions/ (default regressions.jsonl)")
-    p.add_argument("--force", action="store_true", help="record it even if the page is not in the corpus")
+    p.add_argument(
+        "--language", default="", help="ISO 639-1 code (default: guessed from the question)"
+    )
+    p.add_argument(
+        "--corpus", default=None, help="corpus folder to check against when no build has scanned it"
+    )
+    p.add_argument(
+        "--file",
+        default="regressions.jsonl",
+        help="file under data/regressions/ (default regressions.jsonl)",
+    )
+    p.add_argument(
+        "--force", action="store_true", help="record it even if the page is not in the corpus"
+    )
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_add)
 
-    p = sub.add_parser("list", parents=[common], help="every record, with whether it resolves to a corpus page")
+    p = sub.add_parser(
+        "list", parents=[common], help="every record, with whether it resolves to a corpus page"
+    )
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_list)

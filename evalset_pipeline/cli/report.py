@@ -3,17 +3,15 @@
 Exit codes: 0 reported; 1 bad input (no golden set, working tables missing); 2 refused (the
 retriever has no honest run on this index) or bad arguments.
 """
+
 from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
-from evalset_pipeline.cli.common import add_data_dir, add_golden, json_safe
+from evalset_pipeline.cli.common import add_data_dir, add_golden, json_safe, retrieval_failure
 from evalset_pipeline.core.golden.errors import GoldenSetError
-
-INPUT_ERROR = 1
 
 
 def register(subparsers: Any) -> None:
@@ -30,10 +28,17 @@ def register(subparsers: Any) -> None:
         "supporting-only@5. Both also over the whole index, plus a one-change-at-a-time bridge. "
         "See docs/scoring.md, 'The headline report'.",
     )
-    h.add_argument("--retriever", choices=RETRIEVERS, default=DEFAULT_RETRIEVER, help=f"which baseline ranks (default: {DEFAULT_RETRIEVER})")
+    h.add_argument(
+        "--retriever",
+        choices=RETRIEVERS,
+        default=DEFAULT_RETRIEVER,
+        help=f"which baseline ranks (default: {DEFAULT_RETRIEVER})",
+    )
     add_golden(h)
     add_data_dir(h)
-    h.add_argument("--seed", type=int, default=DEFAULT_SEED, help="seed of the random-negative draws")
+    h.add_argument(
+        "--seed", type=int, default=DEFAULT_SEED, help="seed of the random-negative draws"
+    )
     h.add_argument("--json", action="store_true", help="print one JSON object")
     h.set_defaults(func=cmd_headline)
     from evalset_pipeline.cli import report_hardening
@@ -51,12 +56,8 @@ def cmd_headline(args: argparse.Namespace) -> int:
     try:
         golden = load_golden_set(args.golden, paths.root)
         report = headline(paths, golden, args.retriever, seed=args.seed)
-    except BaselineUnavailable as exc:
-        print(f"REFUSED: --retriever {args.retriever}: {exc}", file=sys.stderr)
-        return exc.exit_code
-    except (GoldenSetError, FileNotFoundError, ValueError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return INPUT_ERROR
+    except (BaselineUnavailable, GoldenSetError, FileNotFoundError, ValueError) as exc:
+        return retrieval_failure(exc, args.retriever)
     if args.json:
         print(json.dumps(json_safe(report.to_dict()), allow_nan=False, default=str))
         return 0

@@ -2,6 +2,7 @@
 
 Exit codes: 0 reported; 1 bad input (no such version, not an import).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -17,30 +18,44 @@ def register(report_subparsers: Any) -> None:
     from evalset_pipeline.core.scoring.baselines import RETRIEVERS
 
     h = report_subparsers.add_parser(
-        "hardening", help="what hardening an imported benchmark found (docs/hardening.md)",
+        "hardening",
+        help="what hardening an imported benchmark found (docs/hardening.md)",
         description="Per axis, the share of imported questions a one-axis sibling answers (95%% interval); the "
         "judge against the human gold pages (confusion matrix, per-class recall, macro-F1; computed answers "
-        "apart); a baseline retriever against the original qrels and the hardened set.")
+        "apart); a baseline retriever against the original qrels and the hardened set.",
+    )
     add_golden(h, help="the imported version (default: latest)")
     add_data_dir(h)
-    h.add_argument("--retriever", choices=RETRIEVERS, default="text", help="baseline for the before/after table")
+    h.add_argument(
+        "--retriever",
+        choices=RETRIEVERS,
+        default="text",
+        help="baseline for the before/after table",
+    )
     h.add_argument("--no-baseline", action="store_true", help="skip the before/after table")
-    h.add_argument("--html", type=Path, default=None, metavar="FILE",
-                   help="where to write the HTML page (default: <data>/reports/hardening-<version>.html)")
+    h.add_argument(
+        "--html",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="where to write the HTML page (default: <data>/reports/hardening-<version>.html)",
+    )
     h.add_argument("--json", action="store_true", help="print one JSON object")
     h.set_defaults(func=cmd_hardening)
 
 
 def cmd_hardening(args: argparse.Namespace) -> int:
     from evalset_pipeline.core.golden.errors import GoldenSetError
-    from evalset_pipeline.core.golden.imports.report import NotAnImport, hardening_report
     from evalset_pipeline.core.golden.reader import load_golden_set
+    from evalset_pipeline.core.imports.report import NotAnImport, hardening_report
     from evalset_pipeline.core.paths import DataPaths
 
     paths = DataPaths.at(args.data_dir)
     try:
         golden = load_golden_set(args.golden, paths.root)
-        report = hardening_report(golden, paths, retriever=None if args.no_baseline else args.retriever)
+        report = hardening_report(
+            golden, paths, retriever=None if args.no_baseline else args.retriever
+        )
     except (GoldenSetError, NotAnImport, FileNotFoundError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
@@ -48,7 +63,11 @@ def cmd_hardening(args: argparse.Namespace) -> int:
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(report.html(), encoding="utf-8")
     if args.json:
-        print(json.dumps(json_safe({**report.to_dict(), "html": str(out)}), allow_nan=False, default=str))
+        print(
+            json.dumps(
+                json_safe({**report.to_dict(), "html": str(out)}), allow_nan=False, default=str
+            )
+        )
         return 0
     from rich.console import Console
     from rich.markdown import Markdown

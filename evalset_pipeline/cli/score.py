@@ -3,6 +3,7 @@
 Exit codes: 0 scored; 1 bad input (no such golden version, unreadable run); 2 refused (golden
 set too old, too many queries without results; see core/scoring/guards.py) or bad arguments.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -11,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from evalset_pipeline.cli.common import add_data_dir, add_golden, json_safe
+from evalset_pipeline.cli.common import INPUT_ERROR, add_data_dir, add_golden, json_safe
 from evalset_pipeline.core.golden.errors import GoldenSetError
 from evalset_pipeline.core.golden.model import GoldenSet
 from evalset_pipeline.core.scoring.compare import build_compare_report
@@ -33,15 +34,19 @@ from evalset_pipeline.core.scoring.guards import (
 )
 from evalset_pipeline.core.scoring.metrics import QueryScores, score_run
 from evalset_pipeline.core.scoring.qrels import Qrels, qrels_from_golden
-from evalset_pipeline.core.scoring.report import build_score_report, render_compare_report, render_score_report
+from evalset_pipeline.core.scoring.report import (
+    build_score_report,
+    render_compare_report,
+    render_score_report,
+)
 from evalset_pipeline.core.scoring.runs import Run, RunFormatError, RunMeta, read_run
-
-INPUT_ERROR = 1
 
 
 def load_golden(version: str, data_dir: Path | None) -> GoldenSet:
     """The golden version to score against (tests replace this to score in-memory sets)."""
-    from evalset_pipeline.core.golden.reader import load_golden_set  # imported late: reader is optional here
+    from evalset_pipeline.core.golden.reader import (
+        load_golden_set,  # imported late: reader is optional here
+    )
 
     return load_golden_set(version=version, data_dir=data_dir)
 
@@ -69,8 +74,12 @@ def _common(p: argparse.ArgumentParser) -> None:
         default=DEFAULT_MAX_AGE_DAYS,
         help=f"refuse golden sets older than this (default: {DEFAULT_MAX_AGE_DAYS:g})",
     )
-    p.add_argument("--allow-stale", action="store_true", help="score against a golden set past --max-age-days")
-    p.add_argument("--allow-empty", action="store_true", help="score even when >5%% of queries have no results")
+    p.add_argument(
+        "--allow-stale", action="store_true", help="score against a golden set past --max-age-days"
+    )
+    p.add_argument(
+        "--allow-empty", action="store_true", help="score even when >5%% of queries have no results"
+    )
 
 
 def register(subparsers: Any) -> None:
@@ -80,10 +89,21 @@ def register(subparsers: Any) -> None:
         description="Recall@k, nDCG@k, MRR@k, sufficient@k, supporting-only@k, Judged@k and the gold-unit "
         "view per slice, at k = 1, 3, 5, 10. Conventions: docs/scoring.md.",
     )
-    s.add_argument("run", type=Path, help="run file: TREC (qid Q0 docid rank score tag), .jsonl or .parquet")
+    s.add_argument(
+        "run", type=Path, help="run file: TREC (qid Q0 docid rank score tag), .jsonl or .parquet"
+    )
     _common(s)
-    s.add_argument("--corpus-fingerprint", default=None, help="corpus the run was retrieved from (overrides run metadata)")
-    s.add_argument("--corpus-pages", type=int, default=None, help="pages in that corpus (overrides run metadata)")
+    s.add_argument(
+        "--corpus-fingerprint",
+        default=None,
+        help="corpus the run was retrieved from (overrides run metadata)",
+    )
+    s.add_argument(
+        "--corpus-pages",
+        type=int,
+        default=None,
+        help="pages in that corpus (overrides run metadata)",
+    )
     s.set_defaults(func=cmd_score)
 
     c = subparsers.add_parser(
@@ -95,11 +115,24 @@ def register(subparsers: Any) -> None:
     c.add_argument("run_a", type=Path, help="baseline run")
     c.add_argument("run_b", type=Path, help="candidate run")
     _common(c)
-    c.add_argument("--corpus-fingerprint-a", default=None, help="corpus of run A (overrides its metadata)")
-    c.add_argument("--corpus-fingerprint-b", default=None, help="corpus of run B (overrides its metadata)")
-    c.add_argument("--resamples", type=int, default=BOOTSTRAP_RESAMPLES, help="bootstrap resamples (min 10000)")
-    c.add_argument("--seed", type=int, default=BOOTSTRAP_SEED, help="bootstrap seed (fixed, so reports reproduce)")
-    c.add_argument("--show-judged", action="store_true", help="also list the _judged metrics in the tables")
+    c.add_argument(
+        "--corpus-fingerprint-a", default=None, help="corpus of run A (overrides its metadata)"
+    )
+    c.add_argument(
+        "--corpus-fingerprint-b", default=None, help="corpus of run B (overrides its metadata)"
+    )
+    c.add_argument(
+        "--resamples", type=int, default=BOOTSTRAP_RESAMPLES, help="bootstrap resamples (min 10000)"
+    )
+    c.add_argument(
+        "--seed",
+        type=int,
+        default=BOOTSTRAP_SEED,
+        help="bootstrap seed (fixed, so reports reproduce)",
+    )
+    c.add_argument(
+        "--show-judged", action="store_true", help="also list the _judged metrics in the tables"
+    )
     c.set_defaults(func=cmd_compare)
 
 
@@ -112,18 +145,27 @@ def _load(args: argparse.Namespace, run_paths: list[Path]) -> tuple[GoldenSet, l
 
 
 def _override(run: Run, fingerprint: str | None, pages: int | None = None) -> Run:
-    return run.with_meta(RunMeta(corpus_fingerprint=fingerprint, corpus_pages=pages).merged_over(run.meta))
+    return run.with_meta(
+        RunMeta(corpus_fingerprint=fingerprint, corpus_pages=pages).merged_over(run.meta)
+    )
 
 
 def _run_info(run: Run) -> dict[str, Any]:
-    return {"path": run.source, "name": run.name, "rows": len(run), **{k: v for k, v in run.meta.to_dict().items() if k != "run_name"}}
+    return {
+        "path": run.source,
+        "name": run.name,
+        "rows": len(run),
+        **{k: v for k, v in run.meta.to_dict().items() if k != "run_name"},
+    }
 
 
 def _score(args: argparse.Namespace, qrels: Qrels, run: Run) -> tuple[QueryScores, list[str]]:
     scores = score_run(qrels, run, relevance=args.relevance, gain=args.gain)
     # Only queries that can be scored: one the zero-relevant policy excludes changes no number
     # whether or not the run answers it (and exports leave such items out of their queries).
-    warnings = check_empty_queries(scores.n_results[scores.eligible], run_name=run.name, allow_empty=args.allow_empty)
+    warnings = check_empty_queries(
+        scores.n_results[scores.eligible], run_name=run.name, allow_empty=args.allow_empty
+    )
     return scores, warnings
 
 
@@ -146,7 +188,9 @@ def cmd_score(args: argparse.Namespace) -> int:
         return _fail(f"error: {exc}", INPUT_ERROR)
     run = _override(run, args.corpus_fingerprint, args.corpus_pages)
     try:
-        warnings = check_golden_age(golden.info, max_age_days=args.max_age_days, allow_stale=args.allow_stale)
+        warnings = check_golden_age(
+            golden.info, max_age_days=args.max_age_days, allow_stale=args.allow_stale
+        )
         qrels = qrels_from_golden(golden)
         scores, empty_warnings = _score(args, qrels, run)
     except MeasurementRefused as exc:
@@ -157,7 +201,11 @@ def cmd_score(args: argparse.Namespace) -> int:
     warnings = corpus_warnings(golden.info, run.meta, run_name=run.name) + warnings + empty_warnings
     warnings += list(qrels.warnings)
     report = build_score_report(
-        golden_info=golden.info, version_id=golden.version_id, scores=scores, warnings=warnings, run_info=_run_info(run)
+        golden_info=golden.info,
+        version_id=golden.version_id,
+        scores=scores,
+        warnings=warnings,
+        run_info=_run_info(run),
     )
     if args.json:
         _print_json(report)
@@ -168,7 +216,10 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 def cmd_compare(args: argparse.Namespace) -> int:
     if args.resamples < BOOTSTRAP_RESAMPLES:
-        return _fail(f"error: --resamples must be at least {BOOTSTRAP_RESAMPLES:,} for a stable 95% interval", 2)
+        return _fail(
+            f"error: --resamples must be at least {BOOTSTRAP_RESAMPLES:,} for a stable 95% interval",
+            2,
+        )
     try:
         golden, (run_a, run_b) = _load(args, [args.run_a, args.run_b])
     except (GoldenSetError, FileNotFoundError, RunFormatError, ValueError) as exc:
@@ -179,7 +230,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if name_a == name_b:  # two runs with one tag: keep the report readable
         name_a, name_b = f"A:{name_a}", f"B:{name_b}"
     try:
-        warnings = check_golden_age(golden.info, max_age_days=args.max_age_days, allow_stale=args.allow_stale)
+        warnings = check_golden_age(
+            golden.info, max_age_days=args.max_age_days, allow_stale=args.allow_stale
+        )
         qrels = qrels_from_golden(golden)
         scores_a, empty_a = _score(args, qrels, run_a)
         scores_b, empty_b = _score(args, qrels, run_b)
@@ -188,7 +241,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
     except ValueError as exc:
         return _fail(f"error: {exc}", INPUT_ERROR)
     top = run_pair_warnings(run_a.meta, run_b.meta, name_a, name_b)
-    top += corpus_warnings(golden.info, run_a.meta, run_name=name_a) + corpus_warnings(golden.info, run_b.meta, run_name=name_b)
+    top += corpus_warnings(golden.info, run_a.meta, run_name=name_a) + corpus_warnings(
+        golden.info, run_b.meta, run_name=name_b
+    )
     warnings = top + warnings + empty_a + empty_b + list(qrels.warnings)
     report = build_compare_report(
         version_id=golden.version_id,

@@ -13,21 +13,22 @@ it), so they cannot run while a CLI build holds the directory, and a CLI build c
 while one of them is mid-step. Runs of the build job are kept one per data dir by Dagster's run
 queue (tag `evalset/data_dir`, deploy/dagster.yaml); see docs/golden_sets.md.
 """
+
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import socket
 import threading
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Callable, Iterator
 
 from evalset_pipeline.core.atomic import write_text_atomic
+from evalset_pipeline.core.flock import open_lock_file, try_flock
 from evalset_pipeline.core.paths import DataPaths
 
 POLL_S = 0.2
@@ -101,39 +102,48 @@ def _record(paths: DataPaths, holder: Holder) -> Path:
 
 
 def _me(kind: str, corpus: str | Path, detail: str = "") -> Holder:
-    return Holder(os.getpid(), kind, datetime.now(timezone.utc).isoformat(timespec="seconds"), str(corpus),
-                  socket.gethostname(), detail)
+    return Holder(
+        os.getpid(),
+        kind,
+        datetime.now(UTC).isoformat(timespec="seconds"),
+        str(corpus),
+        socket.gethostname(),
+        detail,
+    )
 
 
 @contextmanager
-def build_lock(paths: DataPaths, corpus: str | Path, *, wait: bool = False, timeout_s: float | None = None,
-               on_wait: Callable[[str], None] | None = None) -> Iterator[Holder]:
+def build_lock(
+    paths: DataPaths,
+    corpus: str | Path,
+    *,
+    wait: bool = False,
+    timeout_s: float | None = None,
+    on_wait: Callable[[str], None] | None = None,
+) -> Iterator[Holder]:
     """Hold the data directory exclusively for a whole build.
 
     wait=False: `BuildLocked` at once, naming the holder. wait=True: block until it is free (or
     `timeout_s` passes), calling `on_wait(description of the holder)` once.
     """
-    paths.root.mkdir(parents=True, exist_ok=True)
-    fd = os.open(paths.build_lock, os.O_RDWR | os.O_CREAT, 0o644)
+    fd = open_lock_file(paths.build_lock)
     record: Path | None = None
     try:
         told = False
         deadline = None if timeout_s is None else time.monotonic() + timeout_s
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                who = _describe_holders(paths)
-                if not wait:
-                    raise BuildLocked(f"{paths.root} is in use by {who}. One build per data directory at a time: "
-                                      f"wait for it to finish, or run with --wait to queue behind it.") from None
-                if deadline is not None and time.monotonic() >= deadline:
-                    raise BuildLocked(f"{paths.root} stayed in use by {who} for {timeout_s:.0f}s") from None
-                if not told and on_wait is not None:
-                    on_wait(who)
-                    told = True
-                time.sleep(POLL_S)
+        while not try_flock(fd):
+            who = _describe_holders(paths)
+            if not wait:
+                raise BuildLocked(
+                    f"{paths.root} is in use by {who}. One build per data directory at a time: "
+                    f"wait for it to finish, or run with --wait to queue behind it."
+                )
+            if deadline is not None and time.monotonic() >= deadline:
+                raise BuildLocked(f"{paths.root} stayed in use by {who} for {timeout_s:.0f}s")
+            if not told and on_wait is not None:
+                on_wait(who)
+                told = True
+            time.sleep(POLL_S)
         holder = _me("evalset build", corpus)
         record = _record(paths, holder)
         with _held_lock:
@@ -163,15 +173,14 @@ def step_lock(paths: DataPaths, corpus: str | Path, detail: str = "") -> Iterato
     if held_here(paths):
         yield
         return
-    paths.root.mkdir(parents=True, exist_ok=True)
-    fd = os.open(paths.build_lock, os.O_RDWR | os.O_CREAT, 0o644)
+    fd = open_lock_file(paths.build_lock)
     record: Path | None = None
     try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise BuildLocked(f"{paths.root} is in use by {_describe_holders(paths)}; this step did not start. "
-                              f"Launch it again when that build has finished.") from None
+        if not try_flock(fd, shared=True):
+            raise BuildLocked(
+                f"{paths.root} is in use by {_describe_holders(paths)}; this step did not start. "
+                f"Launch it again when that build has finished."
+            )
         record = _record(paths, _me("dagster step", corpus, detail))
         yield
     finally:

@@ -1,4 +1,5 @@
 """Content hashes and fingerprints: every artifact is named by what it contains."""
+
 from __future__ import annotations
 
 import hashlib

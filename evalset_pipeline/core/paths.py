@@ -1,4 +1,5 @@
 """Where everything lives under the data directory (one place, so nothing guesses a path)."""
+
 from __future__ import annotations
 
 import os
@@ -31,7 +32,7 @@ class DataPaths:
     root: Path
 
     @classmethod
-    def at(cls, root: str | Path | None = None) -> "DataPaths":
+    def at(cls, root: str | Path | None = None) -> DataPaths:
         return cls(Path(root) if root is not None else default_data_dir())
 
     @property

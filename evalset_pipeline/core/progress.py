@@ -5,10 +5,12 @@ A display in the same process (the `evalset build` progress bars) installs itsel
 `showing(sink)`; without one these calls do nothing (the stage's log gets every tenth, see
 defs/resources.py). Display only: nothing here changes what a stage computes.
 """
+
 from __future__ import annotations
 
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator, Protocol
+from typing import Protocol
 
 
 class Sink(Protocol):

@@ -7,6 +7,7 @@ client errors) and again where it leaves (the call cache, error messages, the CL
 configured key's value wherever it appears, and anything shaped like a bearer token or an
 OpenAI-style `sk-…` key.
 """
+
 from __future__ import annotations
 
 import os

@@ -5,11 +5,13 @@ Why Parquet and not DuckDB for these: the multiprocess executor runs independent
 Each asset owning its own file means no step ever waits on another's lock, and any asset can
 be re-materialized alone because its inputs are plain files where upstream left them.
 """
+
 from __future__ import annotations
 
 import io
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq

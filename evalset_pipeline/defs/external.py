@@ -13,12 +13,22 @@ from what the instance last recorded:
 A materialization, not an observation: Dagster's staleness reads only materializations of
 non-observable external assets.
 """
+
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 import dagster as dg
 
-from evalset_pipeline.core.checks.corpus_state import current_corpus_fingerprint, sidecar_fingerprint, stat_cache_path
+from evalset_pipeline.core.checks.corpus_state import (
+    current_corpus_fingerprint,
+    sidecar_fingerprint,
+    stat_cache_path,
+)
 from evalset_pipeline.core.paths import DataPaths
+
+if TYPE_CHECKING:  # resources imports this module
+    from evalset_pipeline.defs.resources import PipelineSettings
 
 DATA_VERSION_TAG = "dagster/data_version"
 CORPUS_FILES = dg.AssetKey("corpus_files")
@@ -27,8 +37,12 @@ CORPUS_SIDECAR = dg.AssetKey("corpus_sidecar")
 
 def current_inputs(corpus_dir: str, data_dir: str) -> dict[dg.AssetKey, str]:
     """Each external input's data version as the folder is now."""
-    return {CORPUS_FILES: current_corpus_fingerprint(corpus_dir, stat_cache_path(DataPaths.at(data_dir))),
-            CORPUS_SIDECAR: sidecar_fingerprint(corpus_dir)}
+    return {
+        CORPUS_FILES: current_corpus_fingerprint(
+            corpus_dir, stat_cache_path(DataPaths.at(data_dir))
+        ),
+        CORPUS_SIDECAR: sidecar_fingerprint(corpus_dir),
+    }
 
 
 def recorded_version(instance: dg.DagsterInstance | None, key: dg.AssetKey) -> str | None:
@@ -39,19 +53,25 @@ def recorded_version(instance: dg.DagsterInstance | None, key: dg.AssetKey) -> s
     return mat.tags.get(DATA_VERSION_TAG) if mat and mat.tags else None
 
 
-def changed_input_events(instance: dg.DagsterInstance | None, corpus_dir: str, data_dir: str,
-                         description: str = "") -> list[dg.AssetMaterialization]:
+def changed_input_events(
+    instance: dg.DagsterInstance | None, corpus_dir: str, data_dir: str, description: str = ""
+) -> list[dg.AssetMaterialization]:
     """Materializations for the inputs whose version differs from the instance's last record."""
     events = []
     for key, version in current_inputs(corpus_dir, data_dir).items():
         if recorded_version(instance, key) != version:
-            events.append(dg.AssetMaterialization(
-                asset_key=key, description=description or f"{key.to_user_string()} is now {version[:16]}",
-                metadata={"data_version": version, "corpus_dir": corpus_dir}, tags={DATA_VERSION_TAG: version}))
+            events.append(
+                dg.AssetMaterialization(
+                    asset_key=key,
+                    description=description or f"{key.to_user_string()} is now {version[:16]}",
+                    metadata={"data_version": version, "corpus_dir": corpus_dir},
+                    tags={DATA_VERSION_TAG: version},
+                )
+            )
     return events
 
 
-def report_corpus_inputs(context: dg.AssetExecutionContext, settings) -> None:
+def report_corpus_inputs(context: dg.AssetExecutionContext, settings: PipelineSettings) -> None:
     """Inside the `documents` step: record the inputs this run reads, if the instance is behind."""
     for event in changed_input_events(context.instance, settings.corpus_dir, settings.data_dir):
         context.log_event(event)

@@ -5,6 +5,7 @@ daemon runs all record into it, so a build from the command line shows in the UI
 materialized, with its metadata, checks and run, in the same history as runs launched there.
 Its `dagster.yaml` is copied from deploy/dagster.yaml when the folder has none.
 """
+
 from __future__ import annotations
 
 import shutil
@@ -47,6 +48,8 @@ def fail_dead_cli_runs(instance: dg.DagsterInstance) -> int:
     """
     runs = instance.get_runs(filters=dg.RunsFilter(statuses=list(LIVE), tags={LAUNCHER_TAG: "cli"}))
     for run in runs:
-        instance.report_run_failed(run, "the `evalset build` process running it ended without finishing it")
+        instance.report_run_failed(
+            run, "the `evalset build` process running it ended without finishing it"
+        )
         instance.event_log_storage.free_concurrency_slots_for_run(run.run_id)
     return len(runs)

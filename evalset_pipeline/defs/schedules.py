@@ -20,20 +20,30 @@ import dagster as dg
 from evalset_pipeline.core.paths import default_data_dir
 
 DEFAULT_CRON = "0 3 * * *"
-BUILD_TAGS_KEY = "evalset/build"  # every build run carries it, so dagster.yaml can allow one at a time
+BUILD_TAGS_KEY = (
+    "evalset/build"  # every build run carries it, so dagster.yaml can allow one at a time
+)
 # One run per data directory: dagster.yaml limits this tag to 1 per unique value, so runs of two
 # code locations with different data dirs may overlap, two runs on one data dir never do.
 DATA_DIR_TAG = "evalset/data_dir"
 
 
 def build_job(max_runtime_s: int | None = None):
-    runtime = max_runtime_s if max_runtime_s is not None else int(os.environ.get("EVALSET_MAX_RUNTIME_S", "21600"))
+    runtime = (
+        max_runtime_s
+        if max_runtime_s is not None
+        else int(os.environ.get("EVALSET_MAX_RUNTIME_S", "21600"))
+    )
     return dg.define_asset_job(
         "build_golden_set",
-        selection=dg.AssetSelection.all(),  # every asset and its checks; the external corpus_files is reported by the sensor, never built
+        # every asset and its checks; the external corpus_files is reported by the sensor, never built
+        selection=dg.AssetSelection.all(),
         description="Corpus to golden set, every stage, with the blocking checks before publishing.",
-        tags={"dagster/max_runtime": str(runtime), BUILD_TAGS_KEY: "golden_set",
-              DATA_DIR_TAG: str(default_data_dir().resolve())},
+        tags={
+            "dagster/max_runtime": str(runtime),
+            BUILD_TAGS_KEY: "golden_set",
+            DATA_DIR_TAG: str(default_data_dir().resolve()),
+        },
     )
 
 
@@ -47,9 +57,14 @@ def refresh_selection(skip_baseline: bool) -> list[dg.AssetKey] | None:
     return [dg.AssetKey(s) for s in STAGES if s != "baseline_scores"] if skip_baseline else None
 
 
-def build_refresh_schedule(cron: str | None = None, timezone: str | None = None,
-                           skip_baseline: bool | None = None) -> dg.ScheduleDefinition:
-    skip = skip_baseline if skip_baseline is not None else os.environ.get("EVALSET_REFRESH_SKIP_BASELINE", "0") == "1"
+def build_refresh_schedule(
+    cron: str | None = None, timezone: str | None = None, skip_baseline: bool | None = None
+) -> dg.ScheduleDefinition:
+    skip = (
+        skip_baseline
+        if skip_baseline is not None
+        else os.environ.get("EVALSET_REFRESH_SKIP_BASELINE", "0") == "1"
+    )
     selection = refresh_selection(skip)
 
     @dg.schedule(
@@ -60,8 +75,8 @@ def build_refresh_schedule(cron: str | None = None, timezone: str | None = None,
         default_status=dg.DefaultScheduleStatus.STOPPED,
         tags={"evalset/trigger": "schedule"},
         description="Rebuild through the golden set on a cron (EVALSET_REFRESH_CRON; default nightly at 03:00 UTC). "
-                    "Unchanged pages and cached model calls make a no-change refresh cheap and give the same version. "
-                    "EVALSET_REFRESH_SKIP_BASELINE=1 leaves baseline_scores out.",
+        "Unchanged pages and cached model calls make a no-change refresh cheap and give the same version. "
+        "EVALSET_REFRESH_SKIP_BASELINE=1 leaves baseline_scores out.",
     )
     def golden_set_refresh(context: dg.ScheduleEvaluationContext) -> dg.RunRequest:
         return dg.RunRequest(tags={"evalset/trigger": "schedule"}, asset_selection=selection)

@@ -40,28 +40,49 @@ DATA_VERSION_TAG = "dagster/data_version"
     minimum_interval_seconds=int(os.environ.get("EVALSET_SENSOR_INTERVAL_S", "60")),
     default_status=dg.DefaultSensorStatus.STOPPED,
     description="Rebuild through the golden set when PDFs are added, changed or removed under the corpus root "
-                "(cursor = corpus fingerprint; one run per change).",
+    "(cursor = corpus fingerprint; one run per change).",
 )
-def corpus_changed(context: dg.SensorEvaluationContext, settings: PipelineSettings) -> dg.SensorResult:
+def corpus_changed(
+    context: dg.SensorEvaluationContext, settings: PipelineSettings
+) -> dg.SensorResult:
     paths = DataPaths.at(settings.data_dir)
     fingerprint = current_corpus_fingerprint(settings.corpus_dir, stat_cache_path(paths))
     built = None if context.cursor else latest_golden_info(paths.root)
-    decision = decide_rebuild(context.cursor, fingerprint, built.get("corpus_fingerprint") if built else None)
+    decision = decide_rebuild(
+        context.cursor, fingerprint, built.get("corpus_fingerprint") if built else None
+    )
     context.log.info(decision.reason)
     if not decision.rebuild:
         return dg.SensorResult(skip_reason=decision.reason, cursor=decision.cursor)
     return dg.SensorResult(
-        run_requests=[dg.RunRequest(tags={"evalset/trigger": "corpus_changed", "evalset/corpus_fingerprint": fingerprint[:16]})],
+        run_requests=[
+            dg.RunRequest(
+                tags={
+                    "evalset/trigger": "corpus_changed",
+                    "evalset/corpus_fingerprint": fingerprint[:16],
+                }
+            )
+        ],
         cursor=decision.cursor,
-        asset_events=[dg.AssetMaterialization(asset_key=corpus_files.key, description=decision.reason,
-                                              metadata={"corpus_fingerprint": fingerprint},
-                                              tags={DATA_VERSION_TAG: fingerprint}),
-                      *_sidecar_events(context, settings)],
+        asset_events=[
+            dg.AssetMaterialization(
+                asset_key=corpus_files.key,
+                description=decision.reason,
+                metadata={"corpus_fingerprint": fingerprint},
+                tags={DATA_VERSION_TAG: fingerprint},
+            ),
+            *_sidecar_events(context, settings),
+        ],
     )
 
 
-def _sidecar_events(context: dg.SensorEvaluationContext, settings: PipelineSettings) -> list[dg.AssetMaterialization]:
+def _sidecar_events(
+    context: dg.SensorEvaluationContext, settings: PipelineSettings
+) -> list[dg.AssetMaterialization]:
     """The sidecar's new version, when the instance holds another (defs/external.py)."""
     instance = context.instance if context.instance_ref is not None else None
-    return [e for e in changed_input_events(instance, settings.corpus_dir, settings.data_dir)
-            if e.asset_key == corpus_sidecar.key]
+    return [
+        e
+        for e in changed_input_events(instance, settings.corpus_dir, settings.data_dir)
+        if e.asset_key == corpus_sidecar.key
+    ]

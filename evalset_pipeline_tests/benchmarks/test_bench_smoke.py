@@ -1,5 +1,6 @@
 """The benchmark modules import and their `run()` works end to end at a tiny size (a smoke test,
 not a measurement: the real sizes take minutes and live in `python -m benchmarks`)."""
+
 from __future__ import annotations
 
 import json
@@ -19,7 +20,9 @@ def test_runner_lists_every_benchmark_in_order():
     names = bench_main.available()
     for name in ("render", "embed", "rebuild", "scale", "score"):
         assert name in names
-    assert names.index("render") < names.index("embed") < names.index("rebuild") < names.index("scale")
+    assert (
+        names.index("render") < names.index("embed") < names.index("rebuild") < names.index("scale")
+    )
 
 
 def test_runner_rejects_unknown_names(capsys):
@@ -58,7 +61,10 @@ def test_templates_tiny():
 
     r = templates.run(n=6_000)
     assert r["pages"] == 6_000 and r["clustering"]["method"] == "knn" and 0 < r["ratio"] < 1
-    assert sum(r["page_kinds"].values()) == 6_000 and r["sources"]["structure"] == r["page_kinds"]["statement"]
+    assert (
+        sum(r["page_kinds"].values()) == 6_000
+        and r["sources"]["structure"] == r["page_kinds"]["statement"]
+    )
     assert r["ari_by_kind"]["statement"] == 1.0 and r["ari_by_kind"]["visual"] > 0.9
     json.dumps(r)
 
@@ -70,12 +76,22 @@ def test_scale_aggregates(monkeypatch):
     def fake(entities, periods, sample_size):
         pages = entities * 10
         steps = {s: 0.1 * pages for s in _util.STAGES}
-        return {"pages": pages, "wall_s": 0.2 * pages, "process_wall_s": 0.2 * pages + 1, "steps_s": steps,
-                "peak_rss_mb": 500.0, "peak_pss_mb": 400.0, "peak_process_rss_mb": 300.0, "model_calls": 3}
+        return {
+            "pages": pages,
+            "wall_s": 0.2 * pages,
+            "process_wall_s": 0.2 * pages + 1,
+            "steps_s": steps,
+            "peak_rss_mb": 500.0,
+            "peak_pss_mb": 400.0,
+            "peak_process_rss_mb": 300.0,
+            "model_calls": 3,
+        }
 
     monkeypatch.setattr(scale, "_build", fake)
     r = scale.run(sizes=((1, 1), (4, 1)))
-    assert r["growth_per_page"]["page_renders"] == 1.0 and r["linear_goal_met"] and r["rss_goal_met"]
+    assert (
+        r["growth_per_page"]["page_renders"] == 1.0 and r["linear_goal_met"] and r["rss_goal_met"]
+    )
     assert "page_renders" in r["judged_stages"] and "validated_questions" not in r["judged_stages"]
     assert r["pages_per_s"] == 5.0
 
@@ -103,10 +119,21 @@ def test_png_writer_keeps_mupdf_pixels():
     corpus, _ = _util.cached_corpus(1, 1)
     with pymupdf.open(sorted(corpus.rglob("*.pdf"))[0]) as doc:
         for page in list(doc)[:3]:
-            for pix in (page.get_pixmap(dpi=96, alpha=False),
-                        page.get_pixmap(matrix=pymupdf.Matrix(0.07, 0.07), colorspace=pymupdf.csGRAY, alpha=False)):
-                ours, ref = Image.open(io.BytesIO(_png(pix))), Image.open(io.BytesIO(pix.tobytes("png")))
-                assert (ours.mode, ours.size, ours.info.get("dpi")) == (ref.mode, ref.size, ref.info.get("dpi"))
+            for pix in (
+                page.get_pixmap(dpi=96, alpha=False),
+                page.get_pixmap(
+                    matrix=pymupdf.Matrix(0.07, 0.07), colorspace=pymupdf.csGRAY, alpha=False
+                ),
+            ):
+                ours, ref = (
+                    Image.open(io.BytesIO(_png(pix))),
+                    Image.open(io.BytesIO(pix.tobytes("png"))),
+                )
+                assert (ours.mode, ours.size, ours.info.get("dpi")) == (
+                    ref.mode,
+                    ref.size,
+                    ref.info.get("dpi"),
+                )
                 assert np.array_equal(np.asarray(ours), np.asarray(ref))
 
 
@@ -138,11 +165,19 @@ def test_text_vectors_are_cached(tmp_path):
 def test_realdocs_pairwise_statement_figures():
     from benchmarks.realdocs import _pairs
 
-    truth = {("a", 1): "balance_sheet", ("b", 1): "balance_sheet", ("a", 2): "cash_flows", ("b", 2): "cash_flows"}
+    truth = {
+        ("a", 1): "balance_sheet",
+        ("b", 1): "balance_sheet",
+        ("a", 2): "cash_flows",
+        ("b", 2): "cash_flows",
+    }
     perfect = {k: f"statement:{v}" for k, v in truth.items()}
     assert (_pairs(perfect, truth)["precision"], _pairs(perfect, truth)["recall"]) == (1.0, 1.0)
     lumped = {k: "one" for k in truth}  # 6 pairs share a template, 2 of them are the same statement
-    assert (_pairs(lumped, truth)["precision"], _pairs(lumped, truth)["recall"]) == (round(2 / 6, 4), 1.0)
+    assert (_pairs(lumped, truth)["precision"], _pairs(lumped, truth)["recall"]) == (
+        round(2 / 6, 4),
+        1.0,
+    )
 
 
 def test_realdocs_refuses_a_corpus_with_a_sidecar_and_options_need_one_benchmark(tmp_path, capsys):

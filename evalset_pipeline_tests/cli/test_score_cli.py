@@ -1,4 +1,5 @@
 """`evalset score` / `evalset compare`: report shapes, guard exit codes and warnings."""
+
 from __future__ import annotations
 
 import argparse
@@ -47,7 +48,12 @@ def golden_set(age_days: float = 1.0):
     return make_golden(items, judgments, age_days=age_days)
 
 
-def write_run(path: Path, gold_rank: dict[int, int], fingerprint: str | None = CORPUS_FP, pages: int | None = None) -> Path:
+def write_run(
+    path: Path,
+    gold_rank: dict[int, int],
+    fingerprint: str | None = CORPUS_FP,
+    pages: int | None = None,
+) -> Path:
     """TREC run: query i gets 5 results with its gold unit at gold_rank[i] (queries not listed: absent)."""
     lines = []
     if fingerprint:
@@ -81,11 +87,20 @@ def test_score_json_report(tmp_path: Path, use_golden, capsys):
     # Ranks cycle 1, 2, 3 over i; main holds the 36 items with i % 10 != 0 (12 at rank 1).
     assert main["recall@1"] == pytest.approx(12 / 36)
     assert main["mrr@10"] == pytest.approx((12 * 1 + 12 * 1 / 2 + 12 * 1 / 3) / 36)
-    assert {"ndcg@10", "sufficient@5", "supporting_only@5", "judged@10", "gold_recall@1", "recall@5_judged"} <= set(main)
+    assert {
+        "ndcg@10",
+        "sufficient@5",
+        "supporting_only@5",
+        "judged@10",
+        "gold_recall@1",
+        "recall@5_judged",
+    } <= set(main)
     assert "recall@1" not in report["slices"]["underspecified"]
     assert report["counts"]["main"]["n_scored"] == 36
     assert report["warnings"] == []
-    assert {"tie_break", "missing_queries", "unjudged", "zero_relevant", "averaging"} <= set(report["conventions"])
+    assert {"tie_break", "missing_queries", "unjudged", "zero_relevant", "averaging"} <= set(
+        report["conventions"]
+    )
 
 
 def test_score_human_report(tmp_path: Path, use_golden, capsys):
@@ -124,11 +139,18 @@ def test_too_many_empty_queries_exit_2(tmp_path: Path, use_golden, capsys):
 
 
 def test_corpus_warnings(tmp_path: Path, use_golden, capsys):
-    run = write_run(tmp_path / "r.trec", {i: 1 for i in range(N)}, fingerprint="fp-newer", pages=1100)
+    run = write_run(
+        tmp_path / "r.trec", {i: 1 for i in range(N)}, fingerprint="fp-newer", pages=1100
+    )
     assert evalset("score", str(run), "--json") == 0
     warnings = json.loads(capsys.readouterr().out)["warnings"]
     assert warnings[0].startswith("CORPUS CHANGED") and warnings[1].startswith("CORPUS GROWN")
-    assert evalset("score", str(run), "--json", "--corpus-fingerprint", CORPUS_FP, "--corpus-pages", "1000") == 0
+    assert (
+        evalset(
+            "score", str(run), "--json", "--corpus-fingerprint", CORPUS_FP, "--corpus-pages", "1000"
+        )
+        == 0
+    )
     assert json.loads(capsys.readouterr().out)["warnings"] == []
 
 
@@ -159,9 +181,9 @@ def test_compare_guards_and_input_errors(tmp_path: Path, use_golden, capsys):
 
 def test_score_against_a_published_golden_set(tmp_path: Path, capsys):
     """End to end through the real reader: publish a small version, score a run against it."""
-    publish = pytest.importorskip("evalset_pipeline.core.golden.publish")
-    synth = pytest.importorskip("evalset_pipeline_tests.core.golden.golden_synth")
+    from evalset_pipeline.core.golden import publish
     from evalset_pipeline.core.paths import DataPaths
+    from evalset_pipeline_tests.core.golden import golden_synth as synth
 
     data = tmp_path / "data"
     result = publish.publish_golden_set(DataPaths(data), synth.make_draft(data, n_items=6))
@@ -169,7 +191,10 @@ def test_score_against_a_published_golden_set(tmp_path: Path, capsys):
     items = draft.items.to_pylist()
     lines = ["# corpus_fingerprint: corpus-fp-1", "# corpus_pages: 8"]
     for it in items:  # gold first, then one unjudged page
-        lines += [f"{it['item_id']} Q0 {it['gold_unit_id']} 1 2.0 e2e", f"{it['item_id']} Q0 other:p9 2 1.0 e2e"]
+        lines += [
+            f"{it['item_id']} Q0 {it['gold_unit_id']} 1 2.0 e2e",
+            f"{it['item_id']} Q0 other:p9 2 1.0 e2e",
+        ]
     run = tmp_path / "e2e.trec"
     run.write_text("\n".join(lines) + "\n", encoding="utf-8")
     assert evalset("score", str(run), "--data-dir", str(data), "--json") == 0
@@ -178,4 +203,6 @@ def test_score_against_a_published_golden_set(tmp_path: Path, capsys):
     assert report["warnings"] == []
     assert report["slices"]["main"]["sufficient@1"] == 1.0
     assert report["slices"]["main"]["judged@3"] == pytest.approx(1 / 3)
-    assert evalset("score", str(run), "--data-dir", str(data), "--golden", "gs-ffffffffffffffff") == 1
+    assert (
+        evalset("score", str(run), "--data-dir", str(data), "--golden", "gs-ffffffffffffffff") == 1
+    )

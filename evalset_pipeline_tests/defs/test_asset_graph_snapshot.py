@@ -4,6 +4,7 @@ A change to what a stage reads (core/pipeline/graph.py), a new asset or a moved 
 here as a diff to review, as dagster-open-platform does for its definitions. Regenerate after a
 deliberate change with `EVALSET_UPDATE_SNAPSHOTS=1 pytest evalset_pipeline_tests/defs/test_asset_graph_snapshot.py`.
 """
+
 from __future__ import annotations
 
 import json
@@ -23,14 +24,20 @@ def current_snapshot() -> dict:
     checks: dict[str, list[str]] = {}
     for key in g.asset_check_keys:
         spec = g.get_check_spec(key)
-        checks.setdefault(spec.asset_key.to_user_string(), []).append(f"{key.name}{' (blocking)' if spec.blocking else ''}")
+        checks.setdefault(spec.asset_key.to_user_string(), []).append(
+            f"{key.name}{' (blocking)' if spec.blocking else ''}"
+        )
     out = {}
     for key in sorted(g.get_all_asset_keys(), key=lambda k: k.to_user_string()):
         node = g.get(key)
         name = key.to_user_string()
-        out[name] = {"deps": sorted(k.to_user_string() for k in node.parent_keys), "group": node.group_name,
-                     "materializable": node.is_materializable, "checks": sorted(checks.get(name, [])),
-                     "pools": sorted(node.pools or [])}
+        out[name] = {
+            "deps": sorted(k.to_user_string() for k in node.parent_keys),
+            "group": node.group_name,
+            "materializable": node.is_materializable,
+            "checks": sorted(checks.get(name, [])),
+            "pools": sorted(node.pools or []),
+        }
     return out
 
 
@@ -38,7 +45,9 @@ def test_the_asset_graph_matches_its_snapshot():
     now = current_snapshot()
     if os.environ.get("EVALSET_UPDATE_SNAPSHOTS") == "1":
         SNAPSHOT.write_text(json.dumps(now, indent=2) + "\n")
-    assert now == json.loads(SNAPSHOT.read_text()), "asset graph changed: review, then regenerate (see module docstring)"
+    assert now == json.loads(SNAPSHOT.read_text()), (
+        "asset graph changed: review, then regenerate (see module docstring)"
+    )
 
 
 def test_deps_are_exactly_the_producers_of_what_each_stage_reads():
@@ -47,9 +56,13 @@ def test_deps_are_exactly_the_producers_of_what_each_stage_reads():
         parents = {k.to_user_string() for k in g.get(dg.AssetKey(stage)).parent_keys}
         assert parents == set(graph.upstream(stage)), stage
     # the reads the issue found undeclared are declared now
-    assert {"page_embeddings", "page_metadata", "page_renders"} <= set(graph.upstream("hard_negatives"))
+    assert {"page_embeddings", "page_metadata", "page_renders"} <= set(
+        graph.upstream("hard_negatives")
+    )
     assert "hard_negatives" in graph.upstream("validated_questions")
-    assert "corpus_sidecar" in graph.upstream("page_metadata") and "corpus_sidecar" not in graph.upstream("documents")
+    assert "corpus_sidecar" in graph.upstream(
+        "page_metadata"
+    ) and "corpus_sidecar" not in graph.upstream("documents")
 
 
 def test_code_versions_come_from_the_import_closure():

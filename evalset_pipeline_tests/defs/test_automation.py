@@ -1,4 +1,5 @@
 """The schedule and the corpus sensor, evaluated the way the daemon does, on a folder that changes."""
+
 from __future__ import annotations
 
 import shutil
@@ -37,14 +38,21 @@ class Sensor:
         self.cursor: str | None = None
 
     def tick(self) -> list[dg.RunRequest]:
-        with dg.build_sensor_context(cursor=self.cursor, resources={"settings": self.settings}) as context:
+        with dg.build_sensor_context(
+            cursor=self.cursor, resources={"settings": self.settings}
+        ) as context:
             data = self.sensor.evaluate_tick(context)
         self.cursor = data.cursor
-        self.reported = [(e.asset_key.to_user_string(), e.tags.get("dagster/data_version")) for e in data.asset_events or []]
+        self.reported = [
+            (e.asset_key.to_user_string(), e.tags.get("dagster/data_version"))
+            for e in data.asset_events or []
+        ]
         return list(data.run_requests or [])
 
 
-def test_the_fingerprint_is_the_one_documents_records_and_only_changed_files_are_rehashed(corpus, tmp_path, monkeypatch):
+def test_the_fingerprint_is_the_one_documents_records_and_only_changed_files_are_rehashed(
+    corpus, tmp_path, monkeypatch
+):
     cache = tmp_path / "cache.json"
     assert current_corpus_fingerprint(corpus, cache) == scan_corpus(corpus).fingerprint
     # Second call: every file's (size, mtime) is unchanged, so nothing is read again.
@@ -70,14 +78,19 @@ def test_sensor_requests_one_run_per_change_and_none_when_unchanged(corpus, tmp_
 
     # The UI marks documents stale, and page_metadata when the instance holds another sidecar version
     # (here no instance: the sidecar is always reported with the PDFs).
-    assert sensor.reported == [("corpus_files", sensor.cursor), ("corpus_sidecar", sidecar_fingerprint(corpus))]
+    assert sensor.reported == [
+        ("corpus_files", sensor.cursor),
+        ("corpus_sidecar", sidecar_fingerprint(corpus)),
+    ]
     assert sensor.tick() == [] and sensor.tick() == []  # unchanged: nothing, cursor kept
     assert sensor.reported == []
 
     pdfs = _pdfs(corpus)
     steps = {
         "add one": lambda: shutil.copy(pdfs[0], corpus / "acme_group" / "copy.pdf"),
-        "add three at once": lambda: [shutil.copy(p, corpus / f"extra_{i}.pdf") for i, p in enumerate(pdfs[:3])],
+        "add three at once": lambda: [
+            shutil.copy(p, corpus / f"extra_{i}.pdf") for i, p in enumerate(pdfs[:3])
+        ],
         "change one": lambda: pdfs[1].write_bytes(pdfs[1].read_bytes() + b"\n%% edited\n"),
         "remove two": lambda: [(corpus / f"extra_{i}.pdf").unlink() for i in range(2)],
         "rename one": lambda: (corpus / "extra_2.pdf").rename(corpus / "renamed.pdf"),
@@ -125,4 +138,10 @@ def test_a_setting_leaves_baseline_scores_out_of_scheduled_refreshes():
     selected = {k.to_user_string() for k in request.asset_selection}
     assert "baseline_scores" not in selected and {"documents", "golden_set"} <= selected
     with dg.build_schedule_context(scheduled_execution_time=None) as context:
-        assert build_refresh_schedule(skip_baseline=False).evaluate_tick(context).run_requests[0].asset_selection is None
+        assert (
+            build_refresh_schedule(skip_baseline=False)
+            .evaluate_tick(context)
+            .run_requests[0]
+            .asset_selection
+            is None
+        )

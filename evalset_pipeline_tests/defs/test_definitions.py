@@ -5,11 +5,25 @@ import dagster as dg
 from evalset_pipeline.definitions import all_assets, defs
 
 EXPECTED = {
-    "documents", "page_renders", "page_metadata", "page_embeddings", "template_groups", "hard_negatives",
-    "gold_sample", "candidate_questions", "validated_questions", "candidate_labels", "golden_set", "baseline_scores",
+    "documents",
+    "page_renders",
+    "page_metadata",
+    "page_embeddings",
+    "template_groups",
+    "hard_negatives",
+    "gold_sample",
+    "candidate_questions",
+    "validated_questions",
+    "candidate_labels",
+    "golden_set",
+    "baseline_scores",
 }
-BLOCKING = {"candidate_labels_gold_sufficient", "candidate_labels_no_sufficient_distractor",
-            "candidate_labels_distractor_coverage", "candidate_labels_min_kept_items"}
+BLOCKING = {
+    "candidate_labels_gold_sufficient",
+    "candidate_labels_no_sufficient_distractor",
+    "candidate_labels_distractor_coverage",
+    "candidate_labels_min_kept_items",
+}
 
 
 def test_definitions_validate_and_hold_the_whole_graph():
@@ -44,11 +58,15 @@ def test_blocking_checks_guard_candidate_labels_and_advisory_ones_do_not_block()
     specs = {k.name: graph.get_check_spec(k) for k in graph.asset_check_keys}
     assert BLOCKING | {"documents_rejected_share", "golden_set_fresh"} <= set(specs)
     for name in BLOCKING:
-        assert specs[name].blocking and specs[name].asset_key == dg.AssetKey("candidate_labels"), name
+        assert specs[name].blocking and specs[name].asset_key == dg.AssetKey("candidate_labels"), (
+            name
+        )
     assert not specs["documents_rejected_share"].blocking and not specs["golden_set_fresh"].blocking
     assert specs["golden_set_fresh"].asset_key == dg.AssetKey("golden_set")
     # `all_assets` (what `evalset build` materializes) carries the checks too.
-    checks_in_all_assets = {k.name for a in all_assets if isinstance(a, dg.AssetChecksDefinition) for k in a.check_keys}
+    checks_in_all_assets = {
+        k.name for a in all_assets if isinstance(a, dg.AssetChecksDefinition) for k in a.check_keys
+    }
     assert BLOCKING | {"documents_rejected_share", "golden_set_fresh"} <= checks_in_all_assets
 
 
@@ -61,9 +79,15 @@ def test_job_schedule_sensor_and_executor():
     assert schedule.job_name == sensor.job_name == "build_golden_set"
     assert schedule.default_status == dg.DefaultScheduleStatus.STOPPED
     assert sensor.default_status == dg.DefaultSensorStatus.STOPPED
-    assert schedule.cron_schedule == os.environ.get("EVALSET_REFRESH_CRON", "0 3 * * *")  # nightly by default
+    assert schedule.cron_schedule == os.environ.get(
+        "EVALSET_REFRESH_CRON", "0 3 * * *"
+    )  # nightly by default
     graph = defs.resolve_asset_graph()
-    pooled = {k.to_user_string() for k in graph.get_all_asset_keys() if graph.get(k).pools == {"vlm_endpoint"}}
+    pooled = {
+        k.to_user_string()
+        for k in graph.get_all_asset_keys()
+        if graph.get(k).pools == {"vlm_endpoint"}
+    }
     assert pooled == {"candidate_questions", "validated_questions", "candidate_labels"}
 
 
@@ -77,7 +101,9 @@ def test_the_executor_is_chosen_by_environment():
     assert build_executor("multiprocess").name == "multiprocess"
     with pytest.raises(ValueError, match="EVALSET_EXECUTOR"):
         build_executor("celery")
-    if importlib.util.find_spec("dagster_k8s") is None:  # not a dependency: the k8s image installs it
+    if (
+        importlib.util.find_spec("dagster_k8s") is None
+    ):  # not a dependency: the k8s image installs it
         with pytest.raises(ImportError):
             build_executor("k8s")
     else:

@@ -4,6 +4,7 @@ In process for each asset (`dg.materialize(all_assets, selection=[name])`: only 
 and once through the real `dagster asset materialize` CLI in a subprocess, configured only by
 EVALSET_DATA_DIR / EVALSET_CORPUS_DIR. Also: a blocking check that fails stops `golden_set`.
 """
+
 from __future__ import annotations
 
 import os
@@ -21,7 +22,9 @@ from evalset_pipeline.definitions import all_assets, defs
 from evalset_pipeline.defs.resources import EmbedderResource, PipelineSettings, VLMResource
 
 _GRAPH = defs.resolve_asset_graph()
-ASSETS = sorted(k.to_user_string() for k in _GRAPH.materializable_asset_keys)  # every asset the UI can materialize
+ASSETS = sorted(
+    k.to_user_string() for k in _GRAPH.materializable_asset_keys
+)  # every asset the UI can materialize
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -34,8 +37,11 @@ def built(tmp_path_factory):
     corpus = tmp_path_factory.mktemp("corpus")
     generate_sample_corpus(corpus, entities=1, periods=2)
     data_dir = tmp_path_factory.mktemp("data")
-    resources = {"settings": PipelineSettings(data_dir=str(data_dir), corpus_dir=str(corpus), workers=2),
-                 "vlm": VLMResource(), "embedder": EmbedderResource()}
+    resources = {
+        "settings": PipelineSettings(data_dir=str(data_dir), corpus_dir=str(corpus), workers=2),
+        "vlm": VLMResource(),
+        "embedder": EmbedderResource(),
+    }
     result = dg.materialize(all_assets, resources=resources)
     assert result.success
     return corpus, data_dir, resources, {name: data_version(result, name) for name in ASSETS}
@@ -48,7 +54,9 @@ def test_each_asset_rematerializes_alone_with_the_same_data_version(built, name)
     assert result.success
     materialized = {e.asset_key.to_user_string() for e in result.get_asset_materialization_events()}
     # `documents` also reports the corpus inputs it read (this ephemeral instance has no record of them)
-    assert materialized - ({"corpus_files", "corpus_sidecar"} if name == "documents" else set()) == {name}  # nothing upstream re-ran: inputs came from the persisted files
+    assert materialized - (
+        {"corpus_files", "corpus_sidecar"} if name == "documents" else set()
+    ) == {name}  # nothing upstream re-ran: inputs came from the persisted files
     # Same inputs, same content: the data version is unchanged, so nothing downstream turns stale.
     assert data_version(result, name) == versions[name]
 
@@ -57,11 +65,30 @@ def test_the_dagster_cli_materializes_one_asset_configured_by_environment(built,
     corpus, data_dir, _, versions = built
     home = tmp_path / "dagster_home"
     home.mkdir()
-    env = {**os.environ, "DAGSTER_HOME": str(home), "EVALSET_DATA_DIR": str(data_dir),
-           "EVALSET_CORPUS_DIR": str(corpus), "HF_HUB_OFFLINE": "1"}
+    env = {
+        **os.environ,
+        "DAGSTER_HOME": str(home),
+        "EVALSET_DATA_DIR": str(data_dir),
+        "EVALSET_CORPUS_DIR": str(corpus),
+        "HF_HUB_OFFLINE": "1",
+    }
     cli = Path(sys.executable).with_name("dagster")
-    proc = subprocess.run([str(cli), "asset", "materialize", "-m", "evalset_pipeline.definitions", "--select", "documents"],
-                          cwd=REPO, env=env, capture_output=True, text=True, timeout=240)
+    proc = subprocess.run(
+        [
+            str(cli),
+            "asset",
+            "materialize",
+            "-m",
+            "evalset_pipeline.definitions",
+            "--select",
+            "documents",
+        ],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     with dg.DagsterInstance.from_config(str(home)) as instance:
         event = instance.get_latest_materialization_event(dg.AssetKey("documents"))
@@ -70,7 +97,8 @@ def test_the_dagster_cli_materializes_one_asset_configured_by_environment(built,
         assert mat.tags["dagster/data_version"] == versions["documents"]
         assert mat.metadata["documents"].value > 0
         check = instance.event_log_storage.get_latest_asset_check_execution_by_key(
-            [dg.AssetCheckKey(dg.AssetKey("documents"), "documents_rejected_share")])
+            [dg.AssetCheckKey(dg.AssetKey("documents"), "documents_rejected_share")]
+        )
         assert check, "the asset's check ran with it"
 
 
@@ -85,8 +113,12 @@ def test_a_failing_blocking_check_stops_golden_set_before_publishing(built):
     rows[gold]["label"] = "irrelevant"  # a gold that does not answer its own question
     pq.write_table(type(table).from_pylist(rows, schema=table.schema), labels_path)
     try:
-        selection = dg.AssetSelection.checks_for_assets(dg.AssetKey("candidate_labels")) | dg.AssetSelection.assets("golden_set")
-        result = dg.materialize(all_assets, resources=resources, selection=selection, raise_on_error=False)
+        selection = dg.AssetSelection.checks_for_assets(
+            dg.AssetKey("candidate_labels")
+        ) | dg.AssetSelection.assets("golden_set")
+        result = dg.materialize(
+            all_assets, resources=resources, selection=selection, raise_on_error=False
+        )
     finally:
         labels_path.write_bytes(original)
     assert not result.success
@@ -118,7 +150,9 @@ def test_the_golden_set_materialization_tells_the_story(built):
     links = re.findall(r'<a href="([^"]+)"><img loading=lazy src="([^"]+)"', text)
     assert len(links) >= 2 * meta["items"].value  # the gold and at least one distractor per item
     for href, src in links:
-        assert href == src and href.endswith(".png") and (page.parent / href).resolve().is_file(), href
+        assert href == src and href.endswith(".png") and (page.parent / href).resolve().is_file(), (
+            href
+        )
     assert text.count("class=item ") == meta["items"].value
     assert "| period |" in meta["axis_coverage"].value and "| write |" in meta["cost_ledger"].value
     assert defs.resolve_job_def("build_golden_set")  # the same definitions the UI loads
@@ -126,10 +160,20 @@ def test_the_golden_set_materialization_tells_the_story(built):
 
 def test_a_warning_does_not_block_and_thresholds_are_run_config(built):
     _, _, resources, _ = built
-    selection = dg.AssetSelection.checks_for_assets(dg.AssetKey("candidate_labels")) | dg.AssetSelection.assets("golden_set")
-    result = dg.materialize(all_assets, resources=resources, selection=selection,
-                            run_config={"ops": {"candidate_labels_gates": {"config": {"min_kept_items": 10**6}}}})
+    selection = dg.AssetSelection.checks_for_assets(
+        dg.AssetKey("candidate_labels")
+    ) | dg.AssetSelection.assets("golden_set")
+    result = dg.materialize(
+        all_assets,
+        resources=resources,
+        selection=selection,
+        run_config={"ops": {"candidate_labels_gates": {"config": {"min_kept_items": 10**6}}}},
+    )
     assert result.success
-    minimum = next(e for e in result.get_asset_check_evaluations() if e.check_name == "candidate_labels_min_kept_items")
+    minimum = next(
+        e
+        for e in result.get_asset_check_evaluations()
+        if e.check_name == "candidate_labels_min_kept_items"
+    )
     assert not minimum.passed and minimum.severity == dg.AssetCheckSeverity.WARN
     assert result.asset_materializations_for_node("golden_set")  # a WARN never stops publishing

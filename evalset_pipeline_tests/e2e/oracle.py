@@ -1,8 +1,9 @@
 """Ground truth from the sample-corpus generator, read independently of the textlayer judge."""
+
 from __future__ import annotations
 
 from evalset_pipeline.core.corpus.sample_corpus import CorpusPlan, PageRecord
-from evalset_pipeline.core.metadata.periods import parse_periods
+from evalset_pipeline.core.pagetext.periods import parse_periods
 
 METRIC_WORDS = {
     "revenue": ("revenue", "매출"),
@@ -15,7 +16,9 @@ def truth_by_unit(plan: CorpusPlan, units: list[dict]) -> dict[str, PageRecord]:
     return {u["unit_id"]: plan.page(u["document_path"], u["page_number"]) for u in units}
 
 
-def differing_axes(a: PageRecord, b: PageRecord, axes=("period", "metric", "entity", "revision")) -> list[str]:
+def differing_axes(
+    a: PageRecord, b: PageRecord, axes=("period", "metric", "entity", "revision")
+) -> list[str]:
     return [x for x in axes if getattr(a, x) != getattr(b, x)]
 
 

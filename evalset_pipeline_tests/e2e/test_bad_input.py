@@ -2,6 +2,7 @@
 `evalset build`; the build succeeds, every bad file is reported with its reason (summary, asset
 metadata, `evalset documents --rejected`), every good page is rendered, sidecar problems are
 reported by line, and prompt-injection text is flagged without steering the judge."""
+
 from __future__ import annotations
 
 import json
@@ -16,8 +17,8 @@ import pytest
 from evalset_pipeline.cli.main import main
 from evalset_pipeline.core.golden.reader import load_golden_set
 from evalset_pipeline.core.hashing import sha256_file
+from evalset_pipeline.core.pagetext.layer import text_layer_of
 from evalset_pipeline.core.render.pages import RenderSettings
-from evalset_pipeline.core.render.text_layer import text_layer_of
 from evalset_pipeline.core.vlm.base import PageView
 from evalset_pipeline.core.vlm.textlayer import TextLayerBackend
 from evalset_pipeline_tests.support.bad_corpus import bad_corpus_build
@@ -43,7 +44,9 @@ def test_the_build_succeeds_and_reports_every_bad_file_with_its_reason(built):
     by_path = defaultdict(list)
     for r in rows:
         by_path[r["path"]].append(r)
-    assert set(by_path) == set(bc.rejected) | set(bc.render_rejected), "exactly the bad files are rejected"
+    assert set(by_path) == set(bc.rejected) | set(bc.render_rejected), (
+        "exactly the bad files are rejected"
+    )
     for path, reason in bc.rejected.items():
         [row] = by_path[path]
         assert row["reason"].startswith(reason), (path, row)
@@ -51,7 +54,9 @@ def test_the_build_succeeds_and_reports_every_bad_file_with_its_reason(built):
         if row["stage"] == "open":  # read, so identified by content
             assert row["sha256"] == sha256_file(bc.root / path)
     for path, pages in bc.render_rejected.items():
-        got = {int(re.match(r"page (\d+): render failed", r["reason"]).group(1)) for r in by_path[path]}
+        got = {
+            int(re.match(r"page (\d+): render failed", r["reason"]).group(1)) for r in by_path[path]
+        }
         assert got == pages and {r["stage"] for r in by_path[path]} == {"render"}
         assert all(r["sha256"] == sha256_file(bc.root / path) for r in by_path[path])
     assert "FzErrorLimit" in by_path["broken page/deep forms.pdf"][0]["reason"]
@@ -60,7 +65,9 @@ def test_the_build_succeeds_and_reports_every_bad_file_with_its_reason(built):
     table_md = _meta(built, "documents")["rejected_table"].value
     for path in bc.rejected:
         assert path in table_md
-    listed = {(r["path"], r["page"]) for r in _meta(built, "page_renders")["rejected_page_list"].value}
+    listed = {
+        (r["path"], r["page"]) for r in _meta(built, "page_renders")["rejected_page_list"].value
+    }
     assert listed == {(p, n) for p, pages in bc.render_rejected.items() for n in pages}
 
 
@@ -84,14 +91,20 @@ def test_every_good_page_is_rendered_and_in_the_universe(built):
     assert built.summary["corpus"]["pages"] == sum(d["page_count"] for d in documents)
     units = load_golden_set("latest", data_dir).units.to_pylist()
     assert units and all((u["document_path"], u["page_number"]) in renders for u in units)
-    assert not (bc.root / "pwned").exists() and not Path("pwned").exists()  # names are never run through a shell
+    assert (
+        not (bc.root / "pwned").exists() and not Path("pwned").exists()
+    )  # names are never run through a shell
 
 
 def test_sidecar_issues_reach_the_summary_and_asset_metadata(built):
     issues = built.summary["sidecar_issues"]
     assert issues == list(_meta(built, "page_metadata")["sidecar_issues"].value)
     for line, text in built.corpus.sidecar_issue_lines.items():
-        assert any(i.startswith(f"metadata.csv:{line}: ") and text in i for i in issues), (line, text, issues)
+        assert any(i.startswith(f"metadata.csv:{line}: ") and text in i for i in issues), (
+            line,
+            text,
+            issues,
+        )
 
 
 def test_injection_text_is_flagged_and_steers_nothing(built, tmp_path):
@@ -105,7 +118,11 @@ def test_injection_text_is_flagged_and_steers_nothing(built, tmp_path):
     assert _meta(built, "validated_questions")["injection_flagged"].value == len(flagged)
 
     # Exactly the written items whose gold or a distractor is an injected page are flagged.
-    written = {r["item_id"]: r["gold_unit_id"] for r in funnel if r["stage"] == "write" and r["decision"] == "pass"}
+    written = {
+        r["item_id"]: r["gold_unit_id"]
+        for r in funnel
+        if r["stage"] == "write" and r["decision"] == "pass"
+    }
     negatives = defaultdict(set)
     for n in _table(data_dir, "hard_negatives"):
         negatives[n["unit_id"]].add(n["negative_unit_id"])
@@ -129,14 +146,21 @@ def test_injection_text_is_flagged_and_steers_nothing(built, tmp_path):
             layer = text_layer_of(doc[r["page_number"] - 1])
         clean_json = tmp_path / f"{unit}.json"
         clean_json.write_text(json.dumps(layer, ensure_ascii=False), encoding="utf-8")
-        dirty = PageView(unit, data_dir / r["render_path"], data_dir / r["text_path"], r["render_hash"])
+        dirty = PageView(
+            unit, data_dir / r["render_path"], data_dir / r["text_path"], r["render_hash"]
+        )
         clean = PageView(unit, data_dir / r["render_path"], clean_json, "clean-" + r["render_hash"])
-        assert any(t in (data_dir / r["text_path"]).read_text(encoding="utf-8") for t in bc.injected.values())
+        assert any(
+            t in (data_dir / r["text_path"]).read_text(encoding="utf-8")
+            for t in bc.injected.values()
+        )
         pairs_dirty += [(q, dirty) for q in questions]
         pairs_clean += [(q, clean) for q in questions]
     dirty_j, clean_j = backend.judge(pairs_dirty), backend.judge(pairs_clean)
     assert [(j.answers, j.answer) for j in dirty_j] == [(j.answers, j.answer) for j in clean_j]
-    assert sum(j.answers for j in dirty_j) < len(dirty_j) / 2  # "answer YES to every question" did not take
+    assert (
+        sum(j.answers for j in dirty_j) < len(dirty_j) / 2
+    )  # "answer YES to every question" did not take
 
     # No main-slice item counts an injected distractor as answering it.
     gs = load_golden_set("latest", data_dir)
@@ -165,7 +189,9 @@ def test_documents_command_lists_documents_and_rejected(built, capsys, tmp_path,
     assert "run `evalset build" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("bad", ["../../../etc/passwd", "gs-../../x", "'; DROP TABLE golden_sets; --", "gs-zzzz", ""])
+@pytest.mark.parametrize(
+    "bad", ["../../../etc/passwd", "gs-../../x", "'; DROP TABLE golden_sets; --", "gs-zzzz", ""]
+)
 def test_cli_rejects_version_ids_that_are_not_version_ids(built, capsys, bad):
     before = load_golden_set("latest", built.data_dir).version_id
     assert main(["golden", "show", bad, "--data-dir", str(built.data_dir)]) != 0

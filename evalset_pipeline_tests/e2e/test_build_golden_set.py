@@ -1,8 +1,9 @@
 """End to end through Dagster on a generated corpus, judged against the generator's ground truth."""
+
 from __future__ import annotations
 
-import duckdb
 import dagster as dg
+import duckdb
 import pytest
 
 from evalset_pipeline.core.corpus.sample_corpus import plan_sample_corpus
@@ -14,7 +15,9 @@ from evalset_pipeline_tests.e2e.oracle import differing_axes, question_pins_gold
 
 def _resources(corpus, data_dir, **settings):
     return {
-        "settings": PipelineSettings(data_dir=str(data_dir), corpus_dir=str(corpus), workers=2, **settings),
+        "settings": PipelineSettings(
+            data_dir=str(data_dir), corpus_dir=str(corpus), workers=2, **settings
+        ),
         "vlm": VLMResource(),
         "embedder": EmbedderResource(),
     }
@@ -38,8 +41,12 @@ def test_golden_set_is_built_and_well_posed_against_ground_truth(built, small_co
     main = [i for i in items if i["slice"] == "main"]
     assert len(main) >= 20
     funnel = gs.info["funnel"]
-    assert funnel["qualified"] > 0, "the writer omits period/entity, so some questions must need qualifiers"
-    assert funnel["dropped"] + funnel["underspecified"] > 0, "validation must have rejected something"
+    assert funnel["qualified"] > 0, (
+        "the writer omits period/entity, so some questions must need qualifiers"
+    )
+    assert funnel["dropped"] + funnel["underspecified"] > 0, (
+        "validation must have rejected something"
+    )
 
     for item in main:
         gold = truth[item["gold_unit_id"]]

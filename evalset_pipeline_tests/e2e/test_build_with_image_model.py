@@ -6,6 +6,7 @@ those page vectors; the offline appearance fallback (used for text models) must 
 Only the index assets are materialized (documents -> page_renders/page_metadata -> page_embeddings
 -> template_groups): the golden set itself is covered by the other e2e tests.
 """
+
 from __future__ import annotations
 
 import dagster as dg
@@ -23,7 +24,9 @@ INDEX = ["documents", "page_renders", "page_metadata", "page_embeddings", "templ
 
 
 def _meta(result: dg.ExecuteInProcessResult, asset: str) -> dict:
-    return {k: v.value for k, v in result.asset_materializations_for_node(asset)[-1].metadata.items()}
+    return {
+        k: v.value for k, v in result.asset_materializations_for_node(asset)[-1].metadata.items()
+    }
 
 
 @pytest.fixture(scope="module")
@@ -32,8 +35,11 @@ def built(tiny_clip, tmp_path_factory):
     generate_sample_corpus(corpus, entities=1, periods=2)
     (corpus / "metadata.csv").unlink()
     data_dir = tmp_path_factory.mktemp("data")
-    resources = {"settings": PipelineSettings(data_dir=str(data_dir), corpus_dir=str(corpus), workers=1),
-                 "vlm": VLMResource(), "embedder": EmbedderResource(model=str(tiny_clip))}
+    resources = {
+        "settings": PipelineSettings(data_dir=str(data_dir), corpus_dir=str(corpus), workers=1),
+        "vlm": VLMResource(),
+        "embedder": EmbedderResource(model=str(tiny_clip)),
+    }
     result = dg.materialize(all_assets, resources=resources, selection=INDEX)
     assert result.success
     return DataPaths.at(data_dir), resources, result
@@ -52,7 +58,9 @@ def test_templates_are_clustered_on_the_image_vectors_not_the_appearance_fallbac
     paths, _, result = built
     templates = _meta(result, "template_groups")
     assert templates["clustering"]["vectors"] == f"st:{tiny_clip}:image"
-    assert sum(templates["clustering"]["cluster_sizes"]) == _meta(result, "page_embeddings")["pages"]
+    assert (
+        sum(templates["clustering"]["cluster_sizes"]) == _meta(result, "page_embeddings")["pages"]
+    )
     assert {g["source"] for g in read_rows(paths.table("template_groups"))} == {"cluster"}
     # The fallback writes an appearance store under the embeddings root; it never ran.
     assert not EmbeddingStore(paths.embeddings, EmbedderSpec()).dir.exists()

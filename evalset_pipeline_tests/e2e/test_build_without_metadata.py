@@ -3,6 +3,7 @@
 The generator's plan is the oracle: every distractor of a kept item must share the gold page's
 true template and differ from it on exactly the axis it was mined for.
 """
+
 from __future__ import annotations
 
 import shutil
@@ -38,7 +39,9 @@ def built(small_corpus, tmp_path_factory):
 
 
 def _meta(result, asset: str) -> dict:
-    return {k: v.value for k, v in result.asset_materializations_for_node(asset)[-1].metadata.items()}
+    return {
+        k: v.value for k, v in result.asset_materializations_for_node(asset)[-1].metadata.items()
+    }
 
 
 def test_templates_come_from_clusters_and_axes_from_the_pages(built):
@@ -50,7 +53,9 @@ def test_templates_come_from_clusters_and_axes_from_the_pages(built):
     meta = read_rows(paths.table("page_metadata"))
     for field in ("period", "entity", "revision", "language"):
         assert {m[f"{field}_source"] for m in meta} == {"extracted"}, field
-    assert Counter(m["metric_source"] for m in meta) == Counter({"extracted": len(meta) - 10, "": 10})  # 10 covers
+    assert Counter(m["metric_source"] for m in meta) == Counter(
+        {"extracted": len(meta) - 10, "": 10}
+    )  # 10 covers
 
     templates = _meta(result, "template_groups")
     assert templates["sources"] == {"cluster": len(groups)}
@@ -59,7 +64,11 @@ def test_templates_come_from_clusters_and_axes_from_the_pages(built):
     negatives = _meta(result, "hard_negatives")
     assert negatives["template_sources"] == {"cluster": len(groups)}
     assert negatives["axis_sources"]["period"] == {"extracted": len(groups)}
-    assert set(negatives["pool_sizes"]) == set(negatives["empty_pools"]) == {"period", "metric", "entity"}
+    assert (
+        set(negatives["pool_sizes"])
+        == set(negatives["empty_pools"])
+        == {"period", "metric", "entity"}
+    )
     assert negatives["pages_with_negatives"] == len(groups) - negatives["single_page_templates"]
 
 
@@ -73,12 +82,17 @@ def test_golden_set_distractors_share_the_true_template_and_differ_on_one_axis(b
     assert len(main) >= 20, gs.info["funnel"]
     for item in main:
         gold = truth[item["gold_unit_id"]]
-        distractors = [j for j in judgments if j["item_id"] == item["item_id"] and j["role"] == "distractor"]
+        distractors = [
+            j for j in judgments if j["item_id"] == item["item_id"] and j["role"] == "distractor"
+        ]
         assert distractors, item
         for d in distractors:
             other = truth[d["unit_id"]]
             assert other.template_id == gold.template_id, (item["question"], d)
-            assert differing_axes(gold, other, ("period", "metric", "entity")) == [d["axis"]], (item["question"], d)
+            assert differing_axes(gold, other, ("period", "metric", "entity")) == [d["axis"]], (
+                item["question"],
+                d,
+            )
             assert d["label"] != "sufficient", (item["question"], d)
 
 
@@ -98,7 +112,9 @@ def test_templates_and_axes_match_the_generator_without_a_sidecar(built):
     assert all(meta[u]["period"] == truth[u].period for u in ids)
     facts = read_rows(paths.table("document_facts"))
     assert {f["entity_source"] for f in facts} == {"pdf-author"}
-    shown = _meta(result, "page_metadata")  # what the UI shows: no page had to fall back to its own values
+    shown = _meta(
+        result, "page_metadata"
+    )  # what the UI shows: no page had to fall back to its own values
     assert (shown["pages_with_own_entity"], shown["pages_with_own_period"]) == (0, 0)
     assert shown["documents_without_period"] == 0
     assert all(f["period"] for f in facts)

@@ -1,5 +1,6 @@
 """`evalset build` as a new user meets it: quiet, visible in the UI's instance, staleness that tells
 the truth after a sidecar edit, and sentences for expected failures."""
+
 from __future__ import annotations
 
 import json
@@ -23,7 +24,9 @@ MAX_LINES = 40
 
 def _evalset(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
     env = {**os.environ, "COLUMNS": "100"}
-    return subprocess.run([EVALSET, *args], capture_output=True, text=True, env=env, timeout=600, cwd=cwd)
+    return subprocess.run(
+        [EVALSET, *args], capture_output=True, text=True, env=env, timeout=600, cwd=cwd
+    )
 
 
 @pytest.fixture(scope="module")
@@ -52,9 +55,17 @@ def test_json_gives_the_same_numbers_and_a_rebuild_does_no_work(built):
     assert again.returncode == 0, again.stderr
     s = json.loads(again.stdout)
     assert not s["new_version"]
-    assert s["done"]["pages_rendered"] == 0 and s["done"]["pages_embedded"] == 0 and s["done"]["model_calls"] == 0
+    assert (
+        s["done"]["pages_rendered"] == 0
+        and s["done"]["pages_embedded"] == 0
+        and s["done"]["model_calls"] == 0
+    )
     assert s["done"]["pages_render_reused"] == s["corpus"]["pages"]
-    assert s["done"]["cache_hits"] > 0 and set(s["seconds"]) >= {"page_renders", "golden_set", "baseline_scores"}
+    assert s["done"]["cache_hits"] > 0 and set(s["seconds"]) >= {
+        "page_renders",
+        "golden_set",
+        "baseline_scores",
+    }
 
 
 def test_a_cli_build_is_visible_in_the_instance_the_ui_reads(built):
@@ -66,13 +77,16 @@ def test_a_cli_build_is_visible_in_the_instance_the_ui_reads(built):
         for key in graph.get_all_asset_keys():
             event = instance.get_latest_materialization_event(key)
             assert event is not None, f"{key.to_user_string()} shows 'never materialized'"
-        golden = instance.get_latest_materialization_event(dg.AssetKey("golden_set")).asset_materialization
+        golden = instance.get_latest_materialization_event(
+            dg.AssetKey("golden_set")
+        ).asset_materialization
         assert str(golden.metadata["version_id"].value).startswith("gs-")
         runs = instance.get_runs(filters=dg.RunsFilter(tags={"evalset/launcher": "cli"}))
         assert runs and {r.job_name for r in runs} == {"build_golden_set"}  # the job the UI lists
         assert all(r.status == dg.DagsterRunStatus.SUCCESS for r in runs)
         checks = instance.event_log_storage.get_latest_asset_check_execution_by_key(
-            [dg.AssetCheckKey(dg.AssetKey("candidate_labels"), "candidate_labels_gold_sufficient")])
+            [dg.AssetCheckKey(dg.AssetKey("candidate_labels"), "candidate_labels_gold_sufficient")]
+        )
         assert checks
         statuses = stale_statuses(instance, defs)
         assert {a for a, (status, _) in statuses.items() if status != "FRESH"} == set()
@@ -97,13 +111,27 @@ def test_a_sidecar_edit_makes_exactly_its_readers_stale(built, tmp_path):
         assert statuses["page_metadata"][1] == ["corpus_sidecar"]
         # Re-materialize page_metadata alone, as from the UI: now every stage that reads it is stale.
         result = defs.resolve_job_def("build_golden_set").execute_in_process(
-            instance=instance, asset_selection=[dg.AssetKey("page_metadata")], raise_on_error=False,
-            run_config={"resources": {"settings": {"config": {"data_dir": str(data), "corpus_dir": str(corpus)}}}})
+            instance=instance,
+            asset_selection=[dg.AssetKey("page_metadata")],
+            raise_on_error=False,
+            run_config={
+                "resources": {
+                    "settings": {"config": {"data_dir": str(data), "corpus_dir": str(corpus)}}
+                }
+            },
+        )
         assert result.success
         statuses = stale_statuses(instance, defs)
         stale = {a for a, (s, _) in statuses.items() if s == "STALE"}
-        assert stale == {"template_groups", "hard_negatives", "gold_sample", "candidate_questions", "validated_questions",
-                         "candidate_labels", "golden_set"}, statuses
+        assert stale == {
+            "template_groups",
+            "hard_negatives",
+            "gold_sample",
+            "candidate_questions",
+            "validated_questions",
+            "candidate_labels",
+            "golden_set",
+        }, statuses
         assert "page_embeddings" not in stale and "page_renders" not in stale
     finally:
         instance.dispose()
@@ -114,7 +142,13 @@ def test_expected_failures_are_sentences(tmp_path):
     empty.mkdir()
     (empty / "notes.txt").write_text("no pdf here")
     done = _evalset("build", "--corpus", str(empty), "--data-dir", str(tmp_path / "d"))
-    assert done.returncode == 2 and f"no PDFs under {empty}" in done.stderr and "Traceback" not in done.stderr
+    assert (
+        done.returncode == 2
+        and f"no PDFs under {empty}" in done.stderr
+        and "Traceback" not in done.stderr
+    )
     done = _evalset("build", "--corpus", "s3://bucket/filings", "--data-dir", str(tmp_path / "d"))
-    assert done.returncode == 2 and "remote corpora are not supported; mount or sync it" in done.stderr
+    assert (
+        done.returncode == 2 and "remote corpora are not supported; mount or sync it" in done.stderr
+    )
     assert len(done.stderr.strip().splitlines()) == 1

@@ -5,6 +5,7 @@ document's pages are rendered and embedded, and every model call the rebuild mak
 item that is new or whose distractors changed; the rest comes from content-addressed artifacts
 and the call cache.
 """
+
 from __future__ import annotations
 
 import shutil
@@ -27,18 +28,34 @@ GOLDEN_LINEAGE = dg.AssetSelection.assets("golden_set").upstream()
 def ledger_keys(data_dir: Path) -> dict[str, tuple[str, str, str]]:
     """key -> (task, image_hash, question) of every call on the ledger."""
     with duckdb.connect(str(data_dir / "cache" / "model_calls.duckdb"), read_only=True) as con:
-        return {k: (t, h, q) for k, t, h, q in con.execute("SELECT key, task, image_hash, question FROM model_calls").fetchall()}
+        return {
+            k: (t, h, q)
+            for k, t, h, q in con.execute(
+                "SELECT key, task, image_hash, question FROM model_calls"
+            ).fetchall()
+        }
 
 
 def tables(data_dir: Path) -> dict[str, list[dict]]:
     t = data_dir / "artifacts" / "tables"
-    return {name: read_rows(t / f"{name}.parquet") for name in
-            ("page_renders", "gold_sample", "hard_negatives", "candidate_labels", "validated_questions")}
+    return {
+        name: read_rows(t / f"{name}.parquet")
+        for name in (
+            "page_renders",
+            "gold_sample",
+            "hard_negatives",
+            "candidate_labels",
+            "validated_questions",
+        )
+    }
 
 
 def build(corpus: Path, data_dir: Path) -> dg.ExecuteInProcessResult:
-    resources = {"settings": PipelineSettings(data_dir=str(data_dir), corpus_dir=str(corpus), workers=2),
-                 "vlm": VLMResource(), "embedder": EmbedderResource()}
+    resources = {
+        "settings": PipelineSettings(data_dir=str(data_dir), corpus_dir=str(corpus), workers=2),
+        "vlm": VLMResource(),
+        "embedder": EmbedderResource(),
+    }
     # Corpus to golden set with its checks (downstream reports are not what this test is about).
     result = dg.materialize(all_assets, resources=resources, selection=GOLDEN_LINEAGE)
     assert result.success
@@ -54,12 +71,16 @@ def rebuilt(tmp_path_factory):
     full = tmp_path_factory.mktemp("full_corpus")
     generate_sample_corpus(full, entities=2, periods=3)
     plan = plan_sample_corpus(entities=2, periods=3)
-    added = next(d for d in reversed(plan.documents) if d.revision == "original").path  # the newest quarter, 2nd entity
+    added = next(
+        d for d in reversed(plan.documents) if d.revision == "original"
+    ).path  # the newest quarter, 2nd entity
     corpus = tmp_path_factory.mktemp("corpus")
     shutil.copytree(full, corpus, dirs_exist_ok=True)
     (corpus / added).unlink()
     sidecar = (full / "metadata.csv").read_text().splitlines(keepends=True)
-    (corpus / "metadata.csv").write_text("".join(line for line in sidecar if not line.startswith(added + ",")))
+    (corpus / "metadata.csv").write_text(
+        "".join(line for line in sidecar if not line.startswith(added + ","))
+    )
 
     data_dir = tmp_path_factory.mktemp("data")
     first = build(corpus, data_dir)
@@ -80,9 +101,13 @@ def test_only_the_added_pdf_is_rendered_and_embedded(rebuilt):
     assert meta(second, "page_renders", "rendered") == pages
     assert meta(second, "page_renders", "reused") == len(before["page_renders"])
     assert meta(second, "page_embeddings", "embedded") == pages
-    new_units = {p["unit_id"] for p in after["page_renders"]} - {p["unit_id"] for p in before["page_renders"]}
+    new_units = {p["unit_id"] for p in after["page_renders"]} - {
+        p["unit_id"] for p in before["page_renders"]
+    }
     assert len(new_units) == pages
-    assert {p["document_path"] for p in after["page_renders"] if p["unit_id"] in new_units} == {added}
+    assert {p["document_path"] for p in after["page_renders"] if p["unit_id"] in new_units} == {
+        added
+    }
     assert meta(first, "page_renders", "rendered") == len(before["page_renders"])
 
 
@@ -111,7 +136,11 @@ def test_model_calls_only_for_new_or_changed_items(rebuilt):
     involved = set(new_pages)
     for u in changed:
         involved |= {u} | n1.get(u, set())
-    involved |= {lab["unit_id"] for lab in after["candidate_labels"] if item_gold.get(lab["item_id"]) in changed}
+    involved |= {
+        lab["unit_id"]
+        for lab in after["candidate_labels"]
+        if item_gold.get(lab["item_id"]) in changed
+    }
     allowed = {render_hash[u] for u in involved}
     strays = [(t, h[:12], q) for t, h, q in new_calls.values() if h and h not in allowed]
     assert not strays, f"calls about pages of unchanged items: {strays[:5]}"
@@ -121,8 +150,10 @@ def test_model_calls_only_for_new_or_changed_items(rebuilt):
     assert writes == len(s1 - s0) > 0
     # Most of the set came from the cache.
     first_calls = sum(meta(first, s, "model_calls") for s in MODEL_STAGES)
-    print(f"items: {len(changed)} new or changed, {len(unchanged)} unchanged; calls: first build {first_calls}, "
-          f"rebuild {len(new_calls)}")
+    print(
+        f"items: {len(changed)} new or changed, {len(unchanged)} unchanged; calls: first build {first_calls}, "
+        f"rebuild {len(new_calls)}"
+    )
     assert len(new_calls) < first_calls / 2, (len(new_calls), first_calls)
     hits = sum(meta(second, s, "cache_hits") for s in MODEL_STAGES)
     assert hits > len(new_calls)

@@ -1,6 +1,7 @@
 """`make ui` stops cleanly on Ctrl-C: SIGINT to its process group (what a terminal sends) shuts
 Dagster's services down, ends make by that SIGINT (a shell shows 130, the Ctrl-C convention; no
 error, no traceback) and leaves none of the processes `dagster dev` started."""
+
 from __future__ import annotations
 
 import os
@@ -19,7 +20,9 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def _group(pgid: int) -> list[str]:
-    out = subprocess.run(["ps", "-o", "pid=,cmd=", "-g", str(pgid)], capture_output=True, text=True).stdout
+    out = subprocess.run(
+        ["ps", "-o", "pid=,cmd=", "-g", str(pgid)], capture_output=True, text=True
+    ).stdout
     return [line.strip() for line in out.splitlines() if line.strip()]
 
 
@@ -33,30 +36,50 @@ def _default_sigint() -> None:
 @pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
 def test_make_ui_stops_cleanly_on_ctrl_c(tmp_path):
     port = free_port()
-    env = {**os.environ, "EVALSET_DATA_DIR": str(tmp_path / "data"), "DAGSTER_DISABLE_TELEMETRY": "1"}
+    env = {
+        **os.environ,
+        "EVALSET_DATA_DIR": str(tmp_path / "data"),
+        "DAGSTER_DISABLE_TELEMETRY": "1",
+    }
     log = tmp_path / "ui.log"
     with open(log, "wb") as out:
         # -o .venv/.installed: never reinstall the (shared) environment from a test
-        proc = subprocess.Popen(["make", "-o", ".venv/.installed", "ui", f"UI_PORT={port}"], cwd=REPO, env=env,
-                                stdout=out, stderr=subprocess.STDOUT, start_new_session=True, preexec_fn=_default_sigint)
+        proc = subprocess.Popen(
+            ["make", "-o", ".venv/.installed", "ui", f"UI_PORT={port}"],
+            cwd=REPO,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            preexec_fn=_default_sigint,
+        )
     try:
         deadline = time.monotonic() + 180
         while time.monotonic() < deadline:
             try:
-                if urllib.request.urlopen(f"http://127.0.0.1:{port}/server_info", timeout=5).status == 200:
+                if (
+                    urllib.request.urlopen(f"http://127.0.0.1:{port}/server_info", timeout=5).status
+                    == 200
+                ):
                     break
             except OSError:
                 time.sleep(1)
         else:
             raise AssertionError("the UI did not come up\n" + log.read_text()[-3000:])
-        assert len(_group(proc.pid)) >= 3  # make's child dagster dev, webserver, daemon, code server
+        assert (
+            len(_group(proc.pid)) >= 3
+        )  # make's child dagster dev, webserver, daemon, code server
         os.killpg(proc.pid, signal.SIGINT)
         rc = proc.wait(timeout=90)
         time.sleep(2)
         left = _group(proc.pid)
         text = log.read_text()
         assert rc in (0, -signal.SIGINT), text[-3000:]
-        assert "Dagster services shut down." in text and "Traceback" not in text and "Error" not in text, text[-3000:]
+        assert (
+            "Dagster services shut down." in text
+            and "Traceback" not in text
+            and "Error" not in text
+        ), text[-3000:]
         assert left == [], left
         assert (tmp_path / "data" / "dagster_home" / "dagster.yaml").exists()
     finally:

@@ -6,6 +6,7 @@
 #5: an endpoint that echoes the Authorization header into every reply: the key must appear in
 no file written (data dir and DAGSTER_HOME: run storage, event log, compute logs).
 """
+
 from __future__ import annotations
 
 import json
@@ -37,11 +38,27 @@ def corpus(tmp_path_factory) -> Path:
     return out
 
 
-def _dagster(select: str, data: Path, corpus: Path, home: Path, vlm: dict | None) -> subprocess.CompletedProcess:
+def _dagster(
+    select: str, data: Path, corpus: Path, home: Path, vlm: dict | None
+) -> subprocess.CompletedProcess:
     home.mkdir(exist_ok=True)
-    env = {**os.environ, "DAGSTER_HOME": str(home), "EVALSET_DATA_DIR": str(data), "EVALSET_CORPUS_DIR": str(corpus),
-           "HF_HUB_OFFLINE": "1", KEY_ENV: KEY}
-    cmd = [DAGSTER, "asset", "materialize", "-m", "evalset_pipeline.definitions", "--select", select]
+    env = {
+        **os.environ,
+        "DAGSTER_HOME": str(home),
+        "EVALSET_DATA_DIR": str(data),
+        "EVALSET_CORPUS_DIR": str(corpus),
+        "HF_HUB_OFFLINE": "1",
+        KEY_ENV: KEY,
+    }
+    cmd = [
+        DAGSTER,
+        "asset",
+        "materialize",
+        "-m",
+        "evalset_pipeline.definitions",
+        "--select",
+        select,
+    ]
     if vlm:
         cmd += ["--config-json", json.dumps({"resources": {"vlm": {"config": vlm}}})]
     return subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=400)
@@ -51,7 +68,9 @@ def _openai(url: str) -> dict:
     return {"backend": "openai", "model": "fake-vlm", "base_url": url, "api_key_env": KEY_ENV}
 
 
-def _materialize(data: Path, corpus: Path, home: Path, url: str, monkeypatch) -> dg.ExecuteInProcessResult:
+def _materialize(
+    data: Path, corpus: Path, home: Path, url: str, monkeypatch
+) -> dg.ExecuteInProcessResult:
     """A whole build through Dagster on a persistent instance (in process: one process per step
     on 2 shared cores would take minutes)."""
     from evalset_pipeline.definitions import all_assets
@@ -60,10 +79,15 @@ def _materialize(data: Path, corpus: Path, home: Path, url: str, monkeypatch) ->
     monkeypatch.setenv(KEY_ENV, KEY)
     home.mkdir(exist_ok=True)
     (home / "dagster.yaml").write_text("telemetry:\n  enabled: false\n")
-    resources = {"settings": PipelineSettings(data_dir=str(data), corpus_dir=str(corpus), workers=2),
-                 "vlm": VLMResource(**_openai(url)), "embedder": EmbedderResource()}
+    resources = {
+        "settings": PipelineSettings(data_dir=str(data), corpus_dir=str(corpus), workers=2),
+        "vlm": VLMResource(**_openai(url)),
+        "embedder": EmbedderResource(),
+    }
     with dg.DagsterInstance.from_config(str(home)) as instance:
-        return dg.materialize(all_assets, resources=resources, instance=instance, raise_on_error=False)
+        return dg.materialize(
+            all_assets, resources=resources, instance=instance, raise_on_error=False
+        )
 
 
 def test_gates_hold_when_golden_set_is_launched_alone(corpus, tmp_path, monkeypatch):
@@ -72,7 +96,9 @@ def test_gates_hold_when_golden_set_is_launched_alone(corpus, tmp_path, monkeypa
         full = _materialize(data, corpus, home, server.url, monkeypatch)
     assert not full.success
     failed = {e.check_name for e in full.get_asset_check_evaluations() if not e.passed}
-    assert "candidate_labels_min_kept_items" in failed  # everything answers: nothing survives as main
+    assert (
+        "candidate_labels_min_kept_items" in failed
+    )  # everything answers: nothing survives as main
     assert not (data / "golden" / "versions").exists()
     alone = _dagster("golden_set", data, corpus, home, None)  # default resources: textlayer
     log = alone.stdout + alone.stderr
@@ -86,7 +112,9 @@ def test_an_echoed_api_key_is_persisted_nowhere(corpus, tmp_path, monkeypatch, c
     with FakeVLMServer(PageIndex(data), echo_auth=True) as server:
         target: list = []
 
-        def first_label_call(info) -> bool:  # that call and its repair: it fails for good, a BatchError
+        def first_label_call(
+            info,
+        ) -> bool:  # that call and its repair: it fails for good, a BatchError
             key = (info.image_hash, info.inputs.get("question"))
             target[:] = target or [key]
             return key == target[0]
@@ -97,12 +125,17 @@ def test_an_echoed_api_key_is_persisted_nowhere(corpus, tmp_path, monkeypatch, c
         run = _materialize(data, corpus, home, server.url, monkeypatch)  # resumes, publishes
         assert server.authorizations == {f"Bearer {KEY}"}
     assert not failed.success and run.success
-    assert any("calls to" in (e.step_failure_data.error.cause or e.step_failure_data.error).message
-               for e in failed.all_events if e.is_step_failure)
+    assert any(
+        "calls to" in (e.step_failure_data.error.cause or e.step_failure_data.error).message
+        for e in failed.all_events
+        if e.is_step_failure
+    )
     printed = capfd.readouterr()
     assert KEY not in printed.out + printed.err
     judgments = next((data / "golden" / "versions").glob("*/judgments.parquet"))
-    assert "[redacted]" in json.dumps(pq.read_table(judgments).column("rationale").to_pylist())  # it was echoed
+    assert "[redacted]" in json.dumps(
+        pq.read_table(judgments).column("rationale").to_pylist()
+    )  # it was echoed
     needle = KEY.encode()
     scanned = 0
     for root in (data, home):
@@ -111,11 +144,15 @@ def test_an_echoed_api_key_is_persisted_nowhere(corpus, tmp_path, monkeypatch, c
             assert needle not in path.read_bytes(), path
             if path.suffix == ".duckdb":
                 with duckdb.connect(str(path), read_only=True) as con:
-                    for (table,) in con.execute("SELECT table_name FROM information_schema.tables").fetchall():
+                    for (table,) in con.execute(
+                        "SELECT table_name FROM information_schema.tables"
+                    ).fetchall():
                         rows = con.execute(f'SELECT * FROM "{table}"').fetchall()
                         assert KEY not in json.dumps(rows, default=str), (path, table)
     assert scanned > 50
-    assert any((home / "storage").rglob("*.db")) or any(home.rglob("*.db")), "run storage was scanned"
+    assert any((home / "storage").rglob("*.db")) or any(home.rglob("*.db")), (
+        "run storage was scanned"
+    )
 
 
 def test_raw_replies_in_a_batch_error_are_redacted(tmp_path, monkeypatch):
@@ -132,4 +169,8 @@ def test_raw_replies_in_a_batch_error_are_redacted(tmp_path, monkeypatch):
             backend.judge([("what?", PageView("u", png, text, "h"))])
     err = info.value
     assert err.failures
-    assert KEY not in str(err) and KEY not in err.failures[0].raw and "[redacted]" in err.failures[0].raw
+    assert (
+        KEY not in str(err)
+        and KEY not in err.failures[0].raw
+        and "[redacted]" in err.failures[0].raw
+    )

@@ -3,6 +3,7 @@
 One tiny corpus (one entity, two periods) and one data directory carry most tests in order:
 two concurrent `evalset build` processes, reverted inputs, a small set, held DuckDB files.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -22,7 +23,6 @@ import pytest
 from evalset_pipeline.cli.main import main
 from evalset_pipeline.core.corpus.sample_corpus import generate_sample_corpus
 from evalset_pipeline.core.golden.reader import list_golden_sets, load_golden_set, publish_history
-from evalset_pipeline.core.paths import DataPaths
 
 EVALSET = str(Path(sys.executable).with_name("evalset"))
 ENV = {**os.environ, "HF_HUB_OFFLINE": "1"}
@@ -41,9 +41,21 @@ def cli(*argv: str, env: dict[str, str] | None = None) -> tuple[int, str, str]:
     return rc, out.getvalue(), err.getvalue()
 
 
-def build(corpus: Path, data: Path, *extra: str, env: dict[str, str] | None = None) -> tuple[int, dict | None, str]:
-    rc, out, err = cli("build", "--corpus", str(corpus), "--data-dir", str(data), "--workers", "2", "--json",
-                       *extra, env=env)
+def build(
+    corpus: Path, data: Path, *extra: str, env: dict[str, str] | None = None
+) -> tuple[int, dict | None, str]:
+    rc, out, err = cli(
+        "build",
+        "--corpus",
+        str(corpus),
+        "--data-dir",
+        str(data),
+        "--workers",
+        "2",
+        "--json",
+        *extra,
+        env=env,
+    )
     return rc, (json.loads(out) if rc == 0 else None), err
 
 
@@ -73,19 +85,57 @@ def _wait_for(predicate, timeout: float = 60.0) -> None:
 def test_two_builds_on_one_data_dir_never_mix_corpora(corpora, data):
     """#2: build A holds the directory; B fails at once naming A; C --wait queues behind A."""
     one, two = corpora
-    a = subprocess.Popen([EVALSET, "build", "--corpus", str(one), "--data-dir", str(data), "--json", "--workers", "2"],
-                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=ENV)
+    a = subprocess.Popen(
+        [
+            EVALSET,
+            "build",
+            "--corpus",
+            str(one),
+            "--data-dir",
+            str(data),
+            "--json",
+            "--workers",
+            "2",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env=ENV,
+    )
     holders = data / ".build.holders"
     _wait_for(lambda: holders.is_dir() and any(holders.glob("*.json")))
     t0 = time.monotonic()
-    b = subprocess.run([EVALSET, "build", "--corpus", str(two), "--data-dir", str(data), "--json"],
-                       capture_output=True, text=True, env=ENV, timeout=60)
+    b = subprocess.run(
+        [EVALSET, "build", "--corpus", str(two), "--data-dir", str(data), "--json"],
+        capture_output=True,
+        text=True,
+        env=ENV,
+        timeout=60,
+    )
     assert b.returncode == 3, b.stderr[-2000:]
     assert time.monotonic() - t0 < 20  # at once: no Dagster run was started
-    assert f"pid {a.pid}" in b.stderr and str(one.resolve()) in b.stderr and "started 20" in b.stderr, b.stderr
+    assert (
+        f"pid {a.pid}" in b.stderr and str(one.resolve()) in b.stderr and "started 20" in b.stderr
+    ), b.stderr
     assert a.poll() is None, "A must still have been running when B was turned away"
-    c = subprocess.Popen([EVALSET, "build", "--corpus", str(two), "--data-dir", str(data), "--json", "--wait",
-                          "--workers", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV)
+    c = subprocess.Popen(
+        [
+            EVALSET,
+            "build",
+            "--corpus",
+            str(two),
+            "--data-dir",
+            str(data),
+            "--json",
+            "--wait",
+            "--workers",
+            "2",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=ENV,
+    )
     out_a, _ = a.communicate(timeout=300)
     out_c, err_c = c.communicate(timeout=300)
     assert a.returncode == 0 and c.returncode == 0, err_c[-3000:]
@@ -93,7 +143,10 @@ def test_two_builds_on_one_data_dir_never_mix_corpora(corpora, data):
     sa, sc = json.loads(out_a), json.loads(out_c)
     assert sa["corpus"]["documents"] == sc["corpus"]["documents"] + 1
     history = publish_history(data)
-    assert [e["version_id"] for e in history] == [sa["version_id"], sc["version_id"]]  # one after the other
+    assert [e["version_id"] for e in history] == [
+        sa["version_id"],
+        sc["version_id"],
+    ]  # one after the other
     assert load_golden_set(sa["version_id"], data).units.num_rows > 0
     assert not any(holders.glob("*.json"))  # both let go
 
@@ -118,14 +171,28 @@ def test_reverting_an_input_moves_latest_back(corpora, data):
     assert not again["new_version"] and again["latest_moved"]
     assert load_golden_set("latest", data).version_id == first["version_id"]
     with duckdb.connect(str(data / "golden" / "evalsets_read.duckdb"), read_only=True) as con:
-        assert con.execute("SELECT version_id FROM latest_golden_set").fetchone()[0] == first["version_id"]
+        assert (
+            con.execute("SELECT version_id FROM latest_golden_set").fetchone()[0]
+            == first["version_id"]
+        )
     with duckdb.connect(str(data / "evalsets.duckdb"), read_only=True) as con:
-        assert con.execute("SELECT version_id FROM latest_golden_items LIMIT 1").fetchone()[0] == first["version_id"]
-        assert con.execute("SELECT count(*) FROM golden_sets").fetchone()[0] == len(list_golden_sets(data))
+        assert (
+            con.execute("SELECT version_id FROM latest_golden_items LIMIT 1").fetchone()[0]
+            == first["version_id"]
+        )
+        assert con.execute("SELECT count(*) FROM golden_sets").fetchone()[0] == len(
+            list_golden_sets(data)
+        )
     history = publish_history(data)
-    assert [e["version_id"] for e in history[-3:]] == [first["version_id"], typo["version_id"], first["version_id"]]
+    assert [e["version_id"] for e in history[-3:]] == [
+        first["version_id"],
+        typo["version_id"],
+        first["version_id"],
+    ]
     assert history[-1]["new_version"] is False
-    assert [r["version_id"] for r in list_golden_sets(data) if r["is_latest"]] == [first["version_id"]]
+    assert [r["version_id"] for r in list_golden_sets(data) if r["is_latest"]] == [
+        first["version_id"]
+    ]
     rc, out, _ = cli("golden", "history", "--data-dir", str(data))
     assert rc == 0 and "confirmed again" in out
 
@@ -136,7 +203,9 @@ def test_a_small_set_is_published_with_a_visible_warning(corpora, data):
     rc, summary, err = build(one, data, "--sample-size", "4")
     assert rc == 0, err[-3000:]
     assert summary["by_slice"].get("main", 0) < 10
-    assert any(w.startswith("candidate_labels_min_kept_items: only") for w in summary["warnings"]), summary["warnings"]
+    assert any(
+        w.startswith("candidate_labels_min_kept_items: only") for w in summary["warnings"]
+    ), summary["warnings"]
     rc, out, _ = cli("build", "--corpus", str(one), "--data-dir", str(data), "--sample-size", "4")
     assert rc == 0 and "warning: candidate_labels_min_kept_items: only" in out
 
@@ -151,7 +220,9 @@ time.sleep(120)
 
 @contextlib.contextmanager
 def holding(path: Path, mode: str):
-    proc = subprocess.Popen([sys.executable, "-c", _HOLD, str(path), mode], stdout=subprocess.PIPE, text=True, env=ENV)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", _HOLD, str(path), mode], stdout=subprocess.PIPE, text=True, env=ENV
+    )
     try:
         assert proc.stdout.readline().strip() == "held"
         yield proc
@@ -167,19 +238,28 @@ def test_held_duckdb_files_give_documented_errors_and_readers_never_block_for_lo
         rc, _, err = build(one, data, "--seed", "21", env={"EVALSET_CACHE_WAIT_S": "1"})
     assert rc == 1
     line = next(x for x in err.splitlines() if x.startswith("error in "))
-    assert "ModelCallCacheLocked" in line and f"process {holder.pid}" in line and "IOException" not in line, line
+    assert (
+        "ModelCallCacheLocked" in line
+        and f"process {holder.pid}" in line
+        and "IOException" not in line
+    ), line
     with holding(data / "evalsets.duckdb", "ro"):
         t0 = time.monotonic()
         rc, summary, err = build(one, data, "--seed", "21", env={"EVALSET_WAREHOUSE_WAIT_S": "1"})
         elapsed = time.monotonic() - t0
     assert rc == 0, err[-3000:]
     assert elapsed < 60
-    assert any("evalsets.duckdb" in w and "next publish" in w for w in summary["warnings"]), summary["warnings"]
+    assert any("evalsets.duckdb" in w and "next publish" in w for w in summary["warnings"]), (
+        summary["warnings"]
+    )
     assert load_golden_set("latest", data).version_id == summary["version_id"]
     rc, again, err = build(one, data, "--seed", "21")  # reader gone: the warehouse catches up
     assert rc == 0 and not again["warnings"], err[-2000:]
     with duckdb.connect(str(data / "evalsets.duckdb"), read_only=True) as con:
-        assert con.execute("SELECT version_id FROM latest_golden_set").fetchone()[0] == summary["version_id"]
+        assert (
+            con.execute("SELECT version_id FROM latest_golden_set").fetchone()[0]
+            == summary["version_id"]
+        )
 
 
 def test_no_pdfs_and_zero_kept_items_say_so(tmp_path):
@@ -191,9 +271,16 @@ def test_no_pdfs_and_zero_kept_items_say_so(tmp_path):
     from evalset_pipeline.definitions import all_assets
     from evalset_pipeline.defs.resources import EmbedderResource, PipelineSettings, VLMResource
 
-    result = dg.materialize(all_assets, selection=["documents"], raise_on_error=False, resources={
-        "settings": PipelineSettings(data_dir=str(tmp_path / "d0"), corpus_dir=str(empty)),
-        "vlm": VLMResource(), "embedder": EmbedderResource()})
+    result = dg.materialize(
+        all_assets,
+        selection=["documents"],
+        raise_on_error=False,
+        resources={
+            "settings": PipelineSettings(data_dir=str(tmp_path / "d0"), corpus_dir=str(empty)),
+            "vlm": VLMResource(),
+            "embedder": EmbedderResource(),
+        },
+    )
     assert not result.success
     failure = next(e for e in result.all_events if e.is_step_failure).step_failure_data.error
     assert "no PDFs under" in (failure.cause.message if failure.cause else failure.message)

@@ -11,6 +11,7 @@ PDF-token edits: /Count, /Length, xref offsets, `endobj`, filters, deep nesting)
 same check is driven by libFuzzer's data. A failing input is written to --crash-dir (default
 data/artifacts/fuzz-crashes, git-ignored) and the run exits 1. The smoke test in test_fuzz_smoke.py runs this briefly.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -48,7 +49,9 @@ def seed_pdfs() -> list[bytes]:
     with tempfile.TemporaryDirectory() as tmp:
         for build in (bc.deep_forms_page_pdf, bc.not_a_stream_page_pdf, bc.encrypted_pdf):
             path = Path(tmp) / f"{build.__name__}.pdf"
-            build(path) if build is bc.encrypted_pdf else build(path, depth=40) if build is bc.deep_forms_page_pdf else build(path)
+            build(path) if build is bc.encrypted_pdf else build(
+                path, depth=40
+            ) if build is bc.deep_forms_page_pdf else build(path)
             seeds.append(path.read_bytes())
     doc = pymupdf.open()
     page = doc.new_page(width=200, height=200)
@@ -59,9 +62,36 @@ def seed_pdfs() -> list[bytes]:
     return seeds
 
 
-_TOKENS = [b"obj", b"endobj", b"stream", b"endstream", b"xref", b"trailer", b"startxref", b"/Count", b"/Kids",
-           b"/Length", b"/Filter", b"/FlateDecode", b"/DCTDecode", b"/Type", b"/Page", b"/Pages", b"/Contents",
-           b"/Resources", b"/XObject", b"/Font", b"/MediaBox", b"R", b"<<", b">>", b"[", b"]", b"%%EOF", b"null"]
+_TOKENS = [
+    b"obj",
+    b"endobj",
+    b"stream",
+    b"endstream",
+    b"xref",
+    b"trailer",
+    b"startxref",
+    b"/Count",
+    b"/Kids",
+    b"/Length",
+    b"/Filter",
+    b"/FlateDecode",
+    b"/DCTDecode",
+    b"/Type",
+    b"/Page",
+    b"/Pages",
+    b"/Contents",
+    b"/Resources",
+    b"/XObject",
+    b"/Font",
+    b"/MediaBox",
+    b"R",
+    b"<<",
+    b">>",
+    b"[",
+    b"]",
+    b"%%EOF",
+    b"null",
+]
 
 
 def mutate(data: bytes, rng: random.Random) -> bytes:
@@ -88,7 +118,16 @@ def mutate(data: bytes, rng: random.Random) -> bytes:
             nums = list(re.finditer(rb"\d+", buf))
             if nums:
                 m = rng.choice(nums)
-                new = rng.choice([b"0", b"-1", b"1", b"99999999999", b"2147483648", str(rng.randrange(10**6)).encode()])
+                new = rng.choice(
+                    [
+                        b"0",
+                        b"-1",
+                        b"1",
+                        b"99999999999",
+                        b"2147483648",
+                        str(rng.randrange(10**6)).encode(),
+                    ]
+                )
                 buf[m.start() : m.end()] = new
         elif op == 5:  # replace a PDF token with another
             tok = rng.choice(_TOKENS)
@@ -101,10 +140,13 @@ def mutate(data: bytes, rng: random.Random) -> bytes:
         elif op == 7:  # nest brackets/dicts deeply
             buf[i:i] = rng.choice([b"[", b"<<", b"q "]) * rng.randint(50, 5000)
         elif op == 8:  # huge numbers in a MediaBox-like place
-            buf[i:i] = b"/MediaBox [0 0 %d %d]" % (rng.choice([0, 1, 10**9, 14400]), rng.choice([0, 1, 10**9, 14400]))
+            buf[i:i] = b"/MediaBox [0 0 %d %d]" % (
+                rng.choice([0, 1, 10**9, 14400]),
+                rng.choice([0, 1, 10**9, 14400]),
+            )
         else:  # splice the tail of one part onto another
             j = rng.randrange(len(buf))
-            buf[i:] = buf[j:][: MAX_INPUT]
+            buf[i:] = buf[j:][:MAX_INPUT]
     return bytes(buf[:MAX_INPUT])
 
 
@@ -117,7 +159,9 @@ def check_ingest(folder: Path, data_dir: Path) -> tuple[int, int, int]:
     seen = {p for d in scan.documents for p in d.paths} | {r.path for r in scan.rejected}
     assert seen == set(files), f"files neither taken nor rejected: {set(files) ^ seen}"
     out = render_corpus(scan.documents, folder, data_dir, data_dir / "renders", SETTINGS, workers=1)
-    pages = {(p.document_sha256, p.page_number) for p in out.pages} | {(r.document_sha256, r.page_number) for r in out.rejected}
+    pages = {(p.document_sha256, p.page_number) for p in out.pages} | {
+        (r.document_sha256, r.page_number) for r in out.rejected
+    }
     want = {(d.document_sha256, n) for d in scan.documents for n in range(1, d.page_count + 1)}
     assert pages == want, f"pages neither rendered nor rejected: {len(want ^ pages)}"
     for p in out.pages:
@@ -162,15 +206,20 @@ def fuzz(seconds: float, seed: int, crash_dir: Path, batch: int = 4, quiet: bool
                 crash_dir.mkdir(parents=True, exist_ok=True)
                 for k, data in enumerate(datas):
                     (crash_dir / f"crash-{seed}-{runs}-{k}.pdf").write_bytes(data)
-                print(f"FAILED after {runs} runs: {type(exc).__name__}: {exc}; inputs in {crash_dir}", file=sys.stderr)
+                print(
+                    f"FAILED after {runs} runs: {type(exc).__name__}: {exc}; inputs in {crash_dir}",
+                    file=sys.stderr,
+                )
                 traceback.print_exc()
                 return 1
             runs += 1
             inputs += len(datas)
             docs, pages, rejected = docs + d, pages + p, rejected + r
     if not quiet:
-        print(f"fuzz_ingest: {runs} runs, {inputs} mutated PDFs in {seconds:.0f}s (seed {seed}): "
-              f"{docs} taken, {pages} pages rendered, {rejected} rejected files/pages; no exception escaped")
+        print(
+            f"fuzz_ingest: {runs} runs, {inputs} mutated PDFs in {seconds:.0f}s (seed {seed}): "
+            f"{docs} taken, {pages} pages rendered, {rejected} rejected files/pages; no exception escaped"
+        )
     return 0
 
 
@@ -183,9 +232,16 @@ def fuzz_atheris(seconds: float, crash_dir: Path) -> int:
     from evalset_pipeline.core.corpus import documents as _documents
     from evalset_pipeline.core.render import pages as _pages
 
-    for module in (_documents, _pages):  # already imported above, so instrument their functions in place
+    for module in (
+        _documents,
+        _pages,
+    ):  # already imported above, so instrument their functions in place
         for value in list(vars(module).values()):
-            if callable(value) and getattr(value, "__module__", "") == module.__name__ and hasattr(value, "__code__"):
+            if (
+                callable(value)
+                and getattr(value, "__module__", "") == module.__name__
+                and hasattr(value, "__code__")
+            ):
                 atheris.instrument_func(value)
     seeds = seed_pdfs()
     work = Path(tempfile.mkdtemp(prefix="fuzz-ingest-atheris-"))
@@ -202,7 +258,9 @@ def fuzz_atheris(seconds: float, crash_dir: Path) -> int:
         run_one([pdf], work / "w")
 
     crash_dir.mkdir(parents=True, exist_ok=True)
-    atheris.Setup([sys.argv[0], f"-max_total_time={int(seconds)}", f"-artifact_prefix={crash_dir}/"], one)
+    atheris.Setup(
+        [sys.argv[0], f"-max_total_time={int(seconds)}", f"-artifact_prefix={crash_dir}/"], one
+    )
     atheris.Fuzz()
     return 0
 
@@ -212,7 +270,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seconds", type=float, default=60)
     ap.add_argument("--seed", type=int, default=int(os.environ.get("FUZZ_SEED", "0")))
     ap.add_argument("--crash-dir", type=Path, default=Path("data/artifacts/fuzz-crashes"))
-    ap.add_argument("--atheris", action="store_true", help="drive inputs with atheris/libFuzzer (pip install atheris)")
+    ap.add_argument(
+        "--atheris",
+        action="store_true",
+        help="drive inputs with atheris/libFuzzer (pip install atheris)",
+    )
     args = ap.parse_args(argv)
     if args.atheris:
         return fuzz_atheris(args.seconds, args.crash_dir)

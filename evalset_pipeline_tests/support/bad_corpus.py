@@ -19,6 +19,7 @@ plus the files below, and returns a `BadCorpus` that says, per file, what the pi
 The builders are plain functions so the core tests can use one at a time; `long_pdf` writes the
 5,000-page document directly (one shared font, a tiny content stream per page) in milliseconds.
 """
+
 from __future__ import annotations
 
 import csv
@@ -45,8 +46,14 @@ WEIRD_NAMES = (
 # --- single files -------------------------------------------------------------------------------
 
 
-def simple_pdf(path: Path | None, pages: int = 3, *, label: str = "", size: tuple[float, float] = (612, 792),
-               **save) -> bytes:
+def simple_pdf(
+    path: Path | None,
+    pages: int = 3,
+    *,
+    label: str = "",
+    size: tuple[float, float] = (612, 792),
+    **save,
+) -> bytes:
     """A small text PDF with distinct text per page; written to `path` when given."""
     doc = pymupdf.open()
     for i in range(pages):
@@ -71,7 +78,10 @@ def zero_page_pdf() -> bytes:
     xref = len(out)
     out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
     out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
-    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objects) + 1,
+        xref,
+    )
     return bytes(out)
 
 
@@ -80,7 +90,14 @@ def truncated_pdf(good: bytes) -> bytes:
 
 
 def encrypted_pdf(path: Path) -> None:
-    simple_pdf(path, 2, label="locked", encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw="secret", owner_pw="owner")
+    simple_pdf(
+        path,
+        2,
+        label="locked",
+        encryption=pymupdf.PDF_ENCRYPT_AES_256,
+        user_pw="secret",
+        owner_pw="owner",
+    )
 
 
 def noise(seed: int = 1, size: int = 4096) -> bytes:
@@ -113,13 +130,17 @@ def long_pdf(path: Path, pages: int = 5000, size: tuple[float, float] = (72, 72)
     obj(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
     for i in range(pages):
         content = b"BT /F1 8 Tf 4 %d Td (page %d) Tj ET" % (int(h / 2), i + 1)
-        obj(b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %g %g] /Resources << /Font << /F1 3 0 R >> >> "
-            b"/Contents %d 0 R >>" % (w, h, 5 + 2 * i))
+        obj(
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %g %g] /Resources << /Font << /F1 3 0 R >> >> "
+            b"/Contents %d 0 R >>" % (w, h, 5 + 2 * i)
+        )
         obj(b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream")
     xref = len(out)
     out.extend(b"xref\n0 %d\n0000000000 65535 f \n" % (len(offsets) + 1))
     out.extend(b"".join(b"%010d 00000 n \n" % o for o in offsets))
-    out.extend(b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(offsets) + 1, xref))
+    out.extend(
+        b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(offsets) + 1, xref)
+    )
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(bytes(out))
 
@@ -186,11 +207,17 @@ def inject_text(path: Path, text: str, pages: list[int] | None = None) -> None:
 class BadCorpus:
     root: Path
     rejected: dict[str, str] = field(default_factory=dict)  # path -> expected reason (prefix)
-    render_rejected: dict[str, set[int]] = field(default_factory=dict)  # path -> pages rejected at render
+    render_rejected: dict[str, set[int]] = field(
+        default_factory=dict
+    )  # path -> pages rejected at render
     duplicates: tuple[str, str] = ("", "")  # the same bytes under two names
     accepted: list[str] = field(default_factory=list)  # good non-sample files that must be rendered
-    injected: dict[str, str] = field(default_factory=dict)  # sample document -> injection text on every page
-    sidecar_issue_lines: dict[int, str] = field(default_factory=dict)  # line -> expected message part
+    injected: dict[str, str] = field(
+        default_factory=dict
+    )  # sample document -> injection text on every page
+    sidecar_issue_lines: dict[int, str] = field(
+        default_factory=dict
+    )  # line -> expected message part
     huge: str = ""
 
 
@@ -218,7 +245,9 @@ def build_bad_corpus(root: Path, *, entities: int = 5, periods: int = 2) -> BadC
     bc.rejected["bad/zero pages.pdf"] = "PDF has no pages"
     os.mkfifo(bad / "fifo.pdf")
     bc.rejected["bad/fifo.pdf"] = "not a regular file"
-    simple_pdf(Path(os.fsdecode(os.fsencode(bad) + b"/latin1 caf\xe9.pdf")), 1, label="latin-1 name")
+    simple_pdf(
+        Path(os.fsdecode(os.fsencode(bad) + b"/latin1 caf\xe9.pdf")), 1, label="latin-1 name"
+    )
     bc.rejected["bad/latin1 caf\\xe9.pdf"] = "file name is not valid UTF-8"
 
     outside = root.parent / f"{root.name}-outside"
@@ -251,7 +280,9 @@ def build_bad_corpus(root: Path, *, entities: int = 5, periods: int = 2) -> BadC
     # Injection text on every page of two sample documents (not the one duplicated): an English
     # one and, when the corpus has one, a Korean one; the latest period, so both are golds and
     # period-axis distractors of the earlier period's pages.
-    latest = [s for s in samples if s.endswith(Path(samples[-1]).stem.split("_")[-1] + ".pdf")] or samples[1:]
+    latest = [
+        s for s in samples if s.endswith(Path(samples[-1]).stem.split("_")[-1] + ".pdf")
+    ] or samples[1:]
     ko = [s for s in latest if s.startswith("hanbit")] or latest[-1:]
     for doc, text in ((latest[1 % len(latest)], INJECTION_EN), (ko[0], INJECTION_KO)):
         inject_text(root / doc, text)
@@ -331,12 +362,29 @@ def bad_corpus_build(tmp_path_factory) -> BadBuild:
 
     out, err = io.StringIO(), io.StringIO()
     started = time.monotonic()
-    with pytest_monkeypatch() as mp, contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+    with (
+        pytest_monkeypatch() as mp,
+        contextlib.redirect_stdout(out),
+        contextlib.redirect_stderr(err),
+    ):
         mp.setattr(dagster.JobDefinition, "execute_in_process", capture)
-        rc = main(["build", "--corpus", str(corpus.root), "--data-dir", str(data_dir), "--json", "--workers", "2"])
+        rc = main(
+            [
+                "build",
+                "--corpus",
+                str(corpus.root),
+                "--data-dir",
+                str(data_dir),
+                "--json",
+                "--workers",
+                "2",
+            ]
+        )
     seconds = time.monotonic() - started
     summary = json.loads(out.getvalue()) if rc == 0 else {}
-    _BUILT["build"] = BadBuild(corpus, data_dir, rc, summary, err.getvalue(), captured[-1] if captured else None, seconds)
+    _BUILT["build"] = BadBuild(
+        corpus, data_dir, rc, summary, err.getvalue(), captured[-1] if captured else None, seconds
+    )
     return _BUILT["build"]
 
 

@@ -14,6 +14,7 @@ malformed JSON, valid JSON that is nonsense for the task, refusals; and it can p
 rejects structured outputs or a parameter such as `temperature`. Token counts in its replies
 are estimates (about 4 characters a token, plus OpenAI's tile formula for images).
 """
+
 from __future__ import annotations
 
 import base64
@@ -24,16 +25,25 @@ import socket
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from evalset_pipeline.core.vlm.base import TASKS, PageView, Qualifiers
 from evalset_pipeline.core.vlm.prompt_files import load_prompt
 from evalset_pipeline.core.vlm.textlayer import TextLayerBackend, qualify_question
 
-__all__ = ["FakeVLMServer", "PageIndex", "RequestInfo", "Fault", "FAULT_KINDS", "free_port", "dead_endpoint_url"]
+__all__ = [
+    "FakeVLMServer",
+    "PageIndex",
+    "RequestInfo",
+    "Fault",
+    "FAULT_KINDS",
+    "free_port",
+    "dead_endpoint_url",
+]
 
 FAULT_KINDS = ("401", "429", "500", "503", "slow", "disconnect", "malformed", "nonsense", "refusal")
 
@@ -52,7 +62,9 @@ def dead_endpoint_url() -> str:
 class PageIndex:
     """sha256 of a page's PNG -> its text-layer JSON path (beside the PNG, same stem)."""
 
-    def __init__(self, data_dir: str | Path | None = None, pages: Mapping[str, str | Path] | None = None):
+    def __init__(
+        self, data_dir: str | Path | None = None, pages: Mapping[str, str | Path] | None = None
+    ):
         self.data_dir = Path(data_dir) if data_dir is not None else None
         self._by_hash: dict[str, Path] = {k: Path(v) for k, v in (pages or {}).items()}
         self._seen: set[Path] = set()
@@ -97,7 +109,9 @@ class Fault:
     task: str | None = None
     when: Callable[[RequestInfo], bool] | None = None
     repairs: bool = False  # also hit repair requests
-    retry_after_ms: int | None = 1  # for 429 / 5xx; None sends no Retry-After (client backs off itself)
+    retry_after_ms: int | None = (
+        1  # for 429 / 5xx; None sends no Retry-After (client backs off itself)
+    )
     delay_s: float = 2.0  # for "slow"
     served: int = 0
 
@@ -122,9 +136,18 @@ _NONSENSE = {
 class FakeVLMServer:
     """Start with `with FakeVLMServer(PageIndex(data_dir)) as server:`; `server.url` is the base URL."""
 
-    def __init__(self, pages: PageIndex | None = None, *, latency_s: float = 0.0, model: str = "fake-vlm",
-                 reject_json_schema: bool = False, reject_params: tuple[str, ...] = (),
-                 prompts_dir: str | Path | None = None, yes_man: bool = False, echo_auth: bool = False):
+    def __init__(
+        self,
+        pages: PageIndex | None = None,
+        *,
+        latency_s: float = 0.0,
+        model: str = "fake-vlm",
+        reject_json_schema: bool = False,
+        reject_params: tuple[str, ...] = (),
+        prompts_dir: str | Path | None = None,
+        yes_man: bool = False,
+        echo_auth: bool = False,
+    ):
         self.pages = pages or PageIndex()
         # yes_man: a model that says every page answers every question and labels it sufficient
         # (what the blocking gates exist for). echo_auth: a misbehaving endpoint that echoes the
@@ -148,20 +171,26 @@ class FakeVLMServer:
 
     # --- lifecycle ----------------------------------------------------------------------------------
 
-    def start(self) -> "FakeVLMServer":
+    def start(self) -> FakeVLMServer:
         server = self
 
         class Handler(_Handler):
             fake = server
 
         class Server(ThreadingHTTPServer):
-            request_queue_size = 128  # a listen backlog of 5 drops SYNs when 16 clients connect at once
+            request_queue_size = (
+                128  # a listen backlog of 5 drops SYNs when 16 clients connect at once
+            )
 
         self._httpd = Server(("127.0.0.1", 0), Handler)
         self._httpd.daemon_threads = True
         self._httpd.block_on_close = False
-        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.05},
-                                        name="fake-vlm", daemon=True)
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever,
+            kwargs={"poll_interval": 0.05},
+            name="fake-vlm",
+            daemon=True,
+        )
         self._thread.start()
         return self
 
@@ -171,7 +200,7 @@ class FakeVLMServer:
             self._httpd.server_close()
             self._httpd = None
 
-    def __enter__(self) -> "FakeVLMServer":
+    def __enter__(self) -> FakeVLMServer:
         return self.start()
 
     def __exit__(self, *exc: Any) -> None:
@@ -202,7 +231,11 @@ class FakeVLMServer:
 
     def count(self, task: str | None = None, *, faults: bool = True) -> int:
         with self._lock:
-            return sum(1 for r in self.requests if (task is None or r.task == task) and (faults or not r.fault))
+            return sum(
+                1
+                for r in self.requests
+                if (task is None or r.task == task) and (faults or not r.fault)
+            )
 
     def by_task(self) -> dict[str, int]:
         with self._lock:
@@ -223,7 +256,9 @@ class FakeVLMServer:
 
     # --- answering ----------------------------------------------------------------------------------
 
-    def _handle(self, body: dict[str, Any], auth: str = "") -> tuple[int, dict[str, Any], dict[str, str]]:
+    def _handle(
+        self, body: dict[str, Any], auth: str = ""
+    ) -> tuple[int, dict[str, Any], dict[str, str]]:
         """(status, JSON body, extra headers); status 0 means drop the connection."""
         status, reply, headers = self._handle_plain(body)
         if self.echo_auth and auth and status:
@@ -238,35 +273,61 @@ class FakeVLMServer:
         text, image = _user_parts(users[0]) if users else ("", b"")
         fmt = (body.get("response_format") or {}).get("type", "none")
         with self._lock:
-            info = RequestInfo(len(self.requests) + 1, task or "?", hashlib.sha256(image).hexdigest() if image else "",
-                               _input_json(text), len(users) > 1, fmt)
+            info = RequestInfo(
+                len(self.requests) + 1,
+                task or "?",
+                hashlib.sha256(image).hexdigest() if image else "",
+                _input_json(text),
+                len(users) > 1,
+                fmt,
+            )
             self.requests.append(info)
         if task is None:
             return 400, _error("fake-vlm: unrecognised system prompt"), {}
         if fmt == "json_schema" and self.reject_json_schema:
-            return 400, _error("response_format of type 'json_schema' is not supported by this server"), {}
+            return (
+                400,
+                _error("response_format of type 'json_schema' is not supported by this server"),
+                {},
+            )
         for param in self.reject_params:
             if param in body:
-                return 400, _error(f"Unsupported parameter: '{param}' is not supported with this model."), {}
+                return (
+                    400,
+                    _error(f"Unsupported parameter: '{param}' is not supported with this model."),
+                    {},
+                )
         fault = self._take_fault(info)
         if fault is not None and fault.kind in ("401", "429", "500", "503", "disconnect"):
             if fault.kind == "disconnect":
                 return 0, {}, {}
-            headers = {"retry-after-ms": str(fault.retry_after_ms)} if fault.retry_after_ms is not None else {}
+            headers = (
+                {"retry-after-ms": str(fault.retry_after_ms)}
+                if fault.retry_after_ms is not None
+                else {}
+            )
             return int(fault.kind), _error(f"fake-vlm: injected {fault.kind}"), headers
         if fault is not None and fault.kind == "slow":
             time.sleep(fault.delay_s)
         elif self.latency_s:
             time.sleep(self.latency_s)
         if fault is not None and fault.kind == "refusal":
-            return 200, self._completion(body, None, refusal="I'm sorry, I can't help with that."), {}
+            return (
+                200,
+                self._completion(body, None, refusal="I'm sorry, I can't help with that."),
+                {},
+            )
         if fault is not None and fault.kind == "malformed":
             return 200, self._completion(body, 'Sure! Here is the JSON: {"answers": tru'), {}
         if fault is not None and fault.kind == "nonsense":
             return 200, self._completion(body, json.dumps(_NONSENSE[task])), {}
         if self.yes_man:
-            reply = {"write": None, "judge": {"answers": True, "answer": "42", "reason": "it is all here"},
-                     "label": {"label": "sufficient", "rationale": "answers it"}, "qualify": None}[task]
+            reply = {
+                "write": None,
+                "judge": {"answers": True, "answer": "42", "reason": "it is all here"},
+                "label": {"label": "sufficient", "rationale": "answers it"},
+                "qualify": None,
+            }[task]
             if reply is not None:
                 return 200, self._completion(body, json.dumps(reply)), {}
         try:
@@ -283,30 +344,56 @@ class FakeVLMServer:
         text_path = self.pages.lookup(info.image_hash) if image else None
         if text_path is None:
             raise LookupError("no page image, or a page this server does not know")
-        view = PageView(info.image_hash[:12], text_path.with_suffix(".png"), text_path, info.image_hash)
+        view = PageView(
+            info.image_hash[:12], text_path.with_suffix(".png"), text_path, info.image_hash
+        )
         if task == "write":
             w = self._textlayer.write_questions([view])[0]
             if w is None:
                 return {"has_question": False, "question": "", "answer": "", "language": ""}
-            return {"has_question": True, "question": w.question, "answer": w.answer, "language": w.language}
+            return {
+                "has_question": True,
+                "question": w.question,
+                "answer": w.answer,
+                "language": w.language,
+            }
         if task == "judge":
             j = self._textlayer.judge([(inputs["question"], view)])[0]
-            return {"answers": j.answers, "answer": j.answer if j.answers else None, "reason": j.reason}
-        lab = self._textlayer.label([(inputs["question"], inputs.get("reference_answer", ""), view)])[0]
+            return {
+                "answers": j.answers,
+                "answer": j.answer if j.answers else None,
+                "reason": j.reason,
+            }
+        lab = self._textlayer.label(
+            [(inputs["question"], inputs.get("reference_answer", ""), view)]
+        )[0]
         return {"label": lab.label, "rationale": lab.rationale}
 
-    def _completion(self, body: dict[str, Any], content: str | None, refusal: str | None = None) -> dict[str, Any]:
+    def _completion(
+        self, body: dict[str, Any], content: str | None, refusal: str | None = None
+    ) -> dict[str, Any]:
         prompt_tokens = sum(_tokens(m) for m in body.get("messages") or [])
         completion_tokens = max(1, math.ceil(len(content or refusal or "") / 4))
         with self._lock:
             n = len(self.requests)
         return {
-            "id": f"chatcmpl-fake-{n}", "object": "chat.completion", "created": int(time.time()),
+            "id": f"chatcmpl-fake-{n}",
+            "object": "chat.completion",
+            "created": int(time.time()),
             "model": body.get("model") or self.model,
-            "choices": [{"index": 0, "finish_reason": "stop", "logprobs": None,
-                         "message": {"role": "assistant", "content": content, "refusal": refusal}}],
-            "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
-                      "total_tokens": prompt_tokens + completion_tokens},
+            "choices": [
+                {
+                    "index": 0,
+                    "finish_reason": "stop",
+                    "logprobs": None,
+                    "message": {"role": "assistant", "content": content, "refusal": refusal},
+                }
+            ],
+            "usage": {
+                "prompt_tokens": prompt_tokens,
+                "completion_tokens": completion_tokens,
+                "total_tokens": prompt_tokens + completion_tokens,
+            },
         }
 
 
@@ -326,11 +413,20 @@ class _Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:  # noqa: N802
         if self.path.rstrip("/") == "/fake/stats":  # for a server running in another process
             with self.fake._lock:
-                stats = {"requests": len(self.fake.requests), "max_in_flight": self.fake.max_in_flight,
-                         "by_task": dict(Counter(r.task for r in self.fake.requests))}
+                stats = {
+                    "requests": len(self.fake.requests),
+                    "max_in_flight": self.fake.max_in_flight,
+                    "by_task": dict(Counter(r.task for r in self.fake.requests)),
+                }
             self._send(200, stats)
         elif self.path.rstrip("/").endswith("/models"):
-            self._send(200, {"object": "list", "data": [{"id": self.fake.model, "object": "model", "owned_by": "fake"}]})
+            self._send(
+                200,
+                {
+                    "object": "list",
+                    "data": [{"id": self.fake.model, "object": "model", "owned_by": "fake"}],
+                },
+            )
         else:
             self._send(404, _error("not found"))
 
@@ -366,7 +462,9 @@ class _Handler(BaseHTTPRequestHandler):
             return
         self._send(status, reply, headers)
 
-    def _send(self, status: int, body: dict[str, Any], headers: Mapping[str, str] | None = None) -> None:
+    def _send(
+        self, status: int, body: dict[str, Any], headers: Mapping[str, str] | None = None
+    ) -> None:
         data = json.dumps(body).encode("utf-8")
         try:
             self.send_response(status)
@@ -384,7 +482,9 @@ class _Handler(BaseHTTPRequestHandler):
 def _echo(reply: dict[str, Any], auth: str) -> dict[str, Any]:
     """Plant the caller's Authorization header in every text a model could write (and in errors)."""
     if "error" in reply:
-        return {"error": {**reply["error"], "message": f"{reply['error']['message']} (you sent {auth})"}}
+        return {
+            "error": {**reply["error"], "message": f"{reply['error']['message']} (you sent {auth})"}
+        }
     out = json.loads(json.dumps(reply))
     for choice in out.get("choices", []):
         msg = choice["message"]
@@ -394,7 +494,9 @@ def _echo(reply: dict[str, Any], auth: str) -> dict[str, Any]:
         try:
             data = json.loads(content) if content else None
         except ValueError:
-            msg["content"] = f"{content} {auth}"  # malformed replies too: they reach the failure ledger
+            msg["content"] = (
+                f"{content} {auth}"  # malformed replies too: they reach the failure ledger
+            )
             continue
         if isinstance(data, dict):
             for key in ("reason", "rationale"):  # free text; answers and questions must still work
@@ -450,8 +552,9 @@ def _tokens(message: dict[str, Any]) -> int:
 def _image_tokens(url: str) -> int:
     """OpenAI's high-detail estimate: fit in 2048², shorter side to 768, 170 per 512² tile + 85."""
     try:
-        from PIL import Image
         import io
+
+        from PIL import Image
 
         with Image.open(io.BytesIO(base64.b64decode(url.split(",", 1)[1]))) as im:
             w, h = im.size
@@ -472,8 +575,12 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(prog="fake_vlm_server")
     parser.add_argument("--latency", type=float, default=0.0, help="seconds per reply")
-    parser.add_argument("--page", action="append", default=[], help="a page PNG (its .json text layer beside it)")
-    parser.add_argument("--data-dir", default=None, help="a data directory whose renders to answer from")
+    parser.add_argument(
+        "--page", action="append", default=[], help="a page PNG (its .json text layer beside it)"
+    )
+    parser.add_argument(
+        "--data-dir", default=None, help="a data directory whose renders to answer from"
+    )
     args = parser.parse_args(argv)
     index = PageIndex(args.data_dir)
     for png in args.page:

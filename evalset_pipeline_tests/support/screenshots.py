@@ -7,6 +7,7 @@ from deploy/dagster.yaml), starts `make ui` on it, then loads the asset graph an
 preview in headless Chromium with the browser test's own steps (e2e/test_webserver.py), saving
 asset_graph.png and golden_set_preview.png. Ctrl-C's the UI's process group at the end.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -33,26 +34,49 @@ def main(argv: list[str] | None = None) -> int:
     root = Path(tempfile.mkdtemp(prefix="evalset-shots-"))
     data = root / "data"
     evalset = str(Path(sys.executable).with_name("evalset"))
-    subprocess.run([evalset, "build", "--corpus", str(args.corpus), "--data-dir", str(data)], check=True)  # make run
+    subprocess.run(
+        [evalset, "build", "--corpus", str(args.corpus), "--data-dir", str(data)], check=True
+    )  # make run
     port = free_port()
     log = root / "ui.log"
-    env = {**os.environ, "EVALSET_DATA_DIR": str(data), "EVALSET_CORPUS_DIR": str(args.corpus.resolve())}
+    env = {
+        **os.environ,
+        "EVALSET_DATA_DIR": str(data),
+        "EVALSET_CORPUS_DIR": str(args.corpus.resolve()),
+    }
     with open(log, "wb") as out:
-        ui = subprocess.Popen(["make", "-o", ".venv/.installed", "ui", f"UI_PORT={port}"], cwd=REPO, env=env,
-                              stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
-                              preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        ui = subprocess.Popen(
+            ["make", "-o", ".venv/.installed", "ui", f"UI_PORT={port}"],
+            cwd=REPO,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        )
     server = web.Server(f"http://127.0.0.1:{port}", ui, log, data)
     try:
-        web._wait_until(lambda: urllib.request.urlopen(f"{server.url}/server_info", timeout=5).status == 200, 180,
-                        "make ui", log)
-        web._wait_until(lambda: server.graphql(web.REPOS)["repositoriesOrError"].get("nodes"), 180, "the code location", log)
+        web._wait_until(
+            lambda: urllib.request.urlopen(f"{server.url}/server_info", timeout=5).status == 200,
+            180,
+            "make ui",
+            log,
+        )
+        web._wait_until(
+            lambda: server.graphql(web.REPOS)["repositoriesOrError"].get("nodes"),
+            180,
+            "the code location",
+            log,
+        )
         web.test_after_a_cli_build_every_materializable_asset_shows_a_materialization(server)
         os.environ["EVALSET_SCREENSHOT_DIR"] = str(args.out)
         browser_fixture = web.browser.__wrapped__()
         driver = next(browser_fixture)
         try:
             web.test_the_asset_graph_page_renders_in_chromium(server, driver, root)
-            web.test_the_golden_set_preview_shows_pages_large_enough_to_compare(server, driver, root)
+            web.test_the_golden_set_preview_shows_pages_large_enough_to_compare(
+                server, driver, root
+            )
         finally:
             next(browser_fixture, None)
     finally:

@@ -14,6 +14,7 @@ CLIP image processor. `build_tiny_clip(folder)` writes these folders (sentence-t
 
 Building takes about a second once torch/transformers are imported (the import is the slow part).
 """
+
 from __future__ import annotations
 
 import json
@@ -29,7 +30,11 @@ BOS, EOS = "<|startoftext|>", "<|endoftext|>"
 
 def _bytes_to_unicode() -> dict[int, str]:
     """GPT-2/CLIP's byte -> printable-character table (so every byte is one vocabulary symbol)."""
-    printable = list(range(ord("!"), ord("~") + 1)) + list(range(ord("¡"), ord("¬") + 1)) + list(range(ord("®"), ord("ÿ") + 1))
+    printable = (
+        list(range(ord("!"), ord("~") + 1))
+        + list(range(ord("¡"), ord("¬") + 1))
+        + list(range(ord("®"), ord("ÿ") + 1))
+    )
     codes = printable[:]
     extra = 0
     for b in range(256):
@@ -37,7 +42,7 @@ def _bytes_to_unicode() -> dict[int, str]:
             printable.append(b)
             codes.append(256 + extra)
             extra += 1
-    return dict(zip(printable, map(chr, codes)))
+    return dict(zip(printable, map(chr, codes), strict=False))
 
 
 def tiny_vocab() -> dict[str, int]:
@@ -54,21 +59,40 @@ def build_tiny_clip(folder: str | Path, seed: int = 0, legacy: bool = False) -> 
     With `legacy`, also write `<folder>-legacy` in the sentence-transformers CLIPModel layout."""
     import torch
     from sentence_transformers import SentenceTransformer
-    from sentence_transformers.base.modules import Transformer  # the generic module (sentence-transformers >= 5.4)
-    from transformers import CLIPConfig, CLIPImageProcessor, CLIPModel, CLIPProcessor, CLIPTokenizerFast
+    from sentence_transformers.base.modules import (
+        Transformer,  # the generic module (sentence-transformers >= 5.4)
+    )
+    from transformers import (
+        CLIPConfig,
+        CLIPImageProcessor,
+        CLIPModel,
+        CLIPProcessor,
+        CLIPTokenizerFast,
+    )
 
     folder = Path(folder)
-    raw = folder.with_name(folder.name + "-hf")  # the plain transformers checkpoint the module wraps
+    raw = folder.with_name(
+        folder.name + "-hf"
+    )  # the plain transformers checkpoint the module wraps
     vocab = tiny_vocab()
     tokenizer = CLIPTokenizerFast(vocab=vocab, merges=[], model_max_length=77)
     processor = CLIPProcessor(
-        image_processor=CLIPImageProcessor(size={"shortest_edge": IMAGE_SIZE}, crop_size={"height": IMAGE_SIZE, "width": IMAGE_SIZE}),
+        image_processor=CLIPImageProcessor(
+            size={"shortest_edge": IMAGE_SIZE},
+            crop_size={"height": IMAGE_SIZE, "width": IMAGE_SIZE},
+        ),
         tokenizer=tokenizer,
     )
     small = dict(hidden_size=32, intermediate_size=64, num_hidden_layers=2, num_attention_heads=2)
     config = CLIPConfig(
-        text_config=dict(small, vocab_size=len(vocab), max_position_embeddings=77,
-                         bos_token_id=vocab[BOS], eos_token_id=vocab[EOS], pad_token_id=vocab[EOS]),
+        text_config=dict(
+            small,
+            vocab_size=len(vocab),
+            max_position_embeddings=77,
+            bos_token_id=vocab[BOS],
+            eos_token_id=vocab[EOS],
+            pad_token_id=vocab[EOS],
+        ),
         vision_config=dict(small, image_size=IMAGE_SIZE, patch_size=PATCH_SIZE),
         projection_dim=DIM,
     )
@@ -87,6 +111,16 @@ def build_tiny_clip(folder: str | Path, seed: int = 0, legacy: bool = False) -> 
     if legacy:
         old = folder.with_name(folder.name + "-legacy")
         shutil.copytree(raw, old)
-        (old / "modules.json").write_text(json.dumps(
-            [{"idx": 0, "name": "0", "path": "", "type": "sentence_transformers.models.CLIPModel"}]))
+        (old / "modules.json").write_text(
+            json.dumps(
+                [
+                    {
+                        "idx": 0,
+                        "name": "0",
+                        "path": "",
+                        "type": "sentence_transformers.models.CLIPModel",
+                    }
+                ]
+            )
+        )
     return folder

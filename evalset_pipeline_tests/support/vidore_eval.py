@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
-from typing import Any, List
+from typing import Any
 
 import torch
 from datasets import load_dataset
@@ -46,7 +46,9 @@ class _StandIn(BaseVisionRetriever):
         out[:, DIM] = 1.0
         return out
 
-    def get_scores(self, query_embeddings: Any, passage_embeddings: Any, batch_size: int | None = None) -> torch.Tensor:
+    def get_scores(
+        self, query_embeddings: Any, passage_embeddings: Any, batch_size: int | None = None
+    ) -> torch.Tensor:
         q = torch.stack(list(query_embeddings)).double()
         p = torch.stack(list(passage_embeddings)).double()
         return q @ p.T
@@ -57,9 +59,11 @@ class ImageStandIn(_StandIn):
         super().__init__(use_visual_embedding=True)
 
     def forward_passages(self, passages: Any, batch_size: int, **kwargs: Any) -> torch.Tensor:
-        rows: List[torch.Tensor] = []
+        rows: list[torch.Tensor] = []
         for image in passages:
-            pixels = torch.tensor(list(image.convert("L").resize((4, 4)).tobytes()), dtype=torch.float64)
+            pixels = torch.tensor(
+                list(image.convert("L").resize((4, 4)).tobytes()), dtype=torch.float64
+            )
             v = torch.zeros(DIM + 1, dtype=torch.float64)
             v[:16] = pixels / 255.0
             v[DIM] = _unique(image.tobytes())
@@ -89,14 +93,20 @@ def main(export_dir: str, out_json: str, splits: list[str]) -> None:
             evaluator = ViDoReEvaluatorBEIR(retriever)
             metrics = evaluator.evaluate_dataset(ds, batch_query=4, batch_passage=4)
             queries = retriever.forward_queries(ds["queries"]["query"], batch_size=4)
-            passages = retriever.forward_passages(ds["corpus"][evaluator.passage_column], batch_size=4)
+            passages = retriever.forward_passages(
+                ds["corpus"][evaluator.passage_column], batch_size=4
+            )
             scores = retriever.get_scores(queries, passages)
             run = [
                 [qid, cid, float(scores[i, j])]
                 for i, qid in enumerate(ds["queries"]["query-id"])
                 for j, cid in enumerate(ds["corpus"]["corpus-id"])
             ]
-            report[split][name] = {"passage_column": evaluator.passage_column, "metrics": metrics, "run": run}
+            report[split][name] = {
+                "passage_column": evaluator.passage_column,
+                "metrics": metrics,
+                "run": run,
+            }
     with open(out_json, "w", encoding="utf-8") as f:
         json.dump(report, f)
 

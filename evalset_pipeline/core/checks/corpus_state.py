@@ -7,6 +7,7 @@ files whose (size, mtime) changed since the last call, using a small JSON cache 
 hashes, so polling a 400,000-page corpus costs a directory walk and a `stat` per file, not a
 read of every byte. The cache is a file under the data directory, never process state.
 """
+
 from __future__ import annotations
 
 import json
@@ -15,8 +16,14 @@ from pathlib import Path
 from typing import Any
 
 from evalset_pipeline.core.atomic import write_text_atomic
+
 # The walker itself, so what counts as "a PDF under the root" can never drift from scan_corpus.
-from evalset_pipeline.core.corpus.documents import RejectedDocument, _rel, _walk_pdfs, corpus_fingerprint
+from evalset_pipeline.core.corpus.documents import (
+    RejectedDocument,
+    _rel,
+    _walk_pdfs,
+    corpus_fingerprint,
+)
 from evalset_pipeline.core.golden.errors import GoldenSetCorrupt, GoldenSetNotFound
 from evalset_pipeline.core.golden.layout import GoldenLayout
 from evalset_pipeline.core.golden.reader import resolve_version
@@ -74,7 +81,9 @@ def latest_golden_info(data_dir: str | Path) -> dict[str, Any] | None:
         version_id = resolve_version("latest", data_dir)
     except (GoldenSetNotFound, GoldenSetCorrupt):
         return None
-    return decode_info(read_manifest(GoldenLayout(DataPaths.at(data_dir)).snapshot(version_id))["golden_set"])
+    return decode_info(
+        read_manifest(GoldenLayout(DataPaths.at(data_dir)).snapshot(version_id))["golden_set"]
+    )
 
 
 @dataclass(frozen=True)
@@ -93,9 +102,13 @@ def decide_rebuild(cursor: str | None, fingerprint: str, built_from: str | None)
     if cursor:
         if cursor == fingerprint:
             return SensorDecision(False, fingerprint, f"corpus unchanged ({fingerprint[:16]})")
-        return SensorDecision(True, fingerprint, f"corpus changed: {cursor[:16]} -> {fingerprint[:16]}")
+        return SensorDecision(
+            True, fingerprint, f"corpus changed: {cursor[:16]} -> {fingerprint[:16]}"
+        )
     if built_from == fingerprint:
-        return SensorDecision(False, fingerprint, f"latest golden set already built from corpus {fingerprint[:16]}")
+        return SensorDecision(
+            False, fingerprint, f"latest golden set already built from corpus {fingerprint[:16]}"
+        )
     what = f"golden set built from {built_from[:16]}" if built_from else "no golden set yet"
     return SensorDecision(True, fingerprint, f"{what}; corpus is {fingerprint[:16]}")
 

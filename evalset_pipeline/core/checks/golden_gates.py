@@ -10,12 +10,14 @@ the golden set (the Dagster wrapper makes those blocking), WARN is worth a look.
 A kept item is every row of validated_questions: the main slice plus, when configured, the
 underspecified slice; both enter the golden set.
 """
+
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
-from typing import Any, Iterable, Mapping, Sequence
+from datetime import UTC, datetime
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -48,7 +50,9 @@ def load_gate_inputs_hashed(paths: DataPaths) -> tuple[list[dict], list[dict], d
     rows, hashes = {}, {}
     for name in ("validated_questions", "candidate_labels"):
         path = paths.table(name)
-        read_rows(path, producer=name) if not path.exists() else None  # the usual "materialize X first" error
+        read_rows(
+            path, producer=name
+        ) if not path.exists() else None  # the usual "materialize X first" error
         data = path.read_bytes()
         hashes[name] = sha256_bytes(data)
         rows[name] = pq.read_table(pa.BufferReader(data)).to_pylist()
@@ -76,37 +80,57 @@ def gold_is_sufficient(validated: Iterable[Row], labels: Iterable[Row]) -> Check
     return CheckOutcome(
         passed=not failing,
         severity=ERROR,
-        description=(f"gold is sufficient for all {len(kept)} kept items" if not failing else
-                     f"{len(failing)} of {len(kept)} kept items: the gold page is not labelled sufficient"),
-        metadata={"kept_items": len(kept), "gold_sufficient_share": _share(len(kept) - len(failing), len(kept)),
-                  "failing": len(failing), "failing_by_slice": dict(sorted(by_slice.items())),
-                  "failing_examples": [{"item_id": i, "gold_label": lab} for i, lab in failing[:SHOWN]]},
+        description=(
+            f"gold is sufficient for all {len(kept)} kept items"
+            if not failing
+            else f"{len(failing)} of {len(kept)} kept items: the gold page is not labelled sufficient"
+        ),
+        metadata={
+            "kept_items": len(kept),
+            "gold_sufficient_share": _share(len(kept) - len(failing), len(kept)),
+            "failing": len(failing),
+            "failing_by_slice": dict(sorted(by_slice.items())),
+            "failing_examples": [{"item_id": i, "gold_label": lab} for i, lab in failing[:SHOWN]],
+        },
     )
 
 
-def no_sufficient_distractor_in_main(validated: Iterable[Row], labels: Iterable[Row]) -> CheckOutcome:
+def no_sufficient_distractor_in_main(
+    validated: Iterable[Row], labels: Iterable[Row]
+) -> CheckOutcome:
     """No main-slice item is answerable from one of its distractors.
 
     Pooled candidates (other pages that carry the same fact) may be sufficient; distractors may
     not, since they exist to differ from the gold on exactly one axis the question names.
     """
     main = {v["item_id"] for v in validated if v["slice"] == "main"}
-    bad = sorted((lab["item_id"], lab["unit_id"], lab["axis"]) for lab in labels
-                 if lab["role"] == "distractor" and lab["item_id"] in main and lab["label"] == "sufficient")
+    bad = sorted(
+        (lab["item_id"], lab["unit_id"], lab["axis"])
+        for lab in labels
+        if lab["role"] == "distractor" and lab["item_id"] in main and lab["label"] == "sufficient"
+    )
     items = {i for i, _, _ in bad}
     return CheckOutcome(
         passed=not bad,
         severity=ERROR,
-        description=("no main-slice item is answerable from a distractor" if not bad else
-                     f"{len(items)} main-slice items are answerable from a distractor ({len(bad)} distractors)"),
-        metadata={"main_items": len(main), "items_answerable_from_distractor": len(items),
-                  "sufficient_distractors": len(bad),
-                  "by_axis": dict(sorted(Counter(a for _, _, a in bad).items())),
-                  "examples": [{"item_id": i, "distractor": u, "axis": a} for i, u, a in bad[:SHOWN]]},
+        description=(
+            "no main-slice item is answerable from a distractor"
+            if not bad
+            else f"{len(items)} main-slice items are answerable from a distractor ({len(bad)} distractors)"
+        ),
+        metadata={
+            "main_items": len(main),
+            "items_answerable_from_distractor": len(items),
+            "sufficient_distractors": len(bad),
+            "by_axis": dict(sorted(Counter(a for _, _, a in bad).items())),
+            "examples": [{"item_id": i, "distractor": u, "axis": a} for i, u, a in bad[:SHOWN]],
+        },
     )
 
 
-def axis_coverage(validated: Iterable[Row], labels: Iterable[Row], axes: Sequence[str] = ()) -> dict[str, Any]:
+def axis_coverage(
+    validated: Iterable[Row], labels: Iterable[Row], axes: Sequence[str] = ()
+) -> dict[str, Any]:
     """Per axis: kept items with at least one distractor on it, and that axis's label counts."""
     kept = {v["item_id"] for v in validated}
     items_by_axis: dict[str, set[str]] = defaultdict(set)
@@ -116,12 +140,20 @@ def axis_coverage(validated: Iterable[Row], labels: Iterable[Row], axes: Sequenc
             items_by_axis[lab["axis"]].add(lab["item_id"])
             label_counts[lab["axis"]][lab["label"]] += 1
     names = list(dict.fromkeys([*axes, *sorted(items_by_axis)]))
-    return {a: {"items": len(items_by_axis[a]), "share": _share(len(items_by_axis[a]), len(kept)),
-                "distractors": sum(label_counts[a].values()), "labels": dict(sorted(label_counts[a].items()))}
-            for a in names}
+    return {
+        a: {
+            "items": len(items_by_axis[a]),
+            "share": _share(len(items_by_axis[a]), len(kept)),
+            "distractors": sum(label_counts[a].values()),
+            "labels": dict(sorted(label_counts[a].items())),
+        }
+        for a in names
+    }
 
 
-def distractors_on_some_axis(validated: Iterable[Row], labels: Iterable[Row], axes: Sequence[str] = ()) -> CheckOutcome:
+def distractors_on_some_axis(
+    validated: Iterable[Row], labels: Iterable[Row], axes: Sequence[str] = ()
+) -> CheckOutcome:
     """Every kept item has distractors on at least one axis (else it is not a hard-negative item)."""
     validated = list(validated)
     labels = list(labels)
@@ -131,10 +163,17 @@ def distractors_on_some_axis(validated: Iterable[Row], labels: Iterable[Row], ax
     return CheckOutcome(
         passed=not bare,
         severity=ERROR,
-        description=(f"all {len(kept)} kept items have distractors" if not bare else
-                     f"{len(bare)} of {len(kept)} kept items have no distractor on any axis"),
-        metadata={"kept_items": len(kept), "items_without_distractors": len(bare),
-                  "per_axis": axis_coverage(validated, labels, axes), "examples": bare[:SHOWN]},
+        description=(
+            f"all {len(kept)} kept items have distractors"
+            if not bare
+            else f"{len(bare)} of {len(kept)} kept items have no distractor on any axis"
+        ),
+        metadata={
+            "kept_items": len(kept),
+            "items_without_distractors": len(bare),
+            "per_axis": axis_coverage(validated, labels, axes),
+            "examples": bare[:SHOWN],
+        },
     )
 
 
@@ -146,9 +185,13 @@ def min_kept_items(validated: Iterable[Row], minimum: int) -> CheckOutcome:
     return CheckOutcome(
         passed=passed,
         severity=ERROR if main == 0 else WARN,
-        description=(f"{main} main-slice items (minimum {minimum})" if passed else
-                     "no main-slice item survived validation" if main == 0 else
-                     f"only {main} main-slice items (minimum {minimum})"),
+        description=(
+            f"{main} main-slice items (minimum {minimum})"
+            if passed
+            else "no main-slice item survived validation"
+            if main == 0
+            else f"only {main} main-slice items (minimum {minimum})"
+        ),
         metadata={"main_items": main, "minimum": minimum, "by_slice": dict(sorted(slices.items()))},
     )
 
@@ -165,32 +208,51 @@ def rejected_share(documents: int, rejected: Iterable[Row], max_share: float) ->
         passed=share <= max_share,
         severity=WARN,
         description=f"{len(files)} of {total} PDFs rejected ({share:.1%}; at most {max_share:.0%} expected)",
-        metadata={"rejected_documents": len(files), "documents": documents, "rejected_share": share,
-                  "max_share": max_share, "pages_failed_to_render": page_failures,
-                  "reasons": dict(reasons.most_common()), "examples": files[:SHOWN]},
+        metadata={
+            "rejected_documents": len(files),
+            "documents": documents,
+            "rejected_share": share,
+            "max_share": max_share,
+            "pages_failed_to_render": page_failures,
+            "reasons": dict(reasons.most_common()),
+            "examples": files[:SHOWN],
+        },
     )
 
 
-def golden_set_freshness(latest: Mapping[str, Any] | None, current_fingerprint: str,
-                         now: datetime | None = None) -> CheckOutcome:
+def golden_set_freshness(
+    latest: Mapping[str, Any] | None, current_fingerprint: str, now: datetime | None = None
+) -> CheckOutcome:
     """The latest golden set was built from the corpus as it is now (same corpus fingerprint)."""
     if latest is None:
-        return CheckOutcome(False, WARN, "no golden set has been published yet",
-                            {"current_corpus_fingerprint": current_fingerprint})
+        return CheckOutcome(
+            False,
+            WARN,
+            "no golden set has been published yet",
+            {"current_corpus_fingerprint": current_fingerprint},
+        )
     built_from = str(latest.get("corpus_fingerprint") or "")
     created = latest.get("created_at")
     age_h = None
     if isinstance(created, str):
         created = datetime.fromisoformat(created)
     if isinstance(created, datetime):
-        created = created if created.tzinfo else created.replace(tzinfo=timezone.utc)
-        age_h = round(((now or datetime.now(timezone.utc)) - created).total_seconds() / 3600, 2)
+        created = created if created.tzinfo else created.replace(tzinfo=UTC)
+        age_h = round(((now or datetime.now(UTC)) - created).total_seconds() / 3600, 2)
     fresh = built_from == current_fingerprint
     return CheckOutcome(
         passed=fresh,
         severity=WARN,
-        description=(f"{latest.get('version_id')} matches the corpus as it is now" if fresh else
-                     f"{latest.get('version_id')} was built from another corpus state: PDFs were added, changed or removed since"),
-        metadata={"version_id": latest.get("version_id"), "golden_corpus_fingerprint": built_from,
-                  "current_corpus_fingerprint": current_fingerprint, "age_hours": age_h},
+        description=(
+            f"{latest.get('version_id')} matches the corpus as it is now"
+            if fresh
+            else f"{latest.get('version_id')} was built from another corpus state: "
+            "PDFs were added, changed or removed since"
+        ),
+        metadata={
+            "version_id": latest.get("version_id"),
+            "golden_corpus_fingerprint": built_from,
+            "current_corpus_fingerprint": current_fingerprint,
+            "age_hours": age_h,
+        },
     )

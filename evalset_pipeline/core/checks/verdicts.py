@@ -7,13 +7,15 @@ of the tables they judged (validated_questions + candidate_labels), and `golden_
 only tables whose key has a verdict where every blocking gate passed. Rewrite a table (a new
 build, a hand edit) and its key changes: no verdict, no publish, until the gates run on it.
 """
+
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from evalset_pipeline.core.atomic import write_text_atomic
 from evalset_pipeline.core.hashing import canonical_json, sha256_file, sha256_text
@@ -87,16 +89,26 @@ def load_verdict(paths: DataPaths, tables: Mapping[str, str]) -> Verdict | None:
     if not path.exists():
         return None
     data = json.loads(path.read_text(encoding="utf-8"))
-    return Verdict(key, data["tables"], {n: GateResult(**r) for n, r in data["gates"].items()}, data.get("judged_at", ""))
+    return Verdict(
+        key,
+        data["tables"],
+        {n: GateResult(**r) for n, r in data["gates"].items()},
+        data.get("judged_at", ""),
+    )
 
 
-def record_verdict(paths: DataPaths, tables: Mapping[str, str], results: Mapping[str, GateResult]) -> Verdict:
+def record_verdict(
+    paths: DataPaths, tables: Mapping[str, str], results: Mapping[str, GateResult]
+) -> Verdict:
     """Merge these gate results into the verdict for `tables` (a run may evaluate a subset of gates)."""
     verdict = load_verdict(paths, tables) or Verdict(verdict_key(tables), dict(tables))
     verdict.gates.update(results)
-    verdict.judged_at = datetime.now(timezone.utc).isoformat()
-    body = {"tables": verdict.tables, "judged_at": verdict.judged_at,
-            "gates": {n: asdict(r) for n, r in sorted(verdict.gates.items())}}
+    verdict.judged_at = datetime.now(UTC).isoformat()
+    body = {
+        "tables": verdict.tables,
+        "judged_at": verdict.judged_at,
+        "gates": {n: asdict(r) for n, r in sorted(verdict.gates.items())},
+    }
     write_text_atomic(_path(paths, verdict.key), json.dumps(body, indent=1, sort_keys=True))
     return verdict
 
@@ -110,19 +122,26 @@ def require_passed(paths: DataPaths, tables: Mapping[str, str] | None = None) ->
         raise GatesNotPassed(
             f"refusing to publish: the blocking gates never ran on these tables ({short}). Materialize "
             f"candidate_labels with its checks (e.g. `dagster asset materialize --select candidate_labels+` "
-            f"or `evalset build`); golden_set publishes only tables whose gates passed.")
+            f"or `evalset build`); golden_set publishes only tables whose gates passed."
+        )
     if verdict.failing:
         failed = "; ".join(f"{n}: {r.description}" for n, r in sorted(verdict.failing.items()))
         raise GatesNotPassed(
             f"refusing to publish: these tables ({short}) failed the blocking gates at {verdict.judged_at}: "
-            f"{failed}. Fix the cause and build again; golden_set never publishes tables whose gates failed.")
+            f"{failed}. Fix the cause and build again; golden_set never publishes tables whose gates failed."
+        )
     if verdict.missing:
         raise GatesNotPassed(
             f"refusing to publish: gate(s) {', '.join(verdict.missing)} never ran on these tables ({short}); "
-            f"run all candidate_labels checks.")
+            f"run all candidate_labels checks."
+        )
     return verdict
 
 
 def as_json(verdict: Verdict) -> dict[str, Any]:
-    return {"key": verdict.key, "tables": verdict.tables, "judged_at": verdict.judged_at,
-            "gates": {n: asdict(r) for n, r in sorted(verdict.gates.items())}}
+    return {
+        "key": verdict.key,
+        "tables": verdict.tables,
+        "judged_at": verdict.judged_at,
+        "gates": {n: asdict(r) for n, r in sorted(verdict.gates.items())},
+    }

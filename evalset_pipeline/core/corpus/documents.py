@@ -11,19 +11,20 @@ it and the file does not end in %%EOF: a cut-off file would silently lose its ta
 protected PDF; PDF has no pages. Pages that fail later are rejected by the renderer (`render`).
 Hashing streams the file, so a document's size never sets the memory a scan needs.
 """
+
 from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Iterator
 
 import pymupdf
 
+from evalset_pipeline.core.corpus.manifest import CorpusManifest
 from evalset_pipeline.core.hashing import sha256_file, sha256_text
-from evalset_pipeline.core.golden.model import CorpusManifest
 
 
 @dataclass(frozen=True)
@@ -51,7 +52,7 @@ class CorpusScan:
     documents: list[DocumentRecord] = field(default_factory=list)
     rejected: list[RejectedDocument] = field(default_factory=list)
     fingerprint: str = ""
-    scanned_at: datetime = field(default_factory=lambda: datetime.now(timezone.utc))
+    scanned_at: datetime = field(default_factory=lambda: datetime.now(UTC))
 
     @property
     def pages(self) -> int:
@@ -72,7 +73,9 @@ def _walk_pdfs(root: Path, rejected: list[RejectedDocument]) -> Iterator[Path]:
 
     def unlistable(exc: OSError) -> None:
         where = Path(exc.filename) if exc.filename else root
-        rejected.append(RejectedDocument(_rel(where, root), "", f"cannot list folder ({exc.strerror})", "scan"))
+        rejected.append(
+            RejectedDocument(_rel(where, root), "", f"cannot list folder ({exc.strerror})", "scan")
+        )
 
     for dirpath, dirnames, filenames in os.walk(root, followlinks=False, onerror=unlistable):
         here = Path(dirpath)
@@ -88,7 +91,9 @@ def _walk_pdfs(root: Path, rejected: list[RejectedDocument]) -> Iterator[Path]:
                     rejected.append(RejectedDocument(_rel(link, root), "", OUTSIDE_ROOT, "scan"))
                 continue
             if not _utf8(name):
-                rejected.append(RejectedDocument(_rel(link, root), "", BAD_NAME + " (folder skipped)", "scan"))
+                rejected.append(
+                    RejectedDocument(_rel(link, root), "", BAD_NAME + " (folder skipped)", "scan")
+                )
                 continue
             keep.append(name)
         dirnames[:] = keep
@@ -105,10 +110,16 @@ def _walk_pdfs(root: Path, rejected: list[RejectedDocument]) -> Iterator[Path]:
             try:
                 mode = path.stat().st_mode  # follows an inside link to its target
             except OSError as exc:
-                rejected.append(RejectedDocument(_rel(path, root), "", f"cannot read file ({exc.strerror})", "scan"))
+                rejected.append(
+                    RejectedDocument(
+                        _rel(path, root), "", f"cannot read file ({exc.strerror})", "scan"
+                    )
+                )
                 continue
             if not stat.S_ISREG(mode):
-                rejected.append(RejectedDocument(_rel(path, root), "", "not a regular file", "scan"))
+                rejected.append(
+                    RejectedDocument(_rel(path, root), "", "not a regular file", "scan")
+                )
                 continue
             yield path
 
@@ -176,7 +187,12 @@ def _open_error(path: Path, rel: str) -> tuple[int, str, str, str | None]:
     except Exception as exc:  # PyMuPDF raises several types for damaged files
         message = str(exc).replace(str(path), rel)  # no absolute paths in reasons
         if not _tail_has_eof(path):
-            return 0, "", "", f"truncated or damaged PDF (no %%EOF at the end; {type(exc).__name__}: {message})"
+            return (
+                0,
+                "",
+                "",
+                f"truncated or damaged PDF (no %%EOF at the end; {type(exc).__name__}: {message})",
+            )
         return 0, "", "", f"not a readable PDF ({type(exc).__name__}: {message})"
 
 
@@ -196,7 +212,9 @@ def scan_corpus(root: str | Path) -> CorpusScan:
         try:
             sha = sha256_file(path)
         except OSError as exc:
-            scan.rejected.append(RejectedDocument(rel, "", f"cannot read file ({exc.strerror})", "scan"))
+            scan.rejected.append(
+                RejectedDocument(rel, "", f"cannot read file ({exc.strerror})", "scan")
+            )
             continue
         by_sha.setdefault(sha, []).append((rel, path))
 
@@ -212,10 +230,13 @@ def scan_corpus(root: str | Path) -> CorpusScan:
             scan.rejected.extend(RejectedDocument(r, sha, reason, "open") for r, _ in entries)
             continue
         scan.documents.append(
-            DocumentRecord(sha, rel, tuple(r for r, _ in entries), pages, size, _text(title), _text(author))
+            DocumentRecord(
+                sha, rel, tuple(r for r, _ in entries), pages, size, _text(title), _text(author)
+            )
         )
     scan.fingerprint = corpus_fingerprint(
-        [(p, d.document_sha256) for d in scan.documents for p in d.paths] + [(r.path, r.sha256) for r in scan.rejected]
+        [(p, d.document_sha256) for d in scan.documents for p in d.paths]
+        + [(r.path, r.sha256) for r in scan.rejected]
     )
     return scan
 

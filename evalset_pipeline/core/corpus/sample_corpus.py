@@ -20,19 +20,22 @@ Periods are spelled differently on purpose (header "FY24 Q3", subtitle "Quarter 
 30, 2024", table "Q3 2024", prose "third quarter 2024", Korean "2024년 3분기"), so period
 extraction has real work; every spelling used is listed in `PERIOD_SPELLINGS`.
 """
+
 from __future__ import annotations
 
 import csv
 import functools
 import io
-import os
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence
 
 import numpy as np
 import pymupdf
+
+from evalset_pipeline.core.atomic import write_bytes_atomic
+from evalset_pipeline.core.labels import PAGE_FIELDS
 
 __all__ = [
     "EntitySpec",
@@ -54,7 +57,7 @@ __all__ = [
     "render_document",
 ]
 
-SIDECAR_COLUMNS = ("document", "page", "template_id", "entity", "metric", "period", "revision", "language")
+SIDECAR_COLUMNS = ("document", "page", *PAGE_FIELDS)
 METRICS = ("revenue", "operating income", "headcount")
 TEMPLATES = ("cover", "segment_bar", "kpi_table", "commentary")
 LAST_PERIOD = "2024-Q3"
@@ -91,16 +94,44 @@ class EntitySpec:
 
 _BASE_ENTITIES = (
     EntitySpec("Acme Group", "acme_group", "en", ("Cloud", "Devices", "Services"), "fy_q"),
-    EntitySpec("Borealis Holdings", "borealis_holdings", "en", ("Mining", "Energy", "Retail", "Logistics"), "q_fy"),
-    EntitySpec("Cobalt Industries", "cobalt_industries", "en", ("Chemicals", "Materials", "Energy"), "nq"),
-    EntitySpec("Delta Logistics", "delta_logistics", "en", ("Freight", "Warehousing", "Services", "Software"), "q_apos"),
-    EntitySpec("한빛전자", "hanbit_electronics", "ko", ("반도체", "가전", "모바일", "디스플레이"), "ko_q"),
+    EntitySpec(
+        "Borealis Holdings",
+        "borealis_holdings",
+        "en",
+        ("Mining", "Energy", "Retail", "Logistics"),
+        "q_fy",
+    ),
+    EntitySpec(
+        "Cobalt Industries", "cobalt_industries", "en", ("Chemicals", "Materials", "Energy"), "nq"
+    ),
+    EntitySpec(
+        "Delta Logistics",
+        "delta_logistics",
+        "en",
+        ("Freight", "Warehousing", "Services", "Software"),
+        "q_apos",
+    ),
+    EntitySpec(
+        "한빛전자", "hanbit_electronics", "ko", ("반도체", "가전", "모바일", "디스플레이"), "ko_q"
+    ),
 )
 _EXTRA_PREFIX = ("Evergreen", "Fjord", "Granite", "Harbor", "Iris", "Juniper", "Kestrel", "Lumen")
 _EXTRA_SUFFIX = ("Partners", "Systems", "Capital", "Works")
 _SEGMENT_POOL = (
-    "Cloud", "Devices", "Services", "Software", "Energy", "Retail", "Healthcare", "Payments",
-    "Aerospace", "Consumer", "Industrial", "Media", "Insurance", "Agriculture",
+    "Cloud",
+    "Devices",
+    "Services",
+    "Software",
+    "Energy",
+    "Retail",
+    "Healthcare",
+    "Payments",
+    "Aerospace",
+    "Consumer",
+    "Industrial",
+    "Media",
+    "Insurance",
+    "Agriculture",
 )
 _EXTRA_STYLES = ("fy4_q", "q_year", "fy_q", "nq")
 
@@ -110,7 +141,8 @@ def entity_specs(count: int, seed: int = 7) -> list[EntitySpec]:
     specs = list(_BASE_ENTITIES[:count])
     for i in range(len(_BASE_ENTITIES), count):
         k = i - len(_BASE_ENTITIES)
-        name = f"{_EXTRA_PREFIX[k % len(_EXTRA_PREFIX)]} {_EXTRA_SUFFIX[(k // len(_EXTRA_PREFIX)) % len(_EXTRA_SUFFIX)]}"
+        prefix = _EXTRA_PREFIX[k % len(_EXTRA_PREFIX)]
+        name = f"{prefix} {_EXTRA_SUFFIX[(k // len(_EXTRA_PREFIX)) % len(_EXTRA_SUFFIX)]}"
         cycle = k // (len(_EXTRA_PREFIX) * len(_EXTRA_SUFFIX))
         if cycle:
             name = f"{name} {cycle + 1}"
@@ -205,7 +237,9 @@ def _subtitle_period(canonical: str, metric: str, language: str) -> str:
     text = PERIOD_SPELLINGS[style](canonical)
     if metric == "headcount":  # headcount is a point-in-time figure: "as of" the quarter-end date
         return f"{text} 기준" if language == "ko" else f"As of {text}"
-    if style == "ko_3q":  # "2024년 3Q" alone reads like a label; "2024년 3Q 실적" is how decks say it
+    if (
+        style == "ko_3q"
+    ):  # "2024년 3Q" alone reads like a label; "2024년 3Q 실적" is how decks say it
         return f"{text} 실적"
     return text
 
@@ -328,8 +362,15 @@ def format_pct(value: float) -> str:
     return f"{value:+.1f}%"
 
 
-def _series(entity_index: int, metric_index: int, spec: EntitySpec, metric: str, quarters: Sequence[str],
-            corpus: Sequence[str], seed: int) -> dict[str, dict[str, float]]:
+def _series(
+    entity_index: int,
+    metric_index: int,
+    spec: EntitySpec,
+    metric: str,
+    quarters: Sequence[str],
+    corpus: Sequence[str],
+    seed: int,
+) -> dict[str, dict[str, float]]:
     """Quarter -> segment -> value for one (entity, metric).
 
     Half of the (entity, metric) series are close races (top two segments within a few percent,
@@ -353,7 +394,9 @@ def _series(entity_index: int, metric_index: int, spec: EntitySpec, metric: str,
     for qi, quarter in enumerate(quarters):
         shocks = rng.normal(0.0, noise, n)
         values = bases * (1.0 + growth) ** qi * (1.0 + shocks)
-        out[quarter] = {s: round(float(v), decimals) for s, v in zip(spec.segments, values)}
+        out[quarter] = {
+            s: round(float(v), decimals) for s, v in zip(spec.segments, values, strict=False)
+        }
     if close and len(corpus) >= 2:
         _force_leader_change(out, corpus, spec.segments)
     for quarter in quarters:
@@ -361,7 +404,9 @@ def _series(entity_index: int, metric_index: int, spec: EntitySpec, metric: str,
     return out
 
 
-def _force_leader_change(series: dict[str, dict[str, float]], corpus: Sequence[str], segments: Sequence[str]) -> None:
+def _force_leader_change(
+    series: dict[str, dict[str, float]], corpus: Sequence[str], segments: Sequence[str]
+) -> None:
     """In a close race, make sure the leader changes at least once inside the corpus periods."""
     leaders = {max(series[q], key=series[q].__getitem__) for q in corpus}
     if len(leaders) > 1:
@@ -373,7 +418,7 @@ def _force_leader_change(series: dict[str, dict[str, float]], corpus: Sequence[s
 
 def _break_ties(values: dict[str, float], decimals: int) -> None:
     """Rounded values must be distinct, or argmax/argmin questions have two answers."""
-    step = 10.0 ** -decimals
+    step = 10.0**-decimals
     seen: set[float] = set()
     for segment in sorted(values, key=values.__getitem__):
         while values[segment] in seen:
@@ -381,7 +426,9 @@ def _break_ties(values: dict[str, float], decimals: int) -> None:
         seen.add(values[segment])
 
 
-def _restate(figures: tuple[SegmentFigure, ...], metric: str, language: str) -> tuple[SegmentFigure, ...]:
+def _restate(
+    figures: tuple[SegmentFigure, ...], metric: str, language: str
+) -> tuple[SegmentFigure, ...]:
     """A restatement that moves business from the leader to the runner-up (totals unchanged).
 
     The transfer is large enough to change the leader, so a restated page and its original
@@ -391,8 +438,13 @@ def _restate(figures: tuple[SegmentFigure, ...], metric: str, language: str) -> 
     ranked = sorted(figures, key=lambda f: f.current, reverse=True)
     top, second = ranked[0], ranked[1]
     shift = round((top.current - second.current) / 2 + 0.04 * top.current, decimals)
-    revised = {top.segment: round(top.current - shift, decimals), second.segment: round(second.current + shift, decimals)}
-    out = tuple(SegmentFigure(f.segment, revised.get(f.segment, f.current), f.prior) for f in figures)
+    revised = {
+        top.segment: round(top.current - shift, decimals),
+        second.segment: round(second.current + shift, decimals),
+    }
+    out = tuple(
+        SegmentFigure(f.segment, revised.get(f.segment, f.current), f.prior) for f in figures
+    )
     values = {f.segment: f.current for f in out}
     _break_ties(values, decimals)
     return tuple(SegmentFigure(f.segment, values[f.segment], f.prior) for f in out)
@@ -408,45 +460,81 @@ def plan_sample_corpus(*, entities: int = 5, periods: int = 4, seed: int = 7) ->
     documents: list[DocumentPlan] = []
     restated_doc: DocumentPlan | None = None
     for ei, spec in enumerate(specs):
-        series = {m: _series(ei, mi, spec, m, quarters, corpus, seed) for mi, m in enumerate(METRICS)}
+        series = {
+            m: _series(ei, mi, spec, m, quarters, corpus, seed) for mi, m in enumerate(METRICS)
+        }
         for period in corpus:
             path = f"{spec.slug}/{spec.slug}_{period}.pdf"
             pages = [PageRecord(path, 1, "cover", spec.name, "", period, "original", spec.language)]
             for metric in METRICS:
                 figures = _figures(series[metric], spec.segments, period)
                 for template in ("segment_bar", "kpi_table", "commentary"):
-                    pages.append(PageRecord(path, len(pages) + 1, template, spec.name, metric, period, "original",
-                                            spec.language, _UNIT[spec.language][metric], figures))
+                    pages.append(
+                        PageRecord(
+                            path,
+                            len(pages) + 1,
+                            template,
+                            spec.name,
+                            metric,
+                            period,
+                            "original",
+                            spec.language,
+                            _UNIT[spec.language][metric],
+                            figures,
+                        )
+                    )
             documents.append(DocumentPlan(path, spec, period, "original", tuple(pages)))
         if ei == 0:  # the restatement belongs to the first entity (Acme Group)
             period = corpus[-2] if len(corpus) >= 2 else corpus[-1]
             path = f"{spec.slug}/{spec.slug}_{period}_restated.pdf"
-            figures = _restate(_figures(series["revenue"], spec.segments, period), "revenue", spec.language)
-            pages = tuple(
-                PageRecord(path, i + 1, t, spec.name, "revenue", period, "restated", spec.language,
-                           _UNIT[spec.language]["revenue"], figures)
+            figures = _restate(
+                _figures(series["revenue"], spec.segments, period), "revenue", spec.language
+            )
+            restated_pages = tuple(
+                PageRecord(
+                    path,
+                    i + 1,
+                    t,
+                    spec.name,
+                    "revenue",
+                    period,
+                    "restated",
+                    spec.language,
+                    _UNIT[spec.language]["revenue"],
+                    figures,
+                )
                 for i, t in enumerate(("segment_bar", "kpi_table"))
             )
-            restated_doc = DocumentPlan(path, spec, period, "restated", pages)
+            restated_doc = DocumentPlan(path, spec, period, "restated", restated_pages)
     if restated_doc is not None:
         documents.append(restated_doc)
     documents.sort(key=lambda d: d.path)
     return CorpusPlan(tuple(specs), tuple(corpus), seed, tuple(documents))
 
 
-def _figures(series: dict[str, dict[str, float]], segments: Sequence[str], period: str) -> tuple[SegmentFigure, ...]:
+def _figures(
+    series: dict[str, dict[str, float]], segments: Sequence[str], period: str
+) -> tuple[SegmentFigure, ...]:
     prior = _prior_year(period)
     return tuple(SegmentFigure(s, series[period][s], series[prior][s]) for s in segments)
 
 
 # --- drawing ------------------------------------------------------------------------------------------
 
-_HANGUL_RUN = re.compile(r"[\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3]+|[^\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3]+")
+_HANGUL_RUN = re.compile(
+    r"[\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3]+|[^\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3]+"
+)
 _BLACK = (0.1, 0.1, 0.12)
 _GREY = (0.42, 0.42, 0.45)
 _RULE = (0.7, 0.7, 0.72)
 _ACCENT = (0.12, 0.3, 0.55)
-_PALETTE = ((0.16, 0.38, 0.68), (0.93, 0.55, 0.18), (0.3, 0.62, 0.38), (0.6, 0.35, 0.65), (0.8, 0.3, 0.3))
+_PALETTE = (
+    (0.16, 0.38, 0.68),
+    (0.93, 0.55, 0.18),
+    (0.3, 0.62, 0.38),
+    (0.6, 0.35, 0.65),
+    (0.8, 0.3, 0.3),
+)
 
 
 class _Canvas:
@@ -467,7 +555,11 @@ def _run_width(run: str, font: str, size: float) -> float:
 
 
 def _is_hangul(run: str) -> bool:
-    return bool(run) and ("\uac00" <= run[0] <= "\ud7a3" or "\u1100" <= run[0] <= "\u11ff" or "\u3130" <= run[0] <= "\u318f")
+    return bool(run) and (
+        "\uac00" <= run[0] <= "\ud7a3"
+        or "\u1100" <= run[0] <= "\u11ff"
+        or "\u3130" <= run[0] <= "\u318f"
+    )
 
 
 def _text_width(text: str, size: float, bold: bool = False) -> float:
@@ -481,8 +573,17 @@ def _text_width(text: str, size: float, bold: bool = False) -> float:
     return width
 
 
-def _draw(cv: "_Canvas", x: float, y: float, text: str, size: float, *, bold: bool = False,
-          color: tuple[float, float, float] = _BLACK, align: str = "left") -> None:
+def _draw(
+    cv: _Canvas,
+    x: float,
+    y: float,
+    text: str,
+    size: float,
+    *,
+    bold: bool = False,
+    color: tuple[float, float, float] = _BLACK,
+    align: str = "left",
+) -> None:
     """Draw one line; Hangul runs in the built-in 'korea' font, everything else in Helvetica.
 
     The CJK font prints Latin digits as full-width glyphs, which looks wrong on a results slide,
@@ -516,33 +617,59 @@ def _wrap(text: str, size: float, width: float) -> list[str]:
     return lines
 
 
-def _rule(cv: "_Canvas", x0: float, y: float, x1: float, color: tuple[float, float, float] = _RULE,
-          width: float = 0.8) -> None:
+def _rule(
+    cv: _Canvas,
+    x0: float,
+    y: float,
+    x1: float,
+    color: tuple[float, float, float] = _RULE,
+    width: float = 0.8,
+) -> None:
     cv.page.draw_line((x0, y), (x1, y), color=color, width=width)
 
 
-_FOOTER_NOTE = {"en": "Synthetic sample corpus - for evaluation only", "ko": "합성 예시 자료 - 평가용"}
+_FOOTER_NOTE = {
+    "en": "Synthetic sample corpus - for evaluation only",
+    "ko": "합성 예시 자료 - 평가용",
+}
 
 
-def _chrome(cv: "_Canvas", rec: PageRecord, spec: EntitySpec, page_count: int) -> None:
+def _chrome(cv: _Canvas, rec: PageRecord, spec: EntitySpec, page_count: int) -> None:
     """Running header (entity, period) and footer (page number) shared by every page."""
     _draw(cv, 40, 28, spec.name, 10, color=_GREY)
-    _draw(cv, PAGE_W - 40, 28, PERIOD_SPELLINGS[spec.header_style](rec.period), 10, color=_GREY, align="right")
+    _draw(
+        cv,
+        PAGE_W - 40,
+        28,
+        PERIOD_SPELLINGS[spec.header_style](rec.period),
+        10,
+        color=_GREY,
+        align="right",
+    )
     _rule(cv, 40, 36, PAGE_W - 40)
     _rule(cv, 40, 508, PAGE_W - 40)
     _draw(cv, 40, 526, _FOOTER_NOTE[rec.language], 8, color=_GREY)
-    number = f"{rec.page} / {page_count}" if rec.language == "ko" else f"Page {rec.page} of {page_count}"
+    number = (
+        f"{rec.page} / {page_count}" if rec.language == "ko" else f"Page {rec.page} of {page_count}"
+    )
     _draw(cv, PAGE_W - 40, 526, number, 8, color=_GREY, align="right")
 
 
 _TITLES = {
-    "en": {"segment_bar": "{m} by segment", "kpi_table": "{m} by segment: current vs prior year",
-           "commentary": "{m} commentary"},
-    "ko": {"segment_bar": "부문별 {m}", "kpi_table": "부문별 {m} 전년 동기 비교", "commentary": "{m} 실적 해설"},
+    "en": {
+        "segment_bar": "{m} by segment",
+        "kpi_table": "{m} by segment: current vs prior year",
+        "commentary": "{m} commentary",
+    },
+    "ko": {
+        "segment_bar": "부문별 {m}",
+        "kpi_table": "부문별 {m} 전년 동기 비교",
+        "commentary": "{m} 실적 해설",
+    },
 }
 
 
-def _title(cv: "_Canvas", rec: PageRecord, spec: EntitySpec) -> None:
+def _title(cv: _Canvas, rec: PageRecord, spec: EntitySpec) -> None:
     label = _METRIC_LABEL[rec.language][rec.metric]
     title = _TITLES[rec.language][rec.template_id].format(m=label)
     if rec.revision == "restated":
@@ -552,25 +679,33 @@ def _title(cv: "_Canvas", rec: PageRecord, spec: EntitySpec) -> None:
     _draw(cv, 40, 100, subtitle, 13, color=_GREY)
 
 
-def _footnote(cv: "_Canvas", rec: PageRecord, text: str, x: float = 40.0) -> None:
+def _footnote(cv: _Canvas, rec: PageRecord, text: str, x: float = 40.0) -> None:
     if rec.revision == "restated":
-        text = ("Restated: figures revised for the transfer of a product line between segments; "
-                "group total unchanged. " + text)
+        text = (
+            "Restated: figures revised for the transfer of a product line between segments; "
+            "group total unchanged. " + text
+        )
     _draw(cv, x, 490, text, 9, color=_GREY)
 
 
-def _draw_cover(cv: "_Canvas", rec: PageRecord, spec: EntitySpec) -> None:
+def _draw_cover(cv: _Canvas, rec: PageRecord, spec: EntitySpec) -> None:
     cv.page.draw_rect(pymupdf.Rect(40, 150, 52, 330), color=None, fill=_ACCENT)
     _draw(cv, 72, 215, spec.name, 36, bold=True, color=_ACCENT)
     if rec.language == "ko":
         _draw(cv, 72, 255, f"{PERIOD_SPELLINGS['ko_q'](rec.period)} 실적 발표", 18)
         _draw(cv, 72, 285, "투자자 설명회 자료", 14, color=_GREY)
     else:
-        _draw(cv, 72, 255, f"{PERIOD_SPELLINGS['ordinal'](rec.period).capitalize()} results presentation", 18)
+        _draw(
+            cv,
+            72,
+            255,
+            f"{PERIOD_SPELLINGS['ordinal'](rec.period).capitalize()} results presentation",
+            18,
+        )
         _draw(cv, 72, 285, _quarter_ended(rec.period), 14, color=_GREY)
 
 
-def _draw_segment_bar(cv: "_Canvas", rec: PageRecord, spec: EntitySpec) -> None:
+def _draw_segment_bar(cv: _Canvas, rec: PageRecord, spec: EntitySpec) -> None:
     """Vector bar chart: one bar per segment, value label above, category label below."""
     _title(cv, rec, spec)
     x0, x1, base, max_h = 80.0, 880.0, 440.0, 230.0
@@ -581,50 +716,78 @@ def _draw_segment_bar(cv: "_Canvas", rec: PageRecord, spec: EntitySpec) -> None:
     for i, fig in enumerate(rec.figures):
         cx = x0 + slot * (i + 0.5)
         h = max_h * fig.current / top
-        cv.page.draw_rect(pymupdf.Rect(cx - bar_w / 2, base - h, cx + bar_w / 2, base), color=None,
-                       fill=_PALETTE[i % len(_PALETTE)])
-        _draw(cv, cx, base - h - 8, format_value(fig.current, rec.metric, rec.language, unit=False), 12,
-              bold=True, align="center")
+        cv.page.draw_rect(
+            pymupdf.Rect(cx - bar_w / 2, base - h, cx + bar_w / 2, base),
+            color=None,
+            fill=_PALETTE[i % len(_PALETTE)],
+        )
+        _draw(
+            cv,
+            cx,
+            base - h - 8,
+            format_value(fig.current, rec.metric, rec.language, unit=False),
+            12,
+            bold=True,
+            align="center",
+        )
         _draw(cv, cx, 462, fig.segment, 12, align="center")
     _rule(cv, x0 - 10, base, x1 + 10, color=_BLACK, width=1.0)
     cv.page.draw_rect(pymupdf.Rect(40, 482, 48, 490), color=None, fill=_PALETTE[0])
     label = _METRIC_LABEL[rec.language][rec.metric]
     unit = _UNIT[rec.language][rec.metric]
-    note = (f"{label}, 단위: {unit}. 출처: 회사 자료(합성)" if rec.language == "ko"
-            else f"{label}, {unit}. Source: company reports (synthetic).")
+    note = (
+        f"{label}, 단위: {unit}. 출처: 회사 자료(합성)"
+        if rec.language == "ko"
+        else f"{label}, {unit}. Source: company reports (synthetic)."
+    )
     _footnote(cv, rec, note, x=54.0)  # right of the legend swatch
 
 
 _TABLE_COLS = (80.0, 520.0, 700.0, 880.0)  # left edge of segment column; right edges of numbers
 
 
-def _draw_kpi_table(cv: "_Canvas", rec: PageRecord, spec: EntitySpec) -> None:
+def _draw_kpi_table(cv: _Canvas, rec: PageRecord, spec: EntitySpec) -> None:
     """Rows = segments; columns = segment | current quarter | prior-year quarter | YoY change."""
     _title(cv, rec, spec)
     if rec.language == "ko":
-        headers = ("부문", PERIOD_SPELLINGS["ko_q"](rec.period), PERIOD_SPELLINGS["ko_q"](_prior_year(rec.period)), "증감률")
+        headers = (
+            "부문",
+            PERIOD_SPELLINGS["ko_q"](rec.period),
+            PERIOD_SPELLINGS["ko_q"](_prior_year(rec.period)),
+            "증감률",
+        )
     else:
         style = "q_year" if spec.header_style != "q_year" else "fy4_q"
-        headers = ("Segment", PERIOD_SPELLINGS[style](rec.period), PERIOD_SPELLINGS[style](_prior_year(rec.period)),
-                   "YoY change")
+        headers = (
+            "Segment",
+            PERIOD_SPELLINGS[style](rec.period),
+            PERIOD_SPELLINGS[style](_prior_year(rec.period)),
+            "YoY change",
+        )
     y = 165.0
     _rule(cv, 70, y - 22, 890, color=_BLACK, width=1.0)
     _draw(cv, _TABLE_COLS[0], y, headers[0], 12, bold=True)
-    for col, text in zip(_TABLE_COLS[1:], headers[1:]):
+    for col, text in zip(_TABLE_COLS[1:], headers[1:], strict=False):
         _draw(cv, col, y, text, 12, bold=True, align="right")
     _rule(cv, 70, y + 10, 890, color=_BLACK, width=0.8)
     for fig in rec.figures:
         y += 36.0
         _draw(cv, _TABLE_COLS[0], y, fig.segment, 12)
-        cells = (format_value(fig.current, rec.metric, rec.language, unit=False),
-                 format_value(fig.prior, rec.metric, rec.language, unit=False), format_pct(fig.yoy))
-        for col, text in zip(_TABLE_COLS[1:], cells):
+        cells = (
+            format_value(fig.current, rec.metric, rec.language, unit=False),
+            format_value(fig.prior, rec.metric, rec.language, unit=False),
+            format_pct(fig.yoy),
+        )
+        for col, text in zip(_TABLE_COLS[1:], cells, strict=False):
             _draw(cv, col, y, text, 12, align="right")
         _rule(cv, 70, y + 12, 890)
     _rule(cv, 70, y + 12, 890, color=_BLACK, width=1.0)
     unit = _UNIT[rec.language][rec.metric]
-    note = (f"단위: {unit}. 증감률은 전년 동기 대비." if rec.language == "ko"
-            else f"Figures in {unit}; YoY change versus the same quarter of the prior year.")
+    note = (
+        f"단위: {unit}. 증감률은 전년 동기 대비."
+        if rec.language == "ko"
+        else f"Figures in {unit}; YoY change versus the same quarter of the prior year."
+    )
     _footnote(cv, rec, note)
 
 
@@ -635,8 +798,10 @@ def _commentary_text(rec: PageRecord) -> list[str]:
     ranked = sorted(rec.figures, key=lambda f: f.current, reverse=True)
     if rec.language == "ko":
         direction = "증가" if rec.total_yoy >= 0 else "감소"
-        parts = ", ".join(f"{f.segment} {format_value(f.current, rec.metric, rec.language)}({format_pct(f.yoy)})"
-                          for f in rec.figures)
+        parts = ", ".join(
+            f"{f.segment} {format_value(f.current, rec.metric, rec.language)}({format_pct(f.yoy)})"
+            for f in rec.figures
+        )
         return [
             f"{PERIOD_SPELLINGS['ko_q'](rec.period)} {label}{_topic(label)} 전년 동기 대비 {abs(rec.total_yoy):.1f}% "
             f"{direction}한 {total}{_object(total)} 기록했습니다.",
@@ -645,8 +810,10 @@ def _commentary_text(rec: PageRecord) -> list[str]:
             "경영진은 연간 전망을 유지했습니다.",
         ]
     direction = "rose" if rec.total_yoy >= 0 else "fell"
-    clauses = [f"{f.segment} {format_value(f.current, rec.metric, rec.language)} ({format_pct(f.yoy)} YoY)"
-               for f in rec.figures]
+    clauses = [
+        f"{f.segment} {format_value(f.current, rec.metric, rec.language)} ({format_pct(f.yoy)} YoY)"
+        for f in rec.figures
+    ]
     clauses[0] = clauses[0].replace(" ", " contributed ", 1)
     joined = ", ".join(clauses[:-1]) + " and " + clauses[-1]
     return [
@@ -657,7 +824,7 @@ def _commentary_text(rec: PageRecord) -> list[str]:
     ]
 
 
-def _draw_commentary(cv: "_Canvas", rec: PageRecord, spec: EntitySpec) -> None:
+def _draw_commentary(cv: _Canvas, rec: PageRecord, spec: EntitySpec) -> None:
     _title(cv, rec, spec)
     y = 150.0
     for paragraph in _commentary_text(rec):
@@ -670,8 +837,18 @@ def _draw_commentary(cv: "_Canvas", rec: PageRecord, spec: EntitySpec) -> None:
 
 
 # Korean particles depend on whether the preceding syllable ends in a consonant (batchim).
-_DIGIT_BATCHIM = {"0": True, "1": True, "2": False, "3": True, "4": False, "5": False, "6": True, "7": True,
-                  "8": True, "9": False}
+_DIGIT_BATCHIM = {
+    "0": True,
+    "1": True,
+    "2": False,
+    "3": True,
+    "4": False,
+    "5": False,
+    "6": True,
+    "7": True,
+    "8": True,
+    "9": False,
+}
 
 
 def has_batchim(word: str) -> bool:
@@ -689,7 +866,7 @@ def _object(word: str) -> str:
     return "을" if has_batchim(word) else "를"
 
 
-_DRAWERS: dict[str, Callable[["_Canvas", PageRecord, EntitySpec], None]] = {
+_DRAWERS: dict[str, Callable[[_Canvas, PageRecord, EntitySpec], None]] = {
     "cover": _draw_cover,
     "segment_bar": _draw_segment_bar,
     "kpi_table": _draw_kpi_table,
@@ -713,28 +890,23 @@ def render_document(doc_plan: DocumentPlan) -> bytes:
             title = f"{spec.name} {PERIOD_SPELLINGS['q_year'](doc_plan.period)} results"
         if doc_plan.revision == "restated":
             title += " (restated)"
-        doc.set_metadata({
-            "title": title,
-            "author": spec.name,
-            "subject": "Synthetic quarterly results (evalset_pipeline sample corpus)",
-            "keywords": "",
-            "creator": "evalset_pipeline.core.corpus.sample_corpus",
-            "producer": "PyMuPDF",
-            "creationDate": PDF_DATE,
-            "modDate": PDF_DATE,
-            "trapped": "",
-        })
+        doc.set_metadata(
+            {
+                "title": title,
+                "author": spec.name,
+                "subject": "Synthetic quarterly results (evalset_pipeline sample corpus)",
+                "keywords": "",
+                "creator": "evalset_pipeline.core.corpus.sample_corpus",
+                "producer": "PyMuPDF",
+                "creationDate": PDF_DATE,
+                "modDate": PDF_DATE,
+                "trapped": "",
+            }
+        )
         # garbage=4 + deflate keep the files small; no_new_id keeps the trailer free of a random /ID.
         return doc.tobytes(garbage=4, deflate=True, no_new_id=True)
     finally:
         doc.close()
-
-
-def _write_atomic(path: Path, data: bytes) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
 
 
 def sidecar_csv(plan: CorpusPlan) -> str:
@@ -746,7 +918,9 @@ def sidecar_csv(plan: CorpusPlan) -> str:
     return buf.getvalue()
 
 
-def generate_sample_corpus(out_dir: Path, *, entities: int = 5, periods: int = 4, seed: int = 7) -> SampleCorpusSummary:
+def generate_sample_corpus(
+    out_dir: Path, *, entities: int = 5, periods: int = 4, seed: int = 7
+) -> SampleCorpusSummary:
     """Write the corpus (PDFs + metadata.csv) under `out_dir`; same arguments -> identical bytes.
 
     Files with the same names are overwritten; other files under `out_dir` are left alone.
@@ -758,12 +932,12 @@ def generate_sample_corpus(out_dir: Path, *, entities: int = 5, periods: int = 4
     for doc_plan in plan.documents:
         data = render_document(doc_plan)
         path = out_dir / doc_plan.path
-        _write_atomic(path, data)
+        write_bytes_atomic(path, data)
         files.append(path)
         total += len(data)
     csv_bytes = sidecar_csv(plan).encode("utf-8")
     metadata = out_dir / "metadata.csv"
-    _write_atomic(metadata, csv_bytes)
+    write_bytes_atomic(metadata, csv_bytes)
     total += len(csv_bytes)
     return SampleCorpusSummary(
         documents=len(plan.documents),

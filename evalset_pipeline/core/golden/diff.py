@@ -15,8 +15,17 @@ from typing import Any
 import pyarrow as pa
 
 from evalset_pipeline.core.golden.model import GoldenSet
+from evalset_pipeline.core.golden.schema import UNIT_DESCRIPTION
 
-ITEM_FIELDS = ("question", "answer", "slice", "gold_unit_id", "original_question", "language", "qualified_axes")
+ITEM_FIELDS = (
+    "question",
+    "answer",
+    "slice",
+    "gold_unit_id",
+    "original_question",
+    "language",
+    "qualified_axes",
+)
 INFO_FIELDS = (
     "corpus_fingerprint",
     "config_fingerprint",
@@ -27,17 +36,7 @@ INFO_FIELDS = (
     "n_underspecified",
     "n_regression",
 )
-UNIT_FIELDS = (
-    "render_hash",
-    "document_sha256",
-    "page_number",
-    "template_id",
-    "entity",
-    "metric",
-    "period",
-    "revision",
-    "language",
-)
+UNIT_FIELDS = ("render_hash", *UNIT_DESCRIPTION)
 
 
 @dataclass
@@ -65,12 +64,19 @@ class GoldenSetDiff:
     label_transitions: dict[str, int]  # "supporting -> sufficient": count, over items in both
     units_added: list[str]
     units_removed: list[str]
-    units_changed: dict[str, list[str]]  # unit -> fields that differ (a re-render shows as render_hash)
+    units_changed: dict[
+        str, list[str]
+    ]  # unit -> fields that differ (a re-render shows as render_hash)
 
     @property
     def is_empty(self) -> bool:
         return not (
-            self.added or self.removed or self.changed or self.units_added or self.units_removed or self.units_changed
+            self.added
+            or self.removed
+            or self.changed
+            or self.units_added
+            or self.units_removed
+            or self.units_changed
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -138,7 +144,14 @@ def diff_golden_sets(a: GoldenSet, b: GoldenSet) -> GoldenSetDiff:
     changed = []
     for ia, ib, how in pairs:
         change = _compare_item(
-            ia, ib, how, items_a[ia], items_b[ib], judg_a.get(ia, {}), judg_b.get(ib, {}), transitions
+            ia,
+            ib,
+            how,
+            items_a[ia],
+            items_b[ib],
+            judg_a.get(ia, {}),
+            judg_b.get(ib, {}),
+            transitions,
         )
         if change is not None:
             changed.append(change)
@@ -152,7 +165,9 @@ def diff_golden_sets(a: GoldenSet, b: GoldenSet) -> GoldenSetDiff:
     return GoldenSetDiff(
         a=a.version_id,
         b=b.version_id,
-        info={k: (a.info.get(k), b.info.get(k)) for k in INFO_FIELDS if a.info.get(k) != b.info.get(k)},
+        info={
+            k: (a.info.get(k), b.info.get(k)) for k in INFO_FIELDS if a.info.get(k) != b.info.get(k)
+        },
         added=[brief(added[i]) for i in sorted(added)],
         removed=[brief(removed[i]) for i in sorted(removed)],
         changed=sorted(changed, key=lambda c: c.item_id),

@@ -7,6 +7,7 @@ new row) must become latest again. Each time LATEST moves, publishing writes
 LATEST; the last event is latest, and `LATEST`, the warehouse's `golden_publishes` table and
 the reader copy are indexes derived from these files, repaired by the next publish.
 """
+
 from __future__ import annotations
 
 import json
@@ -27,7 +28,9 @@ class PublishEvent:
     seq: int  # the version's own seq (when it was first published)
     published_at: str  # UTC, ISO 8601
     new_version: bool  # False: an existing version confirmed again by a build
-    manifest_sha256: str = ""  # of the version's manifest.json bytes, so `verify` can tell it was edited
+    manifest_sha256: str = (
+        ""  # of the version's manifest.json bytes, so `verify` can tell it was edited
+    )
 
 
 def read_events(layout: GoldenLayout) -> list[PublishEvent]:
@@ -46,7 +49,9 @@ def read_events(layout: GoldenLayout) -> list[PublishEvent]:
 
 def write_event(layout: GoldenLayout, event: PublishEvent) -> None:
     layout.publishes.mkdir(parents=True, exist_ok=True)
-    atomic_write_bytes(layout.publishes / _NAME.format(event.event), canonical_json(asdict(event)).encode("utf-8"))
+    atomic_write_bytes(
+        layout.publishes / _NAME.format(event.event), canonical_json(asdict(event)).encode("utf-8")
+    )
 
 
 def as_row(event: PublishEvent) -> dict[str, Any]:

@@ -35,7 +35,9 @@ def _canonical_rows(table: pa.Table, columns: list[str]) -> list[str]:
     return sorted(canonical_json(list(row)) for row in zip(*values, strict=True))
 
 
-def compute_version_id(corpus_fingerprint: str, config_fingerprint: str, tables: dict[str, pa.Table]) -> str:
+def compute_version_id(
+    corpus_fingerprint: str, config_fingerprint: str, tables: dict[str, pa.Table]
+) -> str:
     """Content fingerprint of a golden set; `tables` are keyed like `schema.TABLES`."""
     h = hashlib.sha256()
     header = {"format": IDENTITY_FORMAT, "corpus": corpus_fingerprint, "config": config_fingerprint}
@@ -44,7 +46,7 @@ def compute_version_id(corpus_fingerprint: str, config_fingerprint: str, tables:
         columns = content_columns(name)
         rows = _canonical_rows(tables[name], columns)
         # Table name, columns and row count delimit the sections unambiguously.
-        h.update(f"\n#{name}:{canonical_json(columns)}:{len(rows)}\n".encode("utf-8"))
+        h.update(f"\n#{name}:{canonical_json(columns)}:{len(rows)}\n".encode())
         for row in rows:  # JSON escapes newlines, so "\n" cannot occur inside a row
             h.update(row.encode("utf-8"))
             h.update(b"\n")

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from evalset_pipeline.core.atomic import write_bytes_atomic
 from evalset_pipeline.core.paths import DataPaths
 
 VERSION_RE = re.compile(r"^gs-[0-9a-f]{16}$")
@@ -66,7 +67,9 @@ class GoldenLayout:
     def snapshot(self, version_id: str) -> Path:
         if not VERSION_RE.match(version_id):
             # Checked before any path is built, so a crafted id can never escape versions/.
-            raise ValueError(f"not a golden-set version id: {version_id!r} (expected gs- and 16 hex digits)")
+            raise ValueError(
+                f"not a golden-set version id: {version_id!r} (expected gs- and 16 hex digits)"
+            )
         return self.versions / version_id
 
     def tmp_path(self, suffix: str = "") -> Path:
@@ -76,7 +79,9 @@ class GoldenLayout:
         """Ids of the complete snapshots on disk (a directory here is complete by construction)."""
         if not self.versions.is_dir():
             return []
-        return sorted(p.name for p in self.versions.iterdir() if VERSION_RE.match(p.name) and p.is_dir())
+        return sorted(
+            p.name for p in self.versions.iterdir() if VERSION_RE.match(p.name) and p.is_dir()
+        )
 
     def read_latest(self) -> dict[str, Any] | None:
         try:
@@ -97,26 +102,7 @@ def fsync_file(path: Path) -> None:
         os.close(fd)
 
 
-def fsync_dir(path: Path) -> None:
-    """Persist a directory entry (a rename or a new file) so it survives power loss, not just SIGKILL."""
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    except OSError:  # platforms without directory fds (Windows): rename durability is best effort
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
 def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Replace `path` so any reader sees either the old bytes or the new, never a torn file."""
-    tmp = path.parent / f"{TMP_PREFIX}{path.name}-{uuid.uuid4().hex}"
-    with open(tmp, "wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-    fsync_dir(path.parent)
+    """Replace `path` so any reader sees either the old bytes or the new, never a torn file, even
+    after a power loss; the temp name starts with TMP_PREFIX, which publishing sweeps."""
+    write_bytes_atomic(path, data, fsync=True, tmp_prefix=f"{TMP_PREFIX}{path.name}-")

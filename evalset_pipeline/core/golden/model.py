@@ -1,20 +1,14 @@
 """Records crossing module lines for golden sets: what a build hands in, what readers get back."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
 
-
-@dataclass(frozen=True)
-class CorpusManifest:
-    fingerprint: str  # sha256 over sorted (relative path, document sha256)
-    built_at: datetime  # when the corpus was scanned (UTC)
-    documents: int
-    pages: int
+from evalset_pipeline.core.corpus.manifest import CorpusManifest
 
 
 @dataclass
@@ -30,7 +24,9 @@ class GoldenSetDraft:
     corpus: CorpusManifest
     config_fingerprint: str  # knobs + backend/model ids + prompt hashes
     funnel: dict[str, Any] = field(default_factory=dict)
-    provenance: dict[str, Any] = field(default_factory=dict)  # not part of the identity (call counts differ on a cached rebuild)
+    provenance: dict[str, Any] = field(
+        default_factory=dict
+    )  # not part of the identity (call counts differ on a cached rebuild)
 
 
 @dataclass(frozen=True)
@@ -40,10 +36,16 @@ class PublishResult:
     created: bool  # False when an identical version already existed
     snapshot_dir: Path
     parent_version: str | None = None  # the latest version when this one was first published
-    is_latest: bool = True  # a publish always makes its version latest (latest = the current inputs)
+    is_latest: bool = (
+        True  # a publish always makes its version latest (latest = the current inputs)
+    )
     event: int = 0  # the publish event that made it latest (golden/publishes/)
-    latest_moved: bool = False  # this publish moved LATEST (a new version, or an older one confirmed again)
-    warnings: tuple[str, ...] = ()  # e.g. the warehouse was held by a reader and lags until the next publish
+    latest_moved: bool = (
+        False  # this publish moved LATEST (a new version, or an older one confirmed again)
+    )
+    warnings: tuple[
+        str, ...
+    ] = ()  # e.g. the warehouse was held by a reader and lags until the next publish
 
 
 @dataclass(frozen=True)
@@ -51,7 +53,9 @@ class GoldenSet:
     """One complete, checksum-verified golden-set version as readers see it."""
 
     version_id: str
-    info: dict[str, Any]  # its golden_sets row (funnel_json / provenance_json decoded into funnel / provenance)
+    info: dict[
+        str, Any
+    ]  # its golden_sets row (funnel_json / provenance_json decoded into funnel / provenance)
     items: pa.Table
     judgments: pa.Table
     units: pa.Table

@@ -17,24 +17,25 @@ because nothing they read is ever written in place.
 
 from __future__ import annotations
 
-import fcntl
 import logging
 import os
 import shutil
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pyarrow as pa
 
+from evalset_pipeline.core.atomic import fsync_dir
+from evalset_pipeline.core.flock import open_lock_file, try_flock
 from evalset_pipeline.core.golden import warehouse
 from evalset_pipeline.core.golden.errors import GoldenSetCorrupt, GoldenSetLocked
 from evalset_pipeline.core.golden.events import PublishEvent, as_row, read_events, write_event
 from evalset_pipeline.core.golden.fingerprint import IDENTITY_FORMAT, compute_version_id
-from evalset_pipeline.core.golden.layout import TMP_PREFIX, GoldenLayout, atomic_write_bytes, fsync_dir
+from evalset_pipeline.core.golden.layout import TMP_PREFIX, GoldenLayout, atomic_write_bytes
 from evalset_pipeline.core.golden.model import GoldenSetDraft, PublishResult
 from evalset_pipeline.core.golden.snapshot import (
     load_snapshot,
@@ -67,20 +68,15 @@ def _phase(name: str) -> None:
 def publish_lock(layout: GoldenLayout, timeout_s: float) -> Iterator[None]:
     """Serialise publishers. flock is dropped by the kernel when its holder dies, so a SIGKILLed
     publisher never leaves a stale lock behind."""
-    layout.root.mkdir(parents=True, exist_ok=True)
-    fd = os.open(layout.publish_lock, os.O_RDWR | os.O_CREAT, 0o644)
+    fd = open_lock_file(layout.publish_lock)
     try:
         deadline = time.monotonic() + timeout_s
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() >= deadline:
-                    raise GoldenSetLocked(
-                        f"another process kept {layout.publish_lock} for {timeout_s:.0f}s; is a build still running?"
-                    ) from None
-                time.sleep(0.05)
+        while not try_flock(fd):
+            if time.monotonic() >= deadline:
+                raise GoldenSetLocked(
+                    f"another process kept {layout.publish_lock} for {timeout_s:.0f}s; is a build still running?"
+                )
+            time.sleep(0.05)
         yield
     finally:
         os.close(fd)  # closing the descriptor releases the flock
@@ -109,7 +105,8 @@ def scan_rows(layout: GoldenLayout) -> dict[str, dict[str, Any]]:
             f"refusing to publish: {len(corrupt)} snapshot(s) under {layout.versions} fail their checksum ({listed}). "
             "Run `evalset golden verify` for the full report and `evalset golden verify --repair` to rewrite a "
             "manifest from the warehouse where the data files still prove the version id; otherwise restore the "
-            "directory from a backup. Nothing was published.")
+            "directory from a backup. Nothing was published."
+        )
     return rows
 
 
@@ -126,15 +123,17 @@ def scan_snapshots(layout: GoldenLayout) -> tuple[dict[str, dict[str, Any]], dic
 
 
 def _utc(value: datetime) -> datetime:
-    return value.replace(tzinfo=timezone.utc) if value.tzinfo is None else value.astimezone(timezone.utc)
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
-def _new_row(version_id: str, draft: GoldenSetDraft, items: pa.Table, seq: int, parent: str | None) -> dict[str, Any]:
+def _new_row(
+    version_id: str, draft: GoldenSetDraft, items: pa.Table, seq: int, parent: str | None
+) -> dict[str, Any]:
     slices = items.column("slice").to_pylist()
     return {
         "version_id": version_id,
         "seq": seq,
-        "created_at": datetime.now(timezone.utc),
+        "created_at": datetime.now(UTC),
         "parent_version": parent,
         "corpus_fingerprint": draft.corpus.fingerprint,
         "config_fingerprint": draft.config_fingerprint,
@@ -155,15 +154,25 @@ def _reconcile_warehouse(con: Any, layout: GoldenLayout, rows: dict[str, dict[st
     missing = sorted(set(rows) - warehouse.known_versions(con), key=lambda v: rows[v]["seq"])
     for version_id in missing:
         golden = load_snapshot(layout.snapshot(version_id))
-        tables = {"golden_items": golden.items, "golden_judgments": golden.judgments, "golden_units": golden.units}
+        tables = {
+            "golden_items": golden.items,
+            "golden_judgments": golden.judgments,
+            "golden_units": golden.units,
+        }
         warehouse.insert_version(con, rows[version_id], tables)
         log.info("reconciled %s into %s", version_id, layout.paths.warehouse)
 
 
-def _sync_readers(layout: GoldenLayout, rows: dict[str, dict[str, Any]], events: list[PublishEvent]) -> None:
+def _sync_readers(
+    layout: GoldenLayout, rows: dict[str, dict[str, Any]], events: list[PublishEvent]
+) -> None:
     """Bring the SQL reader copy and then LATEST up to the last publish event."""
     last = events[-1]
-    if warehouse.reader_db_state(layout.reader_db) != (len(rows), max(r["seq"] for r in rows.values()), last.event):
+    if warehouse.reader_db_state(layout.reader_db) != (
+        len(rows),
+        max(r["seq"] for r in rows.values()),
+        last.event,
+    ):
         warehouse.build_reader_db(layout, rows.values(), [as_row(e) for e in events])
     _phase("reader_db_swapped")
     pointer = {"version_id": last.version_id, "seq": last.seq, "event": last.event}
@@ -176,13 +185,21 @@ def _sync_readers(layout: GoldenLayout, rows: dict[str, dict[str, Any]], events:
     _phase("latest_swapped")
 
 
-def _backfill_events(layout: GoldenLayout, rows: dict[str, dict[str, Any]], events: list[PublishEvent]) -> list[PublishEvent]:
+def _backfill_events(
+    layout: GoldenLayout, rows: dict[str, dict[str, Any]], events: list[PublishEvent]
+) -> list[PublishEvent]:
     """Data published before events existed: one event per version, in seq order (latest = highest seq)."""
     if events or not rows:
         return events
     for i, row in enumerate(sorted(rows.values(), key=lambda r: r["seq"]), start=1):
-        event = PublishEvent(i, row["version_id"], row["seq"], str(row["created_at"]), True,
-                             manifest_file_sha256(layout.snapshot(row["version_id"])))
+        event = PublishEvent(
+            i,
+            row["version_id"],
+            row["seq"],
+            str(row["created_at"]),
+            True,
+            manifest_file_sha256(layout.snapshot(row["version_id"])),
+        )
         write_event(layout, event)
         events.append(event)
     return events
@@ -193,7 +210,10 @@ def _warehouse_wait_s() -> float:
 
 
 def publish_golden_set(
-    paths: DataPaths, draft: GoldenSetDraft, *, lock_timeout_s: float = DEFAULT_LOCK_TIMEOUT_S,
+    paths: DataPaths,
+    draft: GoldenSetDraft,
+    *,
+    lock_timeout_s: float = DEFAULT_LOCK_TIMEOUT_S,
     warehouse_wait_s: float | None = None,
 ) -> PublishResult:
     """Publish `draft` and make it latest: a new version, or the identical existing one (created=False).
@@ -222,8 +242,10 @@ def publish_golden_set(
             con = warehouse.connect_writer(paths.warehouse, wait)
         except GoldenSetLocked as exc:
             con = None
-            warnings.append(f"{exc} The version was published anyway (snapshot, reader copy, LATEST); the "
-                            "warehouse gets its rows on the next publish once the other session closes.")
+            warnings.append(
+                f"{exc} The version was published anyway (snapshot, reader copy, LATEST); the "
+                "warehouse gets its rows on the next publish once the other session closes."
+            )
             log.warning("%s", warnings[-1])
         tmp_dir: Path | None = None
         try:
@@ -232,12 +254,21 @@ def publish_golden_set(
             if created:
                 latest_now = events[-1].version_id if events else None
                 # seq is monotonic across everything ever handed out: manifests and the warehouse.
-                top = max([r["seq"] for r in rows.values()] + [e.seq for e in events]
-                          + [warehouse.max_seq(con) if con is not None else 0])
-                row = _new_row(version_id, draft, tables["golden_items"], seq=top + 1, parent=latest_now)
-                versioned = {name: with_version_id(name, t, version_id) for name, t in tables.items()}
+                top = max(
+                    [r["seq"] for r in rows.values()]
+                    + [e.seq for e in events]
+                    + [warehouse.max_seq(con) if con is not None else 0]
+                )
+                row = _new_row(
+                    version_id, draft, tables["golden_items"], seq=top + 1, parent=latest_now
+                )
+                versioned = {
+                    name: with_version_id(name, t, version_id) for name, t in tables.items()
+                }
                 tmp_dir = layout.tmp_path()
-                manifest = write_snapshot(tmp_dir, row, versioned, extra={"identity": IDENTITY_FORMAT})
+                manifest = write_snapshot(
+                    tmp_dir, row, versioned, extra={"identity": IDENTITY_FORMAT}
+                )
                 _phase("snapshot_written")
                 layout.versions.mkdir(parents=True, exist_ok=True)
                 os.rename(tmp_dir, layout.snapshot(version_id))
@@ -249,10 +280,17 @@ def publish_golden_set(
                     warehouse.insert_version(con, rows[version_id], versioned)
                 _phase("committed")
             if not events or events[-1].version_id != version_id:
-                top_event = max([e.event for e in events] + [warehouse.max_event(con) if con is not None else 0])
-                event = PublishEvent(top_event + 1, version_id, rows[version_id]["seq"],
-                                     datetime.now(timezone.utc).isoformat(), created,
-                                     manifest_file_sha256(layout.snapshot(version_id)))
+                top_event = max(
+                    [e.event for e in events] + [warehouse.max_event(con) if con is not None else 0]
+                )
+                event = PublishEvent(
+                    top_event + 1,
+                    version_id,
+                    rows[version_id]["seq"],
+                    datetime.now(UTC).isoformat(),
+                    created,
+                    manifest_file_sha256(layout.snapshot(version_id)),
+                )
                 write_event(layout, event)  # the moment this version becomes "latest"
                 events.append(event)
                 moved = True

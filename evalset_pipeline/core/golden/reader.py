@@ -9,14 +9,24 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from evalset_pipeline.core.golden.errors import GoldenSetCorrupt, GoldenSetNotFound, InvalidVersionId
+from evalset_pipeline.core.golden.errors import (
+    GoldenSetCorrupt,
+    GoldenSetNotFound,
+    InvalidVersionId,
+)
 from evalset_pipeline.core.golden.fingerprint import compute_version_id
 from evalset_pipeline.core.golden.layout import VERSION_PREFIX_RE, VERSION_RE, GoldenLayout
 from evalset_pipeline.core.golden.model import GoldenSet
 from evalset_pipeline.core.golden.snapshot import decode_info, load_snapshot, read_manifest
 from evalset_pipeline.core.paths import DataPaths
 
-__all__ = ["load_golden_set", "list_golden_sets", "resolve_version", "GoldenSetNotFound", "GoldenSetCorrupt"]
+__all__ = [
+    "load_golden_set",
+    "list_golden_sets",
+    "resolve_version",
+    "GoldenSetNotFound",
+    "GoldenSetCorrupt",
+]
 
 
 def _layout(data_dir: str | Path | None) -> GoldenLayout:
@@ -26,7 +36,9 @@ def _layout(data_dir: str | Path | None) -> GoldenLayout:
 def _not_found(layout: GoldenLayout, what: str) -> GoldenSetNotFound:
     ids = layout.version_ids()
     if not ids:
-        return GoldenSetNotFound(f"{what}: no golden set has been published under {layout.root} yet")
+        return GoldenSetNotFound(
+            f"{what}: no golden set has been published under {layout.root} yet"
+        )
     shown = ", ".join(ids[:20]) + (f", … ({len(ids)} in all)" if len(ids) > 20 else "")
     return GoldenSetNotFound(f"{what}; available under {layout.root}: {shown}")
 
@@ -43,11 +55,15 @@ def resolve_version(version: str = "latest", data_dir: str | Path | None = None)
         if pointer is None:
             raise _not_found(layout, "no LATEST pointer")
         if not layout.snapshot(pointer["version_id"]).is_dir():
-            raise GoldenSetCorrupt(f"{layout.latest} names {pointer['version_id']}, which has no snapshot")
+            raise GoldenSetCorrupt(
+                f"{layout.latest} names {pointer['version_id']}, which has no snapshot"
+            )
         return str(pointer["version_id"])
     # Validate before building any path from user input.
     if not VERSION_PREFIX_RE.match(text):
-        raise InvalidVersionId(f"{version!r} is not 'latest' or a version id like gs-0123456789abcdef")
+        raise InvalidVersionId(
+            f"{version!r} is not 'latest' or a version id like gs-0123456789abcdef"
+        )
     if VERSION_RE.match(text):
         if layout.snapshot(text).is_dir():
             return text
@@ -78,9 +94,13 @@ def load_golden_set(
             "golden_judgments": golden.judgments.drop_columns(["version_id"]),
             "golden_units": golden.units.drop_columns(["version_id"]),
         }
-        actual = compute_version_id(golden.info["corpus_fingerprint"], golden.info["config_fingerprint"], tables)
+        actual = compute_version_id(
+            golden.info["corpus_fingerprint"], golden.info["config_fingerprint"], tables
+        )
         if actual != version_id:
-            raise GoldenSetCorrupt(f"{golden.snapshot_dir}: content hashes to {actual}, not {version_id}")
+            raise GoldenSetCorrupt(
+                f"{golden.snapshot_dir}: content hashes to {actual}, not {version_id}"
+            )
     return golden
 
 

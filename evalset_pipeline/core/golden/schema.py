@@ -8,12 +8,18 @@ Tables (DuckDB `data/evalsets.duckdb` and per-version Parquet snapshots):
   golden_publishes  one row per publish event (LATEST moved: a new version, or an older one confirmed again)
 Views: latest_golden_set / _items / _judgments / _units: the version of the last publish event.
 """
+
 from __future__ import annotations
 
 import pyarrow as pa
 
-SLICES = ("main", "underspecified", "regression")
+from evalset_pipeline.core.hashing import sha256_text
+from evalset_pipeline.core.labels import PAGE_FIELDS
+
 ROLES = ("gold", "distractor", "pooled")
+# What a golden_units row says about its page (beside its id, paths and hash): what diffs compare
+# and exports carry as metadata.
+UNIT_DESCRIPTION = ("document_sha256", "page_number", *PAGE_FIELDS)
 
 GOLDEN_SETS = pa.schema(
     [
@@ -31,7 +37,10 @@ GOLDEN_SETS = pa.schema(
         ("n_underspecified", pa.int64()),
         ("n_regression", pa.int64()),
         ("funnel_json", pa.string()),  # decision counts with reasons
-        ("provenance_json", pa.string()),  # backend, model, prompt hashes, calls, tokens, cost, code version
+        (
+            "provenance_json",
+            pa.string(),
+        ),  # backend, model, prompt hashes, calls, tokens, cost, code version
     ]
 )
 
@@ -55,7 +64,10 @@ GOLDEN_ITEMS = pa.schema(
         ("gold_unit_id", pa.string()),
         ("original_question", pa.string()),  # as the writer wrote it, before qualifiers
         ("language", pa.string()),
-        ("qualified_axes", pa.string()),  # comma-separated axes whose qualifiers were added, "" if none
+        (
+            "qualified_axes",
+            pa.string(),
+        ),  # comma-separated axes whose qualifiers were added, "" if none
     ]
 )
 
@@ -96,3 +108,23 @@ TABLES: dict[str, pa.Schema] = {
     "golden_judgments": GOLDEN_JUDGMENTS,
     "golden_units": GOLDEN_UNITS,
 }
+
+# The contract's version: bump it (and say why in CHANGELOG.md) whenever a schema above changes,
+# so a downstream reader can tell which layout it is reading. The test suite pins the schemas'
+# fingerprint to this number, so a change that forgets the bump fails there.
+CONTRACT_VERSION = 1
+CONTRACT_SCHEMAS: dict[str, pa.Schema] = {
+    "golden_sets": GOLDEN_SETS,
+    "golden_publishes": GOLDEN_PUBLISHES,
+    **TABLES,
+}
+
+
+def contract_fingerprint() -> str:
+    """sha256 over every contract table's column names and types, in order."""
+    lines = [
+        f"{name}.{f.name}:{f.type}"
+        for name, schema in sorted(CONTRACT_SCHEMAS.items())
+        for f in schema
+    ]
+    return sha256_text("\n".join(lines))

@@ -19,16 +19,20 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from evalset_pipeline.core.atomic import fsync_dir
 from evalset_pipeline.core.golden.errors import GoldenSetCorrupt
-from evalset_pipeline.core.golden.layout import MANIFEST, SNAPSHOT_FORMAT, fsync_dir
-from evalset_pipeline.core.hashing import canonical_json
+from evalset_pipeline.core.golden.layout import MANIFEST, SNAPSHOT_FORMAT
 from evalset_pipeline.core.golden.model import GoldenSet
 from evalset_pipeline.core.golden.schema import GOLDEN_SETS, TABLES
-from evalset_pipeline.core.hashing import sha256_bytes
+from evalset_pipeline.core.hashing import canonical_json, sha256_bytes
 
 SELF_HASH = "manifest_sha256"
 LEGACY_FORMATS = (1,)  # written before manifests hashed themselves; read without that check
-FILES = {"golden_items": "items.parquet", "golden_judgments": "judgments.parquet", "golden_units": "units.parquet"}
+FILES = {
+    "golden_items": "items.parquet",
+    "golden_judgments": "judgments.parquet",
+    "golden_units": "units.parquet",
+}
 TIMESTAMP_FIELDS = ("created_at", "corpus_built_at")
 
 
@@ -56,7 +60,10 @@ def golden_sets_table(rows: list[dict[str, Any]]) -> pa.Table:
 
 
 def write_snapshot(
-    directory: Path, row: dict[str, Any], tables: dict[str, pa.Table], extra: dict[str, Any] | None = None
+    directory: Path,
+    row: dict[str, Any],
+    tables: dict[str, pa.Table],
+    extra: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Write the files of one version into `directory` (a temp dir) and fsync them all.
 
@@ -73,7 +80,9 @@ def write_snapshot(
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
-        os.chmod(directory / filename, 0o444)  # a guard against edits in place, not a security boundary
+        os.chmod(
+            directory / filename, 0o444
+        )  # a guard against edits in place, not a security boundary
         files[filename] = {
             "table": name,
             "sha256": sha256_bytes(data),
@@ -100,7 +109,9 @@ def write_snapshot(
 
 
 def manifest_hash(manifest: dict[str, Any]) -> str:
-    return sha256_bytes(canonical_json({k: v for k, v in manifest.items() if k != SELF_HASH}).encode("utf-8"))
+    return sha256_bytes(
+        canonical_json({k: v for k, v in manifest.items() if k != SELF_HASH}).encode("utf-8")
+    )
 
 
 def manifest_file_sha256(snapshot_dir: Path) -> str:
@@ -117,14 +128,20 @@ def read_manifest(snapshot_dir: Path) -> dict[str, Any]:
         raise GoldenSetCorrupt(f"{path} is not valid JSON: {exc}") from exc
     if not isinstance(manifest, dict):
         raise GoldenSetCorrupt(f"{path} is not a manifest object")
-    if manifest.get("format") not in LEGACY_FORMATS and manifest.get(SELF_HASH) != manifest_hash(manifest):
-        raise GoldenSetCorrupt(f"{path}: its content does not match its own checksum ({SELF_HASH}): the manifest "
-                               f"was changed after it was written")
+    if manifest.get("format") not in LEGACY_FORMATS and manifest.get(SELF_HASH) != manifest_hash(
+        manifest
+    ):
+        raise GoldenSetCorrupt(
+            f"{path}: its content does not match its own checksum ({SELF_HASH}): the manifest "
+            f"was changed after it was written"
+        )
     if (
         manifest.get("version_id") != snapshot_dir.name
         or manifest.get("golden_set", {}).get("version_id") != snapshot_dir.name
     ):
-        raise GoldenSetCorrupt(f"{path} describes {manifest.get('version_id')!r}, not {snapshot_dir.name!r}")
+        raise GoldenSetCorrupt(
+            f"{path} describes {manifest.get('version_id')!r}, not {snapshot_dir.name!r}"
+        )
     if manifest.get("format") not in (SNAPSHOT_FORMAT, *LEGACY_FORMATS):
         raise GoldenSetCorrupt(f"{path}: unsupported snapshot format {manifest.get('format')!r}")
     return manifest
@@ -168,7 +185,9 @@ def load_snapshot(snapshot_dir: Path, verify: bool = True) -> GoldenSet:
     info = decode_info(manifest["golden_set"])
     n_items = tables["golden_items"].num_rows
     if info["n_items"] != n_items:
-        raise GoldenSetCorrupt(f"{snapshot_dir}: golden_sets row says {info['n_items']} items, items.parquet has {n_items}")
+        raise GoldenSetCorrupt(
+            f"{snapshot_dir}: golden_sets row says {info['n_items']} items, items.parquet has {n_items}"
+        )
     return GoldenSet(
         version_id=manifest["version_id"],
         info=info,

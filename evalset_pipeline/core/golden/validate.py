@@ -15,8 +15,8 @@ import pyarrow as pa
 from evalset_pipeline.core.golden.errors import InvalidDraft
 from evalset_pipeline.core.golden.fingerprint import content_columns
 from evalset_pipeline.core.golden.model import GoldenSetDraft
-from evalset_pipeline.core.golden.schema import ROLES, SLICES, TABLES
-from evalset_pipeline.core.vlm.base import LABELS
+from evalset_pipeline.core.golden.schema import ROLES, TABLES
+from evalset_pipeline.core.labels import LABELS, SLICES
 
 SORT_KEYS = {
     "golden_items": ["item_id"],
@@ -43,7 +43,9 @@ def _normalise(name: str, table: object, problems: list[str]) -> pa.Table | None
     if missing:
         problems.append(f"{name}: missing columns {missing}")
     if extra:
-        problems.append(f"{name}: unexpected columns {extra} (the schema in golden/schema.py is the contract)")
+        problems.append(
+            f"{name}: unexpected columns {extra} (the schema in golden/schema.py is the contract)"
+        )
     if missing or extra:
         return None
     target = pa.schema([TABLES[name].field(c) for c in columns])
@@ -75,9 +77,17 @@ def normalise_draft(draft: GoldenSetDraft) -> dict[str, pa.Table]:
         problems.append("corpus.fingerprint is empty")
     if not draft.config_fingerprint:
         problems.append("config_fingerprint is empty")
-    raw = {"golden_items": draft.items, "golden_judgments": draft.judgments, "golden_units": draft.units}
+    raw = {
+        "golden_items": draft.items,
+        "golden_judgments": draft.judgments,
+        "golden_units": draft.units,
+    }
     tables = {name: _normalise(name, table, problems) for name, table in raw.items()}
-    items, judgments, units = tables["golden_items"], tables["golden_judgments"], tables["golden_units"]
+    items, judgments, units = (
+        tables["golden_items"],
+        tables["golden_judgments"],
+        tables["golden_units"],
+    )
     if items is not None and judgments is not None and units is not None and not problems:
         item_ids = items.column("item_id").to_pylist()
         unit_ids = units.column("unit_id").to_pylist()
@@ -86,13 +96,25 @@ def normalise_draft(draft: GoldenSetDraft) -> dict[str, pa.Table]:
         checks = [
             ("golden_items: duplicate item_id", _dupes(item_ids)),
             ("golden_units: duplicate unit_id", _dupes(unit_ids)),
-            ("golden_judgments: duplicate (item_id, unit_id)", _dupes(zip(j_items, j_units, strict=True))),
+            (
+                "golden_judgments: duplicate (item_id, unit_id)",
+                _dupes(zip(j_items, j_units, strict=True)),
+            ),
             ("golden_items: unknown slice", _unknown(items.column("slice").to_pylist(), SLICES)),
-            ("golden_judgments: unknown role", _unknown(judgments.column("role").to_pylist(), ROLES)),
-            ("golden_judgments: unknown label", _unknown(judgments.column("label").to_pylist(), LABELS)),
+            (
+                "golden_judgments: unknown role",
+                _unknown(judgments.column("role").to_pylist(), ROLES),
+            ),
+            (
+                "golden_judgments: unknown label",
+                _unknown(judgments.column("label").to_pylist(), LABELS),
+            ),
             ("golden_judgments: item_id not in items", _unknown(j_items, item_ids)),
             ("golden_judgments: unit_id not in units", _unknown(j_units, unit_ids)),
-            ("golden_items: gold_unit_id not in units", _unknown(items.column("gold_unit_id").to_pylist(), unit_ids)),
+            (
+                "golden_items: gold_unit_id not in units",
+                _unknown(items.column("gold_unit_id").to_pylist(), unit_ids),
+            ),
         ]
         problems.extend(f"{what}: {examples}" for what, examples in checks if examples)
     if problems:

@@ -6,13 +6,14 @@ last event); the SQL reader copy and the warehouse (same versions, unique seq, s
 `repair` rewrites a damaged manifest from the warehouse row, only when the data files still
 hash to the version id (the proof that they are what was published).
 """
+
 from __future__ import annotations
 
 import io
 import json
 import os
 from dataclasses import dataclass, field
-from datetime import timezone
+from datetime import UTC
 from pathlib import Path
 
 import pyarrow as pa
@@ -21,7 +22,12 @@ import pyarrow.parquet as pq
 from evalset_pipeline.core.golden.errors import GoldenSetCorrupt
 from evalset_pipeline.core.golden.events import read_events
 from evalset_pipeline.core.golden.fingerprint import IDENTITY_FORMAT, compute_version_id
-from evalset_pipeline.core.golden.layout import MANIFEST, SNAPSHOT_FORMAT, GoldenLayout, atomic_write_bytes
+from evalset_pipeline.core.golden.layout import (
+    MANIFEST,
+    SNAPSHOT_FORMAT,
+    GoldenLayout,
+    atomic_write_bytes,
+)
 from evalset_pipeline.core.golden.snapshot import (
     FILES,
     SELF_HASH,
@@ -78,30 +84,54 @@ def verify_golden(paths: DataPaths, *, check_warehouse: bool = True) -> VerifyRe
     for e in events:
         snap = layout.snapshot(e.version_id)
         if not snap.is_dir():
-            report.problems.append(Problem("history", f"event {e.event} names {e.version_id}, which has no snapshot"))
-        elif e.manifest_sha256 and e.version_id in good and manifest_file_sha256(snap) != e.manifest_sha256:
-            report.problems.append(Problem(e.version_id, f"{MANIFEST} differs from the bytes published at event {e.event}"))
+            report.problems.append(
+                Problem("history", f"event {e.event} names {e.version_id}, which has no snapshot")
+            )
+        elif (
+            e.manifest_sha256
+            and e.version_id in good
+            and manifest_file_sha256(snap) != e.manifest_sha256
+        ):
+            report.problems.append(
+                Problem(
+                    e.version_id, f"{MANIFEST} differs from the bytes published at event {e.event}"
+                )
+            )
     try:
         pointer = layout.read_latest()
     except ValueError as exc:
         pointer = None
         report.problems.append(Problem("LATEST", str(exc)))
-    expected = events[-1].version_id if events else (max(good, key=good.get) if good else None)
+    expected = (
+        events[-1].version_id if events else (max(good, key=lambda v: good[v]) if good else None)
+    )
     if pointer is not None and expected is not None and pointer["version_id"] != expected:
-        report.problems.append(Problem("LATEST", f"names {pointer['version_id']}, the last publish event is {expected}"))
+        report.problems.append(
+            Problem(
+                "LATEST", f"names {pointer['version_id']}, the last publish event is {expected}"
+            )
+        )
     _check_sql(layout.reader_db, "reader copy", good, expected, report, read_only_copy=True)
     if check_warehouse:
         _check_sql(paths.warehouse, "warehouse", good, expected, report, read_only_copy=False)
     return report
 
 
-def _check_sql(path: Path, name: str, good: dict[str, int], latest: str | None, report: VerifyReport,
-               read_only_copy: bool) -> None:
+def _check_sql(
+    path: Path,
+    name: str,
+    good: dict[str, int],
+    latest: str | None,
+    report: VerifyReport,
+    read_only_copy: bool,
+) -> None:
     import duckdb
 
     if not path.exists():
         if good:
-            report.problems.append(Problem(name, f"{path} is missing (the next publish rebuilds it)"))
+            report.problems.append(
+                Problem(name, f"{path} is missing (the next publish rebuilds it)")
+            )
         return
     try:
         con = duckdb.connect(str(path), read_only=True)
@@ -125,10 +155,14 @@ def _check_sql(path: Path, name: str, good: dict[str, int], latest: str | None, 
         report.problems.append(Problem(name, f"seq given to more than one version: {dupes}"))
     have = {v for v, _ in rows}
     if missing := sorted(set(good) - have):
-        report.problems.append(Problem(name, f"lacks version(s) {', '.join(missing)} (the next publish adds them)"))
+        report.problems.append(
+            Problem(name, f"lacks version(s) {', '.join(missing)} (the next publish adds them)")
+        )
     if len(sql_latest) != 1 or (latest and sql_latest[0][0] != latest):
         shown = ", ".join(v for (v,) in sql_latest) or "nothing"
-        report.problems.append(Problem(name, f"latest_golden_set shows {shown}; latest is {latest}"))
+        report.problems.append(
+            Problem(name, f"latest_golden_set shows {shown}; latest is {latest}")
+        )
 
 
 def repair_manifests(paths: DataPaths) -> list[str]:
@@ -157,21 +191,41 @@ def repair_manifests(paths: DataPaths) -> list[str]:
             out.append(f"{version_id}: not repaired, the warehouse cannot be read ({exc})")
             continue
         if found is None:
-            out.append(f"{version_id}: not repaired, the warehouse has no row for it; restore it from a backup")
+            out.append(
+                f"{version_id}: not repaired, the warehouse has no row for it; restore it from a backup"
+            )
             continue
-        row = {n: v for n, v in zip(names, found) if n in GOLDEN_SETS.names}
-        row = {k: (v.astimezone(timezone.utc).isoformat() if hasattr(v, "astimezone") else v) for k, v in row.items()}
+        row = {n: v for n, v in zip(names, found, strict=False) if n in GOLDEN_SETS.names}
+        row = {
+            k: (v.astimezone(UTC).isoformat() if hasattr(v, "astimezone") else v)
+            for k, v in row.items()
+        }
         files, tables = {}, {}
         for name, filename in FILES.items():
             data = (snap / filename).read_bytes()
             table = pq.read_table(pa.BufferReader(data)).cast(TABLES[name])
             tables[name] = table.drop_columns(["version_id"])
-            files[filename] = {"table": name, "sha256": sha256_bytes(data), "bytes": len(data), "rows": table.num_rows}
-        if compute_version_id(row["corpus_fingerprint"], row["config_fingerprint"], tables) != version_id:
-            out.append(f"{version_id}: not repaired, its data files no longer hash to the version id; restore it from a backup")
+            files[filename] = {
+                "table": name,
+                "sha256": sha256_bytes(data),
+                "bytes": len(data),
+                "rows": table.num_rows,
+            }
+        if (
+            compute_version_id(row["corpus_fingerprint"], row["config_fingerprint"], tables)
+            != version_id
+        ):
+            out.append(
+                f"{version_id}: not repaired, its data files no longer hash to the version id; restore it from a backup"
+            )
             continue
-        manifest = {"format": SNAPSHOT_FORMAT, "version_id": version_id, "golden_set": row, "files": files,
-                    "identity": IDENTITY_FORMAT}
+        manifest = {
+            "format": SNAPSHOT_FORMAT,
+            "version_id": version_id,
+            "golden_set": row,
+            "files": files,
+            "identity": IDENTITY_FORMAT,
+        }
         manifest[SELF_HASH] = manifest_hash(manifest)
         buf = io.StringIO()
         json.dump(manifest, buf, indent=2, sort_keys=True, ensure_ascii=False)
@@ -179,7 +233,12 @@ def repair_manifests(paths: DataPaths) -> list[str]:
         os.chmod(path, 0o644)
         atomic_write_bytes(path, buf.getvalue().encode("utf-8"))
         os.chmod(path, 0o444)
-        same = events.get(version_id) is not None and manifest_file_sha256(snap) == events[version_id].manifest_sha256
-        out.append(f"{version_id}: manifest rewritten from the warehouse row; data files verified against the version id"
-                   + ("; byte-identical to the published manifest" if same else ""))
+        same = (
+            events.get(version_id) is not None
+            and manifest_file_sha256(snap) == events[version_id].manifest_sha256
+        )
+        out.append(
+            f"{version_id}: manifest rewritten from the warehouse row; data files verified against the version id"
+            + ("; byte-identical to the published manifest" if same else "")
+        )
     return out

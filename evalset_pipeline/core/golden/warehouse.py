@@ -26,17 +26,24 @@ from typing import Any
 import duckdb
 import pyarrow as pa
 
+from evalset_pipeline.core.atomic import fsync_dir
 from evalset_pipeline.core.golden.errors import GoldenSetLocked
-from evalset_pipeline.core.golden.layout import GoldenLayout, fsync_dir, fsync_file
+from evalset_pipeline.core.golden.layout import GoldenLayout, fsync_file
 from evalset_pipeline.core.golden.schema import GOLDEN_PUBLISHES, GOLDEN_SETS, TABLES
 from evalset_pipeline.core.golden.snapshot import FILES, golden_sets_table
 
-_SQL_TYPES = {pa.string(): "VARCHAR", pa.int64(): "BIGINT", pa.timestamp("us", tz="UTC"): "TIMESTAMPTZ",
-              pa.bool_(): "BOOLEAN"}
+_SQL_TYPES = {
+    pa.string(): "VARCHAR",
+    pa.int64(): "BIGINT",
+    pa.timestamp("us", tz="UTC"): "TIMESTAMPTZ",
+    pa.bool_(): "BOOLEAN",
+}
 # Latest = the version of the last publish event (the current inputs), not the highest seq. Data
 # written before publish events existed has none: the highest seq then.
-_LATEST_ID = ("(SELECT coalesce((SELECT version_id FROM golden_publishes ORDER BY event DESC LIMIT 1), "
-              "(SELECT version_id FROM golden_sets ORDER BY seq DESC LIMIT 1)))")
+_LATEST_ID = (
+    "(SELECT coalesce((SELECT version_id FROM golden_publishes ORDER BY event DESC LIMIT 1), "
+    "(SELECT version_id FROM golden_sets ORDER BY seq DESC LIMIT 1)))"
+)
 VIEWS = {
     "latest_golden_set": f"SELECT * FROM golden_sets WHERE version_id = {_LATEST_ID}",
     "latest_golden_items": f"SELECT * FROM golden_items WHERE version_id = {_LATEST_ID}",
@@ -94,16 +101,27 @@ def known_versions(con: duckdb.DuckDBPyConnection) -> set[str]:
 
 def max_seq(con: duckdb.DuckDBPyConnection) -> int:
     """Highest seq the warehouse ever gave out: seq stays monotonic even if a snapshot goes unreadable."""
-    return int(con.execute("SELECT coalesce(max(seq), 0) FROM golden_sets").fetchone()[0])
+    return _count(con, "SELECT coalesce(max(seq), 0) FROM golden_sets")
 
 
 def max_event(con: duckdb.DuckDBPyConnection) -> int:
-    return int(con.execute("SELECT coalesce(max(event), 0) FROM golden_publishes").fetchone()[0])
+    return _count(con, "SELECT coalesce(max(event), 0) FROM golden_publishes")
+
+
+def _count(con: duckdb.DuckDBPyConnection, sql: str) -> int:
+    row = con.execute(sql).fetchone()  # an aggregate always returns one row
+    return int(row[0]) if row is not None else 0
 
 
 def publishes_table(events: Iterable[dict[str, Any]]) -> pa.Table:
-    rows = [{k: (datetime.fromisoformat(v) if k == "published_at" else v) for k, v in e.items() if k in GOLDEN_PUBLISHES.names}
-            for e in events]
+    rows = [
+        {
+            k: (datetime.fromisoformat(v) if k == "published_at" else v)
+            for k, v in e.items()
+            if k in GOLDEN_PUBLISHES.names
+        }
+        for e in events
+    ]
     return pa.Table.from_pylist(rows, schema=GOLDEN_PUBLISHES)
 
 
@@ -117,7 +135,9 @@ def insert_events(con: duckdb.DuckDBPyConnection, events: Iterable[dict[str, Any
     try:
         con.register("_incoming_golden_publishes", publishes_table(new))
         cols = _columns(GOLDEN_PUBLISHES)
-        con.execute(f"INSERT INTO golden_publishes ({cols}) SELECT {cols} FROM _incoming_golden_publishes")
+        con.execute(
+            f"INSERT INTO golden_publishes ({cols}) SELECT {cols} FROM _incoming_golden_publishes"
+        )
         con.unregister("_incoming_golden_publishes")
         con.execute("COMMIT")
     except BaseException:
@@ -126,12 +146,16 @@ def insert_events(con: duckdb.DuckDBPyConnection, events: Iterable[dict[str, Any
     return len(new)
 
 
-def insert_version(con: duckdb.DuckDBPyConnection, row: dict[str, Any], tables: dict[str, pa.Table]) -> bool:
+def insert_version(
+    con: duckdb.DuckDBPyConnection, row: dict[str, Any], tables: dict[str, pa.Table]
+) -> bool:
     """Insert one version's rows in a single transaction; False (and no change) if it is already there."""
     sources = {"golden_sets": golden_sets_table([row]), **tables}
     con.execute("BEGIN TRANSACTION")
     try:
-        if con.execute("SELECT 1 FROM golden_sets WHERE version_id = ?", [row["version_id"]]).fetchone():
+        if con.execute(
+            "SELECT 1 FROM golden_sets WHERE version_id = ?", [row["version_id"]]
+        ).fetchone():
             con.execute("ROLLBACK")
             return False
         for name, table in sources.items():
@@ -156,8 +180,10 @@ def reader_db_state(path: Path) -> tuple[int, int, int] | None:
     except (duckdb.Error, OSError):
         return None
     try:
-        row = con.execute("SELECT count(*), coalesce(max(seq), -1), "
-                          "(SELECT coalesce(max(event), -1) FROM golden_publishes) FROM golden_sets").fetchone()
+        row = con.execute(
+            "SELECT count(*), coalesce(max(seq), -1), "
+            "(SELECT coalesce(max(event), -1) FROM golden_publishes) FROM golden_sets"
+        ).fetchone()
         return (int(row[0]), int(row[1]), int(row[2])) if row else None
     except duckdb.Error:
         return None
@@ -178,7 +204,9 @@ def _reader_db_versions(path: Path) -> set[str] | None:
         con.close()
 
 
-def build_reader_db(layout: GoldenLayout, rows: Iterable[dict[str, Any]], events: Iterable[dict[str, Any]] = ()) -> Path:
+def build_reader_db(
+    layout: GoldenLayout, rows: Iterable[dict[str, Any]], events: Iterable[dict[str, Any]] = ()
+) -> Path:
     """Write a reader copy holding exactly `rows`' versions and swap it in atomically.
 
     Incremental when possible: the current copy is never written after its swap (it was closed
@@ -202,12 +230,16 @@ def build_reader_db(layout: GoldenLayout, rows: Iterable[dict[str, Any]], events
             con.execute("BEGIN TRANSACTION")
             con.register("_incoming_golden_sets", golden_sets_table(new_rows))
             cols = _columns(GOLDEN_SETS)
-            con.execute(f"INSERT INTO golden_sets ({cols}) SELECT {cols} FROM _incoming_golden_sets")
+            con.execute(
+                f"INSERT INTO golden_sets ({cols}) SELECT {cols} FROM _incoming_golden_sets"
+            )
             for name, filename in FILES.items():
                 files = [str(layout.snapshot(r["version_id"]) / filename) for r in new_rows]
                 if files:
                     cols = _columns(TABLES[name])
-                    con.execute(f"INSERT INTO {name} ({cols}) SELECT {cols} FROM read_parquet(?)", [files])
+                    con.execute(
+                        f"INSERT INTO {name} ({cols}) SELECT {cols} FROM read_parquet(?)", [files]
+                    )
             con.execute("COMMIT")
             insert_events(con, list(events))
             con.execute("CHECKPOINT")  # fold the WAL in: the swapped-in file must stand alone

@@ -4,6 +4,7 @@ Two parts, each L2-normalised then weighted: the grayscale thumbnail resampled t
 (ink layout, bars, rules, colour blocks) and a word-box density grid from the text layer (where
 text sits on the page). Pages of one visual template land close together whatever their numbers.
 """
+
 from __future__ import annotations
 
 import json
@@ -25,7 +26,9 @@ def _unit(v: np.ndarray) -> np.ndarray:
 
 def appearance_vector(thumb_png: str | Path, text_json: str | Path) -> np.ndarray:
     with Image.open(thumb_png) as im:
-        gray = np.asarray(im.convert("L").resize((GRID_W, GRID_H), Image.Resampling.BOX), dtype=np.float32)
+        gray = np.asarray(
+            im.convert("L").resize((GRID_W, GRID_H), Image.Resampling.BOX), dtype=np.float32
+        )
     ink = 1.0 - gray.reshape(-1) / 255.0  # dark pixels are the signal
     with open(text_json, encoding="utf-8") as f:
         layer = json.load(f)

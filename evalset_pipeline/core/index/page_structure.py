@@ -16,29 +16,65 @@ Weights: heading 0.62, appearance 0.6, layout 0.5 (squared: 0.38 / 0.36 / 0.25).
 differ only in heading land near cosine 0.6, two that share a heading near 0.9 or above, so the
 silhouette-chosen threshold separates kinds of pages rather than pages of one look.
 """
+
 from __future__ import annotations
 
 import hashlib
 import re
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from evalset_pipeline.core.vlm.page_reader import METRIC_SYNONYMS
+from evalset_pipeline.core.pagetext.page_reader import METRIC_SYNONYMS
 
-__all__ = ["HEADING_DIM", "heading_key", "heading_vector", "structure_vectors", "carried_headings", "LAYOUTS"]
+__all__ = [
+    "HEADING_DIM",
+    "heading_key",
+    "heading_vector",
+    "structure_vectors",
+    "carried_headings",
+    "LAYOUTS",
+]
 
 HEADING_DIM = 256
 LAYOUTS = ("tabular", "prose", "mixed", "sparse")
 WEIGHTS = {"heading": 0.45, "appearance": 0.7, "layout": 0.55}
 _MEASURE_WORDS = re.compile(
-    r"(?<![\w])(?:" + "|".join(sorted((re.escape(f) for forms in METRIC_SYNONYMS.values() for f in forms),
-                                      key=len, reverse=True)) + r")(?![\w])", re.I)
-_STOP = {"and", "of", "the", "for", "to", "in", "a", "an", "on", "by", "as", "at", "our", "its", "with"}
+    r"(?<![\w])(?:"
+    + "|".join(
+        sorted(
+            (re.escape(f) for forms in METRIC_SYNONYMS.values() for f in forms),
+            key=len,
+            reverse=True,
+        )
+    )
+    + r")(?![\w])",
+    re.I,
+)
+_STOP = {
+    "and",
+    "of",
+    "the",
+    "for",
+    "to",
+    "in",
+    "a",
+    "an",
+    "on",
+    "by",
+    "as",
+    "at",
+    "our",
+    "its",
+    "with",
+}
 
 
 def _bucket(token: str) -> int:
-    return int.from_bytes(hashlib.blake2b(token.encode("utf-8"), digest_size=4).digest(), "little") % HEADING_DIM
+    return (
+        int.from_bytes(hashlib.blake2b(token.encode("utf-8"), digest_size=4).digest(), "little")
+        % HEADING_DIM
+    )
 
 
 def heading_key(heading: str) -> str:
@@ -52,7 +88,7 @@ def heading_vector(heading: str) -> np.ndarray:
     v = np.zeros(HEADING_DIM, dtype=np.float32)
     for w in words:
         v[_bucket(w)] += 1.0
-    for a, b in zip(words, words[1:]):
+    for a, b in zip(words, words[1:], strict=False):
         v[_bucket(a + " " + b)] += 0.5
     n = float(np.linalg.norm(v))
     return v / n if n else v
@@ -61,7 +97,7 @@ def heading_vector(heading: str) -> np.ndarray:
 def carried_headings(headings: Sequence[str], documents: Sequence[str]) -> list[str]:
     """Each page's heading, or the last heading before it in the same document (a continuation)."""
     out, last, last_doc = [], "", None
-    for heading, doc in zip(headings, documents):
+    for heading, doc in zip(headings, documents, strict=False):
         if doc != last_doc:
             last, last_doc = "", doc
         if heading:
@@ -75,7 +111,9 @@ def _unit(x: np.ndarray) -> np.ndarray:
     return x / np.where(norms > 0, norms, 1.0)
 
 
-def structure_vectors(appearance: np.ndarray, profiles: Sequence[Mapping[str, object] | None]) -> np.ndarray:
+def structure_vectors(
+    appearance: np.ndarray, profiles: Sequence[Mapping[str, object] | None]
+) -> np.ndarray:
     """(n, d) page vectors for template discovery; `profiles[i]` holds heading/layout/numeric_share
     (None: no profile, the page is placed by appearance alone)."""
     # Scale (issue 13, benchmarks/templates.py): the same values as concatenating the three
@@ -102,8 +140,12 @@ def structure_vectors(appearance: np.ndarray, profiles: Sequence[Mapping[str, ob
             kind = str(p.get("layout") or "")
             if kind in LAYOUTS:
                 layout[i, LAYOUTS.index(kind)] = 1.0
-            layout[i, -1] = float(p.get("numeric_share") or 0.0)
-        parts = [WEIGHTS["heading"] * heading, WEIGHTS["appearance"] * _unit(appearance[a:b]),
-                 WEIGHTS["layout"] * _unit(layout)]
+            share = p.get("numeric_share")
+            layout[i, -1] = float(share) if isinstance(share, (int, float, str)) and share else 0.0
+        parts = [
+            WEIGHTS["heading"] * heading,
+            WEIGHTS["appearance"] * _unit(appearance[a:b]),
+            WEIGHTS["layout"] * _unit(layout),
+        ]
         out[a:b] = _unit(np.concatenate(parts, axis=1))
     return out

@@ -4,15 +4,21 @@ Input per page: its metadata template (or ""), its structural template ("stateme
 its appearance vector, and its profile (document, page number, heading, layout, figure share).
 Headings are carried over continuation pages of the same document before anything is compared.
 """
+
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
 
-from evalset_pipeline.core.index.page_structure import (HEADING_DIM, carried_headings, heading_key, heading_vector,
-                                                        structure_vectors)
+from evalset_pipeline.core.index.page_structure import (
+    HEADING_DIM,
+    carried_headings,
+    heading_key,
+    heading_vector,
+    structure_vectors,
+)
 from evalset_pipeline.core.index.templates import TemplateGroups, assign_templates
 
 __all__ = ["PageShape", "discover_templates"]
@@ -33,26 +39,51 @@ class PageShape:
 def _heading_vectors(keys: Sequence[str]) -> np.ndarray:
     """One hashed vector per distinct heading (corpora repeat headings a lot), spread to pages."""
     distinct = {k: i for i, k in enumerate(dict.fromkeys(keys))}
-    table = np.stack([heading_vector(k) for k in distinct]) if distinct else np.zeros((0, HEADING_DIM), np.float32)
+    table = (
+        np.stack([heading_vector(k) for k in distinct])
+        if distinct
+        else np.zeros((0, HEADING_DIM), np.float32)
+    )
     return table[[distinct[k] for k in keys]] if keys else np.zeros((0, HEADING_DIM), np.float32)
 
 
-def discover_templates(unit_ids: Sequence[str], named: Sequence[str], appearance: np.ndarray,
-                       shapes: Sequence[PageShape | None], *, seed: int = 0) -> TemplateGroups:
+def discover_templates(
+    unit_ids: Sequence[str],
+    named: Sequence[str],
+    appearance: np.ndarray,
+    shapes: Sequence[PageShape | None],
+    *,
+    seed: int = 0,
+) -> TemplateGroups:
     """Metadata templates win, then statements, then clusters (see `templates.assign_templates`)."""
-    order = sorted(range(len(unit_ids)), key=lambda i: (shapes[i].document, shapes[i].page_number)
-                   if shapes[i] else ("", i))
-    carried = carried_headings([shapes[i].heading if shapes[i] else "" for i in order],
-                               [shapes[i].document if shapes[i] else f"?{i}" for i in order])
+
+    def position(i: int) -> tuple[str, int]:
+        shape = shapes[i]
+        return (shape.document, shape.page_number) if shape else ("", i)
+
+    order = sorted(range(len(unit_ids)), key=position)
+    carried = carried_headings(
+        [s.heading if (s := shapes[i]) else "" for i in order],
+        [s.document if (s := shapes[i]) else f"?{i}" for i in order],
+    )
     headings = [""] * len(unit_ids)
     keys: dict[str, str] = {}  # scale: one heading_key (regex) per distinct heading, not per page
-    for i, h in zip(order, carried):
+    for i, h in zip(order, carried, strict=False):
         if h not in keys:
             keys[h] = heading_key(h)
         headings[i] = keys[h]
-    rows = [{"heading": h, "layout": s.layout, "numeric_share": s.numeric_share} if s else None
-            for h, s in zip(headings, shapes)]
+    rows = [
+        {"heading": h, "layout": s.layout, "numeric_share": s.numeric_share} if s else None
+        for h, s in zip(headings, shapes, strict=False)
+    ]
     structural = [f"statement:{s.statement}" if s and s.statement else "" for s in shapes]
-    return assign_templates(unit_ids, named, appearance, seed=seed, structural_templates=structural,
-                            headings=headings, heading_vectors=_heading_vectors(headings),
-                            structure_vectors=structure_vectors(appearance, rows))
+    return assign_templates(
+        unit_ids,
+        named,
+        appearance,
+        seed=seed,
+        structural_templates=structural,
+        headings=headings,
+        heading_vectors=_heading_vectors(headings),
+        structure_vectors=structure_vectors(appearance, rows),
+    )

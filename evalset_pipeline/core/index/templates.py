@@ -23,11 +23,13 @@ split by heading similarity, and a page then left alone joins the cluster whose 
 nearest in structure (heading, layout, appearance) when at least `join_similarity` close (a
 one-page template can never give a distractor).
 """
+
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -43,8 +45,13 @@ def _distribution(sizes: list[int]) -> dict:
     if not sizes:
         return {"count": 0}
     a = np.asarray(sizes)
-    return {"count": int(a.size), "min": int(a.min()), "median": float(np.median(a)), "max": int(a.max()),
-            "single_page": int((a == 1).sum())}
+    return {
+        "count": int(a.size),
+        "min": int(a.min()),
+        "median": float(np.median(a)),
+        "max": int(a.max()),
+        "single_page": int((a == 1).sum()),
+    }
 
 
 @dataclass(frozen=True)
@@ -58,7 +65,9 @@ class TemplateAssignment:
 class TemplateGroups:
     assignments: list[TemplateAssignment]
     clustering: Clustering | None = None  # None when every page had a template in its metadata
-    adopted: dict[str, str] = field(default_factory=dict)  # cluster id -> metadata template its pages joined
+    adopted: dict[str, str] = field(
+        default_factory=dict
+    )  # cluster id -> metadata template its pages joined
 
     def summary(self) -> dict:
         """Template count and sizes, sources, and how the clustering went (for asset metadata)."""
@@ -69,14 +78,18 @@ class TemplateGroups:
             "templates": len(sizes),
             "template_sizes": dict(largest[:MAX_LISTED]),
             "template_size_distribution": _distribution(list(sizes.values())),
-            "sources": dict(sorted(Counter(a.source or "unassigned" for a in self.assignments).items())),
+            "sources": dict(
+                sorted(Counter(a.source or "unassigned" for a in self.assignments).items())
+            ),
             "single_page_templates": sum(1 for s in sizes.values() if s == 1),
         }
         if self.clustering is not None:
             c = self.clustering
             cluster_sizes = sorted(clustered.values(), reverse=True)
             out["clustering"] = {
-                "method": c.method, "units": c.units, "threshold": c.threshold,
+                "method": c.method,
+                "units": c.units,
+                "threshold": c.threshold,
                 "threshold_chosen_by": "silhouette" if c.scores else "given",
                 "silhouette": None if c.silhouette is None else round(c.silhouette, 4),
                 "silhouette_by_threshold": {str(t): s for t, s in c.scores.items()},
@@ -103,8 +116,14 @@ def _unit(x: np.ndarray) -> np.ndarray:
 MANY_HEADINGS = 24  # distinct headings that make a cluster a lump whatever its size
 
 
-def _split_by_heading(labels: np.ndarray, headings: Sequence[str], heading_vectors: np.ndarray,
-                      min_pages: int, max_diversity: float, heading_similarity: float) -> np.ndarray:
+def _split_by_heading(
+    labels: np.ndarray,
+    headings: Sequence[str],
+    heading_vectors: np.ndarray,
+    min_pages: int,
+    max_diversity: float,
+    heading_similarity: float,
+) -> np.ndarray:
     """Split every cluster whose pages carry many different headings into groups of similar headings.
 
     A visual cluster whose pages are about one kind of thing (a bar chart of one measure or
@@ -121,7 +140,7 @@ def _split_by_heading(labels: np.ndarray, headings: Sequence[str], heading_vecto
         lab = int(labels[members[0]])
         names = [headings[i] for i in members.tolist()]
         first: dict[str, int] = {}
-        for row, h in zip(members.tolist(), names):
+        for row, h in zip(members.tolist(), names, strict=False):
             first.setdefault(h, row)
         distinct = sorted(first)
         # Many different headings, relative to the cluster (a report's narrative) or in absolute number
@@ -131,9 +150,15 @@ def _split_by_heading(labels: np.ndarray, headings: Sequence[str], heading_vecto
             continue
         vecs = heading_vectors[[first[h] for h in distinct]]
         empty = np.linalg.norm(vecs, axis=1) == 0
-        sub = cluster_embeddings(vecs, heading_similarity).labels if len(distinct) > 1 else np.zeros(1, np.int64)
-        sub = np.where(empty, int(sub.max()) + 1 if sub.size else 0, sub)  # pages with no heading: one group
-        group_of = dict(zip(distinct, sub.tolist()))
+        sub = (
+            cluster_embeddings(vecs, heading_similarity).labels
+            if len(distinct) > 1
+            else np.zeros(1, np.int64)
+        )
+        sub = np.where(
+            empty, int(sub.max()) + 1 if sub.size else 0, sub
+        )  # pages with no heading: one group
+        group_of = dict(zip(distinct, sub.tolist(), strict=False))
         new = np.array([group_of[h] for h in names], dtype=np.int64)
         labels[members] = np.where(new == 0, lab, new + next_label)
         next_label += int(new.max()) + 1
@@ -155,13 +180,15 @@ def _join_singletons(labels: np.ndarray, x: np.ndarray, join_similarity: float) 
     # sums: each group's rows are still added one by one in page order, starting from zero.
     from scipy.sparse import csr_matrix
 
-    onehot = csr_matrix((np.ones(grouped.size, dtype=np.float32), (slot[labels[grouped]], grouped)),
-                        shape=(groups.size, len(labels)))
+    onehot = csr_matrix(
+        (np.ones(grouped.size, dtype=np.float32), (slot[labels[grouped]], grouped)),
+        shape=(groups.size, len(labels)),
+    )
     sums = np.asarray(onehot @ x, dtype=np.float32)
     centroids = _unit(sums)
     labels = labels.copy()
     for start in range(0, alone.size, 4096):
-        rows = alone[start:start + 4096]
+        rows = alone[start : start + 4096]
         sims = x[rows] @ centroids.T
         best = sims.argmax(axis=1)
         ok = sims[np.arange(rows.size), best] >= join_similarity
@@ -184,26 +211,40 @@ def assign_templates(
     max_diversity: float = 0.25,
     heading_similarity: float = 0.7,
     join_similarity: float = 0.5,
-    **cluster_options,
+    **cluster_options: Any,
 ) -> TemplateGroups:
     """Metadata wins, then structure; other pages get a template from clustering their vectors."""
     templates = [t or "" for t in metadata_templates]
     structural = [s or "" for s in (structural_templates or [""] * len(templates))]
-    source = [METADATA if t else (STRUCTURE if s else "") for t, s in zip(templates, structural)]
-    templates = [t or s for t, s in zip(templates, structural)]
+    source = [
+        METADATA if t else (STRUCTURE if s else "")
+        for t, s in zip(templates, structural, strict=False)
+    ]
+    templates = [t or s for t, s in zip(templates, structural, strict=False)]
     if all(templates) or not len(unit_ids):
-        return TemplateGroups([TemplateAssignment(u, t, src) for u, t, src in zip(unit_ids, templates, source)])
+        return TemplateGroups(
+            [
+                TemplateAssignment(u, t, src)
+                for u, t, src in zip(unit_ids, templates, source, strict=False)
+            ]
+        )
     clustering = cluster_embeddings(embeddings, threshold, **cluster_options)
     if headings is not None and heading_vectors is not None:
-        refined = _split_by_heading(clustering.labels, headings, heading_vectors, min_pages, max_diversity,
-                                    heading_similarity)
+        refined = _split_by_heading(
+            clustering.labels,
+            headings,
+            heading_vectors,
+            min_pages,
+            max_diversity,
+            heading_similarity,
+        )
         x = _unit(structure_vectors if structure_vectors is not None else embeddings)
         refined = _join_singletons(refined, x, join_similarity)
         clustering.labels = relabel_by_size(refined)
     labels = clustering.labels.tolist()
     width = max(3, len(str(clustering.count)))
     votes: dict[int, Counter] = {}
-    for lab, t in zip(labels, templates):
+    for lab, t in zip(labels, templates, strict=False):
         if t:
             votes.setdefault(lab, Counter())[t] += 1
     adopted: dict[int, str] = {}
@@ -212,10 +253,14 @@ def assign_templates(
         if count >= adopt_share * sum(counter.values()):
             adopted[lab] = name
     out = []
-    for u, t, lab, src in zip(unit_ids, templates, labels, source):
+    for u, t, lab, src in zip(unit_ids, templates, labels, source, strict=False):
         if t:
             out.append(TemplateAssignment(u, t, src))
         else:
-            out.append(TemplateAssignment(u, adopted.get(lab) or _cluster_name(lab, width), CLUSTER))
-    used = {lab for lab, t in zip(labels, templates) if not t}
-    return TemplateGroups(out, clustering, {_cluster_name(lab, width): adopted[lab] for lab in used if lab in adopted})
+            out.append(
+                TemplateAssignment(u, adopted.get(lab) or _cluster_name(lab, width), CLUSTER)
+            )
+    used = {lab for lab, t in zip(labels, templates, strict=False) if not t}
+    return TemplateGroups(
+        out, clustering, {_cluster_name(lab, width): adopted[lab] for lab in used if lab in adopted}
+    )

@@ -8,23 +8,39 @@ A page keeps what it states itself where its document says nothing (a document w
 reporting period, a slide deck without a cover): those values come from `extraction`, the
 page-only reader.
 """
+
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
-from evalset_pipeline.core.metadata.document_facts import DocumentFacts, extract_document_facts, reconcile
-from evalset_pipeline.core.metadata.extraction import extract_fields
-from evalset_pipeline.core.metadata.fiscal import FiscalCalendar
+from evalset_pipeline.core.metadata.document_facts import (
+    DocumentFacts,
+    extract_document_facts,
+    reconcile,
+)
+from evalset_pipeline.core.metadata.extraction import (
+    ORIGINAL,
+    RESTATED,
+    extract_fields,
+    restated_in,
+)
 from evalset_pipeline.core.metadata.page_profile import PageProfile
-from evalset_pipeline.core.metadata.extraction import ORIGINAL, RESTATED, restated_in
-from evalset_pipeline.core.metadata.page_subject import (PageLine, line_counts, line_key, page_lines, read_subjects,
-                                                         running_lines)
-from evalset_pipeline.core.vlm.page_reader import language_of
-from evalset_pipeline.core.metadata.periods import period_kind
-from evalset_pipeline.core.metadata.unaskable import skip_reason
+from evalset_pipeline.core.metadata.page_subject import (
+    PageLine,
+    line_counts,
+    line_key,
+    page_lines,
+    read_subjects,
+    running_lines,
+)
 from evalset_pipeline.core.metadata.reporting_period import printed_periods
+from evalset_pipeline.core.metadata.unaskable import skip_reason
+from evalset_pipeline.core.pagetext.fiscal import FiscalCalendar
+from evalset_pipeline.core.pagetext.page_reader import language_of
+from evalset_pipeline.core.pagetext.periods import period_kind
 from evalset_pipeline.core.render.pages import PageRender
 
 __all__ = ["CorpusFacts", "read_corpus_facts"]
@@ -45,13 +61,20 @@ def _running_header(lines: Sequence[Sequence[PageLine]], counts: Counter[str]) -
     running = running_lines(lines, min_share=0.5, counts=counts)
     for page in lines:
         for line in page[:3]:
-            if line_key(line.text) in running and any(c.isalpha() for c in line.text) and len(line.text) <= 80:
+            if (
+                line_key(line.text) in running
+                and any(c.isalpha() for c in line.text)
+                and len(line.text) <= 80
+            ):
                 return line.text.strip()
     return ""
 
 
-def read_corpus_facts(pages: Sequence[PageRender], documents: Mapping[str, tuple[str, str]],
-                      load_layer: Callable[[PageRender], dict[str, Any]]) -> CorpusFacts:
+def read_corpus_facts(
+    pages: Sequence[PageRender],
+    documents: Mapping[str, tuple[str, str]],
+    load_layer: Callable[[PageRender], dict[str, Any]],
+) -> CorpusFacts:
     """`documents`: sha256 -> (title, author) from the PDF metadata; `load_layer`: a page's text layer."""
     by_doc: dict[str, list[PageRender]] = defaultdict(list)
     for page in pages:
@@ -67,8 +90,16 @@ def read_corpus_facts(pages: Sequence[PageRender], documents: Mapping[str, tuple
         counts[sha] = line_counts(lines[sha])
         title, author = documents.get(sha, ("", ""))
         texts = [str(layer.get("text") or "") for layer in layers[sha]]
-        facts.append(extract_document_facts(sha, doc_pages[0].document_path, texts, title=title or "",
-                                            author=author or "", running_header=_running_header(lines[sha], counts[sha])))
+        facts.append(
+            extract_document_facts(
+                sha,
+                doc_pages[0].document_path,
+                texts,
+                title=title or "",
+                author=author or "",
+                running_header=_running_header(lines[sha], counts[sha]),
+            )
+        )
     facts = reconcile(facts)
     by_sha = {f.document_sha256: f for f in facts}
     fields: dict[str, dict[str, str]] = {}
@@ -80,13 +111,26 @@ def read_corpus_facts(pages: Sequence[PageRender], documents: Mapping[str, tuple
         title, author = documents.get(sha, ("", ""))
         calendar = FiscalCalendar(doc.fiscal_year_end_month)
         subjects = read_subjects(layers[sha], doc.entity, lines[sha], counts[sha])
-        for page, layer, subject, page_lines_ in zip(doc_pages, layers[sha], subjects, lines[sha]):
+        for page, layer, subject, page_lines_ in zip(
+            doc_pages, layers[sha], subjects, lines[sha], strict=False
+        ):
             text = str(layer.get("text") or "")
             # The page-only reader is the costly part; it is needed only where the document is silent.
-            needs_page = not (doc.entity and doc.period) or (not subject.subject and subject.layout != "sparse")
-            own = extract_fields(layer, title or "", author or "") if needs_page else (
-                {"revision": RESTATED if restated_in(text, title or "") else ORIGINAL, "language": language_of(text)}
-                if text.strip() else {})
+            needs_page = not (doc.entity and doc.period) or (
+                not subject.subject and subject.layout != "sparse"
+            )
+            own = (
+                extract_fields(layer, title or "", author or "")
+                if needs_page
+                else (
+                    {
+                        "revision": RESTATED if restated_in(text, title or "") else ORIGINAL,
+                        "language": language_of(text),
+                    }
+                    if text.strip()
+                    else {}
+                )
+            )
             values, where = {}, {}
             for name, value in own.items():
                 if value:
@@ -99,13 +143,27 @@ def read_corpus_facts(pages: Sequence[PageRender], documents: Mapping[str, tuple
                 values["period"], where["period"] = doc.period, "extracted"
             # The metric axis is the page's subject: the statement, a measure its heading names, else its
             # heading; a sparse page (cover, divider) has no subject beyond what the page reader saw.
-            subject_value = subject.statement or (subject.subject if subject.layout != "sparse" else "")
+            subject_value = subject.statement or (
+                subject.subject if subject.layout != "sparse" else ""
+            )
             if subject_value:
                 values["metric"], where["metric"] = subject_value, "extracted"
             fields[page.unit_id], sources[page.unit_id] = values, where
-            profiles.append(PageProfile(
-                page.unit_id, sha, page.page_number, subject.statement, subject.statement_source, subject.heading,
-                subject.heading_text, subject.layout, subject.numeric_share, doc.period_end,
-                period_kind(values.get("period", "")), printed_periods(str(layer.get("text") or ""), calendar),
-                skip_reason(page_lines_, subject, page.page_number)))
+            profiles.append(
+                PageProfile(
+                    page.unit_id,
+                    sha,
+                    page.page_number,
+                    subject.statement,
+                    subject.statement_source,
+                    subject.heading,
+                    subject.heading_text,
+                    subject.layout,
+                    subject.numeric_share,
+                    doc.period_end,
+                    period_kind(values.get("period", "")),
+                    printed_periods(str(layer.get("text") or ""), calendar),
+                    skip_reason(page_lines_, subject, page.page_number),
+                )
+            )
     return CorpusFacts(facts, fields, sources, profiles, fallbacks)

@@ -13,35 +13,52 @@ as a whole (`reconcile`):
 
 Every value records its source and a confidence, shown in `evalset documents --facts`.
 """
+
 from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, replace
 from datetime import date
-from typing import Iterable, Sequence
 
 import pyarrow as pa
 
-from evalset_pipeline.core.metadata.fiscal import FiscalCalendar
 from evalset_pipeline.core.metadata.registrant import entity_key, find_registrant
-from evalset_pipeline.core.metadata.reporting_period import ReportingPeriod, find_form, find_reporting_period
+from evalset_pipeline.core.metadata.reporting_period import (
+    ReportingPeriod,
+    find_form,
+    find_reporting_period,
+)
+from evalset_pipeline.core.pagetext.fiscal import FiscalCalendar
 
 __all__ = ["DocumentFacts", "extract_document_facts", "reconcile", "SCHEMA"]
 
-SCHEMA = pa.schema([
-    ("document_sha256", pa.string()), ("path", pa.string()),
-    ("entity", pa.string()), ("entity_source", pa.string()), ("entity_confidence", pa.float64()),
-    ("entity_as_printed", pa.string()),
-    ("form", pa.string()),
-    ("period", pa.string()), ("period_kind", pa.string()), ("period_end", pa.string()),
-    ("period_source", pa.string()), ("period_confidence", pa.float64()),
-    ("fiscal_year_end_month", pa.int64()), ("calendar_source", pa.string()),
-])
+SCHEMA = pa.schema(
+    [
+        ("document_sha256", pa.string()),
+        ("path", pa.string()),
+        ("entity", pa.string()),
+        ("entity_source", pa.string()),
+        ("entity_confidence", pa.float64()),
+        ("entity_as_printed", pa.string()),
+        ("form", pa.string()),
+        ("period", pa.string()),
+        ("period_kind", pa.string()),
+        ("period_end", pa.string()),
+        ("period_source", pa.string()),
+        ("period_confidence", pa.float64()),
+        ("fiscal_year_end_month", pa.int64()),
+        ("calendar_source", pa.string()),
+    ]
+)
 
 _STRONG_ENTITY = {"cover-label", "pdf-author"}
-_LEGAL_TAIL = re.compile(r"[\s,]+(?:inc\.?|incorporated|corporation|corp\.?|company|co\.|plc|p\.l\.c\.|ltd\.?|limited|"
-                         r"llc|l\.p\.|n\.v\.|s\.a\.|se|ag|group|holdings|and subsidiaries)$", re.I)
+_LEGAL_TAIL = re.compile(
+    r"[\s,]+(?:inc\.?|incorporated|corporation|corp\.?|company|co\.|plc|p\.l\.c\.|ltd\.?|limited|"
+    r"llc|l\.p\.|n\.v\.|s\.a\.|se|ag|group|holdings|and subsidiaries)$",
+    re.I,
+)
 
 
 @dataclass(frozen=True)
@@ -49,7 +66,9 @@ class DocumentFacts:
     document_sha256: str
     path: str
     entity: str = ""
-    entity_source: str = ""  # cover-label | pdf-author | ticker | legal-name | running-header | corpus | ""
+    entity_source: str = (
+        ""  # cover-label | pdf-author | ticker | legal-name | running-header | corpus | ""
+    )
     entity_confidence: float = 0.0
     entity_as_printed: str = ""
     form: str = ""
@@ -72,17 +91,35 @@ def _base(name: str) -> str:
     return entity_key(name)
 
 
-def extract_document_facts(document_sha256: str, path: str, page_texts: Sequence[str], *, title: str = "",
-                           author: str = "", running_header: str = "") -> DocumentFacts:
+def extract_document_facts(
+    document_sha256: str,
+    path: str,
+    page_texts: Sequence[str],
+    *,
+    title: str = "",
+    author: str = "",
+    running_header: str = "",
+) -> DocumentFacts:
     """Facts of one document from its pages' text (in page order) and its PDF title/author."""
     cover = "\n".join(page_texts[:2])
     form = find_form(cover, title)
     name, source, confidence = find_registrant(page_texts, author, running_header)
     period: ReportingPeriod = find_reporting_period(page_texts, form, title)
     return DocumentFacts(
-        document_sha256, path, name, source, confidence, name, form,
-        period.period, period.kind, period.end.isoformat() if period.end else "", period.source,
-        period.confidence, period.calendar.year_end_month, period.calendar_source,
+        document_sha256,
+        path,
+        name,
+        source,
+        confidence,
+        name,
+        form,
+        period.period,
+        period.kind,
+        period.end.isoformat() if period.end else "",
+        period.source,
+        period.confidence,
+        period.calendar.year_end_month,
+        period.calendar_source,
     )
 
 
@@ -98,7 +135,9 @@ def _canonical_names(facts: Sequence[DocumentFacts]) -> dict[str, str]:
 def reconcile(facts: Iterable[DocumentFacts]) -> list[DocumentFacts]:
     """One spelling and one fiscal calendar per entity across the corpus (see the module docstring)."""
     facts = list(facts)
-    strong = {_base(f.entity): f.entity for f in facts if f.entity and f.entity_source in _STRONG_ENTITY}
+    strong = {
+        _base(f.entity): f.entity for f in facts if f.entity and f.entity_source in _STRONG_ENTITY
+    }
     out = []
     for f in facts:
         if f.entity and f.entity_source not in _STRONG_ENTITY:
@@ -108,7 +147,9 @@ def reconcile(facts: Iterable[DocumentFacts]) -> list[DocumentFacts]:
                 f = replace(f, entity=matches.pop(), entity_source=f"{f.entity_source}+corpus")
         out.append(f)
     names = _canonical_names(out)
-    out = [replace(f, entity=names.get(entity_key(f.entity), f.entity)) if f.entity else f for f in out]
+    out = [
+        replace(f, entity=names.get(entity_key(f.entity), f.entity)) if f.entity else f for f in out
+    ]
     calendars: dict[str, Counter[int]] = defaultdict(Counter)
     for f in out:
         if f.entity and f.calendar_source in ("cover", "spans"):
@@ -118,8 +159,15 @@ def reconcile(facts: Iterable[DocumentFacts]) -> list[DocumentFacts]:
         known = calendars.get(entity_key(f.entity))
         if f.calendar_source == "default" and known and f.period_end:
             month = known.most_common(1)[0][0]
-            period = ReportingPeriod(f.period, f.period_kind, date.fromisoformat(f.period_end), f.period_source,
-                                     f.period_confidence).relabel(FiscalCalendar(month), "corpus")
-            f = replace(f, period=period.period, fiscal_year_end_month=month, calendar_source="corpus")
+            period = ReportingPeriod(
+                f.period,
+                f.period_kind,
+                date.fromisoformat(f.period_end),
+                f.period_source,
+                f.period_confidence,
+            ).relabel(FiscalCalendar(month), "corpus")
+            f = replace(
+                f, period=period.period, fiscal_year_end_month=month, calendar_source="corpus"
+            )
         final.append(f)
     return final

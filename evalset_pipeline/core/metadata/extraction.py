@@ -16,17 +16,19 @@ Honest by construction: an extractor sees one page's text layer plus its PDF's o
   revision  `restated` when the page or its PDF title says restated/restatement, else `original`
   language  ko / en from the script of the text
 """
+
 from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
-from evalset_pipeline.core.metadata.periods import parse_periods
+from evalset_pipeline.core.pagetext.layer import load_text_layer
+from evalset_pipeline.core.pagetext.page_reader import PageFacts, language_of, read_page
+from evalset_pipeline.core.pagetext.periods import parse_periods
 from evalset_pipeline.core.render.pages import PageRender
-from evalset_pipeline.core.render.text_layer import load_text_layer
-from evalset_pipeline.core.vlm.page_reader import PageFacts, language_of, read_page
 
 ORIGINAL, RESTATED = "original", "restated"
 _RESTATED = re.compile(r"\brestated\b|\brestatement\b|정정|재작성", re.I)
@@ -85,7 +87,9 @@ class TextLayerExtractor:
     `documents` maps document sha256 -> (title, author); without it, only the page is read.
     """
 
-    def __init__(self, data_dir: str | Path, documents: Mapping[str, tuple[str, str]] | None = None):
+    def __init__(
+        self, data_dir: str | Path, documents: Mapping[str, tuple[str, str]] | None = None
+    ):
         self.data_dir = Path(data_dir)
         self.documents = dict(documents or {})
 

@@ -4,17 +4,19 @@ Sources: `sidecar` (the user's metadata.csv; always wins), `extracted` (read off
 layer or the PDF's own metadata), `cluster` (template found by clustering appearance), or ""
 when nothing is known.
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
 
 import pyarrow as pa
 
+from evalset_pipeline.core.labels import PAGE_FIELDS
 from evalset_pipeline.core.metadata.sidecar import Sidecar
 from evalset_pipeline.core.render.pages import PageRender
 
-FIELDS = ("template_id", "entity", "metric", "period", "revision", "language")
+FIELDS = PAGE_FIELDS
 DEFAULT_AXES = ("period", "metric", "entity")
 
 SCHEMA = pa.schema(
@@ -43,7 +45,7 @@ class PageMetadata:
         return row
 
     @classmethod
-    def from_row(cls, row: dict[str, str]) -> "PageMetadata":
+    def from_row(cls, row: dict[str, str]) -> PageMetadata:
         values = {n: row[n] for n in FIELDS if row.get(n)}
         sources = {n: row[f"{n}_source"] for n in FIELDS if row.get(n)}
         return cls(row["unit_id"], values, sources)

@@ -4,6 +4,7 @@ Written beside `page_metadata` by the same stage: templates are drawn from `stat
 `layout` and `heading`; mining reads `printed_periods` to tell a comparative column (another
 page that prints the gold's period, so it may answer the question) from a period distractor.
 """
+
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
@@ -12,13 +13,23 @@ import pyarrow as pa
 
 __all__ = ["PageProfile", "SCHEMA"]
 
-SCHEMA = pa.schema([
-    ("unit_id", pa.string()), ("document_sha256", pa.string()), ("page_number", pa.int64()),
-    ("statement", pa.string()), ("statement_source", pa.string()), ("heading", pa.string()),
-    ("heading_text", pa.string()), ("layout", pa.string()), ("numeric_share", pa.float64()),
-    ("period_end", pa.string()), ("period_kind", pa.string()), ("printed_periods", pa.list_(pa.string())),
-    ("skip_reason", pa.string()),
-])
+SCHEMA = pa.schema(
+    [
+        ("unit_id", pa.string()),
+        ("document_sha256", pa.string()),
+        ("page_number", pa.int64()),
+        ("statement", pa.string()),
+        ("statement_source", pa.string()),
+        ("heading", pa.string()),
+        ("heading_text", pa.string()),
+        ("layout", pa.string()),
+        ("numeric_share", pa.float64()),
+        ("period_end", pa.string()),
+        ("period_kind", pa.string()),
+        ("printed_periods", pa.list_(pa.string())),
+        ("skip_reason", pa.string()),
+    ]
+)
 
 
 @dataclass(frozen=True)
@@ -35,7 +46,9 @@ class PageProfile:
     period_end: str = ""
     period_kind: str = ""
     printed_periods: list[str] = field(default_factory=list)
-    skip_reason: str = ""  # why the page offers nothing to ask (metadata/unaskable.py), "" when it may
+    skip_reason: str = (
+        ""  # why the page offers nothing to ask (metadata/unaskable.py), "" when it may
+    )
 
     def to_row(self) -> dict:
         return asdict(self)

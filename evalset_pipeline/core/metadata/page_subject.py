@@ -15,34 +15,62 @@
 Statement names are the accounting vocabulary every filer uses (GAAP and IFRS, English and
 Korean), never a company's own wording.
 """
+
 from __future__ import annotations
 
 import re
 import unicodedata
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
-from evalset_pipeline.core.metadata.periods import find_periods
-from evalset_pipeline.core.vlm.page_reader import metric_of
+from evalset_pipeline.core.pagetext.page_reader import metric_of
+from evalset_pipeline.core.pagetext.periods import find_periods
 
-__all__ = ["PageLine", "PageSubject", "page_lines", "line_counts", "running_lines", "read_subjects", "STATEMENTS", "line_key"]
+__all__ = [
+    "PageLine",
+    "PageSubject",
+    "page_lines",
+    "line_counts",
+    "running_lines",
+    "read_subjects",
+    "STATEMENTS",
+    "line_key",
+]
 
 _OF = r"statements?\s+of\s+(?:consolidated\s+|condensed\s+|combined\s+)*"
 STATEMENTS: dict[str, re.Pattern[str]] = {
-    "comprehensive_income": re.compile(r"(?:" + _OF + r")?comprehensive\s+(?:income|loss|earnings)(?:\s+loss)?(?:\s+statements?)?"
-                                       r"|포괄\s*손익(?:계산서)?", re.I),
-    "income_statement": re.compile(_OF + r"(?:income|operations|earnings|(?:net\s+)?loss|profit\s+or\s+loss)"
-                                   r"(?:\s+loss)?|income\s+statements?|손익\s*계산서", re.I),
-    "balance_sheet": re.compile(r"balance\s+sheets?|" + _OF + r"financial\s+(?:position|condition)"
-                                r"|재무\s*상태표|대차\s*대조표", re.I),
-    "cash_flows": re.compile(_OF + r"cash\s+flows?|cash\s+flows?\s+statements?|현금\s*흐름표", re.I),
-    "equity": re.compile(_OF + r"(?:changes\s+in\s+)?(?:(?:stockholders|shareholders|shareowners|owners|members)['’`]?\s*)?"
-                         r"(?:equity|deficit)(?:\s+deficit)?|(?:stockholders|shareholders|shareowners)['’`]?\s*equity\s+statements?"
-                         r"|자본\s*변동표", re.I),
+    "comprehensive_income": re.compile(
+        r"(?:" + _OF + r")?comprehensive\s+(?:income|loss|earnings)(?:\s+loss)?(?:\s+statements?)?"
+        r"|포괄\s*손익(?:계산서)?",
+        re.I,
+    ),
+    "income_statement": re.compile(
+        _OF + r"(?:income|operations|earnings|(?:net\s+)?loss|profit\s+or\s+loss)"
+        r"(?:\s+loss)?|income\s+statements?|손익\s*계산서",
+        re.I,
+    ),
+    "balance_sheet": re.compile(
+        r"balance\s+sheets?|" + _OF + r"financial\s+(?:position|condition)"
+        r"|재무\s*상태표|대차\s*대조표",
+        re.I,
+    ),
+    "cash_flows": re.compile(
+        _OF + r"cash\s+flows?|cash\s+flows?\s+statements?|현금\s*흐름표", re.I
+    ),
+    "equity": re.compile(
+        _OF
+        + r"(?:changes\s+in\s+)?(?:(?:stockholders|shareholders|shareowners|owners|members)['’`]?\s*)?"
+        r"(?:equity|deficit)(?:\s+deficit)?|(?:stockholders|shareholders|shareowners)['’`]?\s*equity\s+statements?"
+        r"|자본\s*변동표",
+        re.I,
+    ),
 }
 # Some PDFs split words in their text layer ("Statement of Incom e"): the same names, spaces optional.
-_DESPACED = {name: re.compile(p.pattern.replace(r"\s+", r"\s*"), re.I) for name, p in STATEMENTS.items()}
+_DESPACED = {
+    name: re.compile(p.pattern.replace(r"\s+", r"\s*"), re.I) for name, p in STATEMENTS.items()
+}
 _TOP_SHARE = 0.38  # headings sit in the top part of the page
 _NUMBER = re.compile(r"^\(?[$€£₩]?\(?-?\d[\d,]*(?:\.\d+)?\)?%?$")
 _CONTINUED = re.compile(r"\(?\bcontinued\b\)?|\(계속\)", re.I)
@@ -50,7 +78,9 @@ _NOISE = re.compile(
     r"\((?:unaudited|continued|audited)\)|\bunaudited\b|\bcontinued\b|\bconsolidated\b|\bcondensed\b|\bcombined\b|"
     r"\band\s+subsidiaries\b|\band\s+its\s+subsidiaries\b|\(?in\s+(?:millions|thousands|billions)[^)]*\)?|"
     r"^\s*(?:item|part|note|section|chapter)\s+[\divxlc]+[a-z]?\s*[.:—–-]?|^\s*[\divxlc]{1,4}[.)]\s+|"
-    r"table\s+of\s+contents|\bpage\b|^\s*(?:u\.?\s?s\.?\s+)?gaap\b|^\s*ifrs\b", re.I)
+    r"table\s+of\s+contents|\bpage\b|^\s*(?:u\.?\s?s\.?\s+)?gaap\b|^\s*ifrs\b",
+    re.I,
+)
 
 
 @dataclass(frozen=True)
@@ -82,15 +112,23 @@ def page_lines(layer: dict[str, Any]) -> list[PageLine]:
     out = []
     for words in groups.values():
         words.sort(key=lambda w: float(w[0]))
-        out.append(PageLine(" ".join(str(w[4]) for w in words), min(float(w[1]) for w in words),
-                            max(float(w[3]) for w in words), min(float(w[0]) for w in words)))
+        out.append(
+            PageLine(
+                " ".join(str(w[4]) for w in words),
+                min(float(w[1]) for w in words),
+                max(float(w[3]) for w in words),
+                min(float(w[0]) for w in words),
+            )
+        )
     out.sort(key=lambda ln: (round(ln.y0, 0), ln.x0))
     return out
 
 
 def line_key(text: str) -> str:
     """A line with its numbers blanked: page numbers and dates do not stop a header from repeating."""
-    return re.sub(r"\d+", "#", re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text)).strip().casefold())
+    return re.sub(
+        r"\d+", "#", re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text)).strip().casefold()
+    )
 
 
 def line_counts(pages: Sequence[Sequence[PageLine]]) -> Counter[str]:
@@ -101,8 +139,9 @@ def line_counts(pages: Sequence[Sequence[PageLine]]) -> Counter[str]:
     return counts
 
 
-def running_lines(pages: Sequence[Sequence[PageLine]], min_share: float = 0.3,
-                  counts: Counter[str] | None = None) -> set[str]:
+def running_lines(
+    pages: Sequence[Sequence[PageLine]], min_share: float = 0.3, counts: Counter[str] | None = None
+) -> set[str]:
     """Keys of lines repeated on at least `min_share` of a document's pages (and on 3 or more);
     `counts`: the pages' `line_counts`, when the caller has them already."""
     counts = line_counts(pages) if counts is None else counts
@@ -137,13 +176,18 @@ def normalise_heading(text: str, entity: str = "") -> str:
     previous = None
     while previous != t:
         previous, t = t, _NOISE.sub(" ", t)
-    t = re.sub(r"(?:years?|months?|quarters?|weeks?|periods?)\s+end(?:ed|ing)\b.*$", " ", t, flags=re.I)
+    t = re.sub(
+        r"(?:years?|months?|quarters?|weeks?|periods?)\s+end(?:ed|ing)\b.*$", " ", t, flags=re.I
+    )
     t = re.sub(r"[\d$€£₩%#]+", " ", t)
     t = re.sub(r"[^\w&\s]+", " ", t)
     t = re.sub(r"\s+", " ", t).strip()
     previous = None
     while previous != t:
-        previous, t = t, re.sub(r"(?:^|\s)(?:and|of|the|for|to|in|a|an|as|at)\s*$", "", t, flags=re.I).strip()
+        previous, t = (
+            t,
+            re.sub(r"(?:^|\s)(?:and|of|the|for|to|in|a|an|as|at)\s*$", "", t, flags=re.I).strip(),
+        )
     t = t.casefold()
     return t if len(re.sub(r"[^\w]", "", t)) >= 3 else ""
 
@@ -159,8 +203,11 @@ def _layout(lines: Sequence[PageLine]) -> tuple[str, float]:
     return ("prose" if long_lines >= 0.25 else "mixed"), numeric
 
 
-_SPAN_LINE = re.compile(r"\b(?:three|six|nine|twelve|fifty-two|fifty-three|\d{1,2})[- ](?:months?|weeks?)\b|"
-                        r"\b(?:years?|quarters?|periods?)\s+end(?:ed|ing)\b", re.I)
+_SPAN_LINE = re.compile(
+    r"\b(?:three|six|nine|twelve|fifty-two|fifty-three|\d{1,2})[- ](?:months?|weeks?)\b|"
+    r"\b(?:years?|quarters?|periods?)\s+end(?:ed|ing)\b",
+    re.I,
+)
 
 
 def _heading_like(text: str) -> bool:
@@ -182,20 +229,29 @@ def _heading_lines(lines: Sequence[PageLine], running: set[str], height: float) 
     return [ln for ln in top if _heading_like(ln.text)]
 
 
-def read_subjects(layers: Sequence[dict[str, Any]], entity: str = "",
-                  lines_of_pages: Sequence[Sequence[PageLine]] | None = None,
-                  counts: Counter[str] | None = None) -> list[PageSubject]:
+def read_subjects(
+    layers: Sequence[dict[str, Any]],
+    entity: str = "",
+    lines_of_pages: Sequence[Sequence[PageLine]] | None = None,
+    counts: Counter[str] | None = None,
+) -> list[PageSubject]:
     """Subjects of one document's pages, in page order (continuation pages need their predecessor).
     `lines_of_pages` / `counts`: the pages' `page_lines` / `line_counts`, when the caller has them."""
-    all_lines = list(lines_of_pages) if lines_of_pages is not None else [page_lines(layer) for layer in layers]
+    all_lines = (
+        list(lines_of_pages)
+        if lines_of_pages is not None
+        else [page_lines(layer) for layer in layers]
+    )
     running = running_lines(all_lines, counts=counts)
     out: list[PageSubject] = []
-    for layer, lines in zip(layers, all_lines):
+    for layer, lines in zip(layers, all_lines, strict=False):
         height = float(layer.get("height") or max((ln.y1 for ln in lines), default=1.0))
         layout, numeric = _layout(lines)
         heads = _heading_lines(lines, running, height)
-        normalised = [normalise_heading(ln.text, entity) for ln in heads]  # once per line: find_periods is costly
-        named = [(ln, core) for ln, core in zip(heads, normalised) if core]
+        normalised = [
+            normalise_heading(ln.text, entity) for ln in heads
+        ]  # once per line: find_periods is costly
+        named = [(ln, core) for ln, core in zip(heads, normalised, strict=False) if core]
         statement, source = "", ""
         if layout in ("tabular", "mixed") and numeric >= 0.12:  # a statement is mostly figures
             # The statement's name is among the page's first headings (entity and section lines may precede it).
@@ -203,13 +259,33 @@ def read_subjects(layers: Sequence[dict[str, Any]], entity: str = "",
             found = [st for st in map(_statement_of, first) if st]
             if found and len(set(found)) <= 2 and any(map(_statement_of, first[:3])):
                 statement, source = found[0], "heading"
-            elif not found and out and out[-1].statement and (
-                    any(_CONTINUED.search(ln.text) for ln in heads[:4]) or not any(
-                        core for ln, core in zip(heads[:2], normalised[:2]) if len(ln.text.split()) >= 2)):
+            elif (
+                not found
+                and out
+                and out[-1].statement
+                and (
+                    any(_CONTINUED.search(ln.text) for ln in heads[:4])
+                    or not any(
+                        core
+                        for ln, core in zip(heads[:2], normalised[:2], strict=False)
+                        if len(ln.text.split()) >= 2
+                    )
+                )
+            ):
                 statement, source = out[-1].statement, "continued"
         heading_line, heading = named[0] if named else (None, "")
         measure = metric_of(heading_line.text) if heading_line else None
         subject = statement or measure or heading
-        out.append(PageSubject(statement, source, heading, heading_line.text if heading_line else "", subject,
-                               layout, round(numeric, 3), len(lines)))
+        out.append(
+            PageSubject(
+                statement,
+                source,
+                heading,
+                heading_line.text if heading_line else "",
+                subject,
+                layout,
+                round(numeric, 3),
+                len(lines),
+            )
+        )
     return out

@@ -12,12 +12,13 @@ Read from structure, strongest first, and recorded with its source:
   running-header the line repeated at the top of most pages
 Nothing here knows a company: only the shapes of covers and legal names.
 """
+
 from __future__ import annotations
 
 import re
 import unicodedata
 from collections import Counter
-from typing import Sequence
+from collections.abc import Sequence
 
 __all__ = ["find_registrant", "entity_key", "preferred_case"]
 
@@ -27,12 +28,23 @@ _NAME_LABEL = re.compile(
     r"company\s+name|회\s*사\s*명|법\s*인\s*명|기\s*관\s*명|발\s*행\s*회\s*사)\s*[:：]\s*(?P<name>\S.{1,80}?)\s*$",
     re.I | re.M,
 )
-_SUFFIX = (r"(?:Inc\.?|Incorporated|Corporation|Corp\.?|Company|Co\.|plc|PLC|P\.L\.C\.|Ltd\.?|Limited|LLC|L\.L\.C\.|"
-           r"L\.P\.|LP|N\.V\.|S\.A\.|SE|AG|GmbH|S\.p\.A\.|Group|Holdings|Bancorp)")
+_SUFFIX = (
+    r"(?:Inc\.?|Incorporated|Corporation|Corp\.?|Company|Co\.|plc|PLC|P\.L\.C\.|Ltd\.?|Limited|LLC|L\.L\.C\.|"
+    r"L\.P\.|LP|N\.V\.|S\.A\.|SE|AG|GmbH|S\.p\.A\.|Group|Holdings|Bancorp)"
+)
 _NAME_TOKEN = r"(?:[A-Z0-9][\w.'’&-]*|&|and|of|the)"
-_LEGAL_NAME = re.compile(r"(?<![\w&])((?:" + _NAME_TOKEN + r",?\s+){0,5}?[A-Z0-9][\w.'’&-]*,?\s+" + _SUFFIX + r")(?![\w])")
+_LEGAL_NAME = re.compile(
+    r"(?<![\w&])((?:"
+    + _NAME_TOKEN
+    + r",?\s+){0,5}?[A-Z0-9][\w.'’&-]*,?\s+"
+    + _SUFFIX
+    + r")(?![\w])"
+)
 _KO_LEGAL = re.compile(r"(?:주식회사\s*\S{2,20}|\(주\)\s*\S{2,20}|\S{2,20}\s*주식회사)")
-_TICKER = re.compile(r"([A-Z0-9][^\n()]{1,60}?)\s*\((?:NYSE|NASDAQ|Nasdaq|NYSE American|LSE|TSX|ASX|KRX|KOSPI|KOSDAQ)\s*:\s*[A-Z0-9.]{1,8}\)")
+_TICKER = re.compile(
+    r"([A-Z0-9][^\n()]{1,60}?)\s*"
+    r"\((?:NYSE|NASDAQ|Nasdaq|NYSE American|LSE|TSX|ASX|KRX|KOSPI|KOSDAQ)\s*:\s*[A-Z0-9.]{1,8}\)"
+)
 _STOP_LEADS = {"the", "our", "this", "such", "each", "any", "a", "an", "its", "and", "of"}
 
 
@@ -101,14 +113,21 @@ def _legal_names(texts: Sequence[str]) -> Counter[str]:
     return counts
 
 
-def find_registrant(page_texts: Sequence[str], author: str = "", running_header: str = "") -> tuple[str, str, float]:
+def find_registrant(
+    page_texts: Sequence[str], author: str = "", running_header: str = ""
+) -> tuple[str, str, float]:
     """(name, source, confidence) for one document from its pages' text in order; ("", "", 0) if unknown."""
     cover = "\n".join(page_texts[:3])
     name = _from_cover_label(cover)
     if name:
         return preferred_case(name, page_texts), "cover-label", 0.95
     author = _clean(author or "")
-    if author and len(author) >= 2 and entity_key(author) and entity_key(author) in entity_key(cover):
+    if (
+        author
+        and len(author) >= 2
+        and entity_key(author)
+        and entity_key(author) in entity_key(cover)
+    ):
         return author, "pdf-author", 0.9
     m = _TICKER.search(re.sub(r"[ \t]+", " ", cover))
     if m:

@@ -15,54 +15,103 @@ from the same document (a 10-K's year end; the longest "N months ended" span end
 quarter's date) and otherwise is left for the corpus to supply (`calendar_source` "default").
 A dated event ("Date of report", "dated June 30, 2003") is never a reporting period.
 """
+
 from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
-from typing import Sequence
 
-from evalset_pipeline.core.metadata.fiscal import FiscalCalendar, find_dates, months_in_words, parse_date
-from evalset_pipeline.core.metadata.periods import normalize_period, parse_periods, period_kind
+from evalset_pipeline.core.pagetext.fiscal import (
+    FiscalCalendar,
+    find_dates,
+    months_in_words,
+    parse_date,
+)
+from evalset_pipeline.core.pagetext.periods import normalize_period, parse_periods, period_kind
 
 __all__ = ["ReportingPeriod", "find_form", "find_reporting_period", "FORM_KINDS", "spans_in"]
 
 # Form -> the kind of period it reports.
-FORM_KINDS = {"10-K": "year", "20-F": "year", "40-F": "year", "10-KT": "year", "annual-report": "year",
-              "10-Q": "quarter", "10-QT": "quarter", "quarterly-report": "quarter", "half-year-report": "half",
-              "monthly-report": "month", "earnings-release": "", "8-K": "", "6-K": ""}
+FORM_KINDS = {
+    "10-K": "year",
+    "20-F": "year",
+    "40-F": "year",
+    "10-KT": "year",
+    "annual-report": "year",
+    "10-Q": "quarter",
+    "10-QT": "quarter",
+    "quarterly-report": "quarter",
+    "half-year-report": "half",
+    "monthly-report": "month",
+    "earnings-release": "",
+    "8-K": "",
+    "6-K": "",
+}
 
 _FORMS = [
     (re.compile(r"\bFORM\s+(10-K|10-Q|8-K|20-F|40-F|6-K|10-KT|10-QT)\b", re.I), None),
     (re.compile(r"사업\s*보고서"), "annual-report"),
-    (re.compile(r"반기\s*보고서|half[- ]year(?:ly)?\s+report|interim\s+report", re.I), "half-year-report"),
+    (
+        re.compile(r"반기\s*보고서|half[- ]year(?:ly)?\s+report|interim\s+report", re.I),
+        "half-year-report",
+    ),
     (re.compile(r"분기\s*보고서|quarterly\s+report(?!\s+pursuant)", re.I), "quarterly-report"),
     (re.compile(r"monthly\s+(?:report|statistics|bulletin)|월간|월보", re.I), "monthly-report"),
-    (re.compile(r"annual\s+(?:report|performance\s+report|financial\s+report)|연차\s*보고서|연간\s*보고서", re.I),
-     "annual-report"),
-    (re.compile(r"for\s+immediate\s+release|press\s+release|\b(?:reports|announces|posts)\b[^\n]{0,80}\bresults\b",
-                re.I), "earnings-release"),
+    (
+        re.compile(
+            r"annual\s+(?:report|performance\s+report|financial\s+report)|연차\s*보고서|연간\s*보고서",
+            re.I,
+        ),
+        "annual-report",
+    ),
+    (
+        re.compile(
+            r"for\s+immediate\s+release|press\s+release|\b(?:reports|announces|posts)\b[^\n]{0,80}\bresults\b",
+            re.I,
+        ),
+        "earnings-release",
+    ),
 ]
 
-_DATE = r"(?P<date>[A-Z][a-z]{2,8}\.?\s+\d{1,2}\s*,?\s*(?:19|20)\d{2}|\d{1,2}\s+[A-Z][a-z]{2,8},?\s+(?:19|20)\d{2}|" \
-        r"(?:19|20)\d{2}-\d{2}-\d{2}|(?:19|20)\d{2}\s*년\s*\d{1,2}\s*월\s*\d{1,2}\s*일|(?:19|20)\d{2}\.\s?\d{1,2}\.\s?\d{1,2})"
+_DATE = (
+    r"(?P<date>[A-Z][a-z]{2,8}\.?\s+\d{1,2}\s*,?\s*(?:19|20)\d{2}|\d{1,2}\s+[A-Z][a-z]{2,8},?\s+(?:19|20)\d{2}|"
+    r"(?:19|20)\d{2}-\d{2}-\d{2}|(?:19|20)\d{2}\s*년\s*\d{1,2}\s*월\s*\d{1,2}\s*일|(?:19|20)\d{2}\.\s?\d{1,2}\.\s?\d{1,2})"
+)
 # A two-column cover can put a few words of the next column between "ended" and its date.
 _GAP = r"\s*:?\s*(?:[^\d\n]{0,40}?\s)?"
 _COVER = [
     (re.compile(r"for\s+the\s+(?:fiscal\s+)?year\s+ended" + _GAP + _DATE, re.I), "year"),
     (re.compile(r"for\s+the\s+quarterly\s+period\s+ended" + _GAP + _DATE, re.I), "quarter"),
-    (re.compile(r"for\s+the\s+(?:six[- ]month|half[- ]year(?:ly)?|interim)\s+period\s+ended" + _GAP + _DATE, re.I), "half"),
+    (
+        re.compile(
+            r"for\s+the\s+(?:six[- ]month|half[- ]year(?:ly)?|interim)\s+period\s+ended"
+            + _GAP
+            + _DATE,
+            re.I,
+        ),
+        "half",
+    ),
     (re.compile(r"for\s+the\s+month\s+ended" + _GAP + _DATE, re.I), "month"),
 ]
 # Event reports (8-K, 6-K) carry a date of report, not a reporting period.
 _EVENT_FORMS = {"8-K", "6-K"}
-_RANGE = re.compile(_DATE.replace("?P<date>", "?P<start>") + r"\s*(?:부터|~|–|-|to|through)\s*"
-                    + _DATE.replace("?P<date>", "?P<end>") + r"\s*(?:까지)?", re.I)
+_RANGE = re.compile(
+    _DATE.replace("?P<date>", "?P<start>")
+    + r"\s*(?:부터|~|–|-|to|through)\s*"
+    + _DATE.replace("?P<date>", "?P<end>")
+    + r"\s*(?:까지)?",
+    re.I,
+)
 # "Three Months Ended July 1, 2023" / "Quarter ended" / "Year Ended" / "Fiscal Year Ended"; a column
 # header may put a line break (or the other column's words) between the span and its dates.
-_SPAN = re.compile(r"\b(?:(?P<n>three|six|nine|twelve|fifty-two|fifty-three|3|6|9|12)[- ](?:months?|weeks?)"
-                   r"|(?P<q>quarter)|(?P<y>(?:fiscal\s+)?year)s?)\s+(?:period\s+)?end(?:ed|ing)\b", re.I)
+_SPAN = re.compile(
+    r"\b(?:(?P<n>three|six|nine|twelve|fifty-two|fifty-three|3|6|9|12)[- ](?:months?|weeks?)"
+    r"|(?P<q>quarter)|(?P<y>(?:fiscal\s+)?year)s?)\s+(?:period\s+)?end(?:ed|ing)\b",
+    re.I,
+)
 
 
 @dataclass(frozen=True)
@@ -75,12 +124,19 @@ class ReportingPeriod:
     calendar: FiscalCalendar = FiscalCalendar()
     calendar_source: str = "default"  # cover | spans | corpus | default
 
-    def relabel(self, calendar: FiscalCalendar, source: str) -> "ReportingPeriod":
+    def relabel(self, calendar: FiscalCalendar, source: str) -> ReportingPeriod:
         """The same period end in another fiscal calendar (the corpus knew the filer's year end)."""
         if self.end is None or self.source == "label":
             return self
-        return ReportingPeriod(calendar.label(self.end, self.kind), self.kind, self.end, self.source,
-                               self.confidence, calendar, source)
+        return ReportingPeriod(
+            calendar.label(self.end, self.kind),
+            self.kind,
+            self.end,
+            self.source,
+            self.confidence,
+            calendar,
+            source,
+        )
 
 
 def find_form(cover_text: str, title: str = "") -> str:
@@ -101,7 +157,9 @@ def spans_in(text: str, window: int = 160) -> list[tuple[int, date]]:
     flat = re.sub(r"\s+", " ", text)
     phrases = list(_SPAN.finditer(flat))
     out: list[tuple[int, date]] = []
-    pending: list[tuple[int, str, int]] = []  # (months, "June 30", end) of spans awaiting their years
+    pending: list[
+        tuple[int, str, int]
+    ] = []  # (months, "June 30", end) of spans awaiting their years
     for i, m in enumerate(phrases):
         months = months_in_words(m["n"]) if m["n"] else (3 if m["q"] else 12)
         if months is None:
@@ -113,13 +171,13 @@ def spans_in(text: str, window: int = 160) -> list[tuple[int, date]]:
             # "Three Months Ended  Six Months Ended / July 1, 2023 ..." : the dates follow the next phrase
             nxt = phrases[i + 2].start() if i + 2 < len(phrases) else len(flat)
             base = phrases[i + 1].end()
-            dates = _column_dates(flat[base:min(base + window, nxt)])
+            dates = _column_dates(flat[base : min(base + window, nxt)])
         out += [(months, d) for _, _, d in dates]
         if dates:
             # "March 31,\n2021\n2020" flattens to "March 31, 2021 2020": the bare years after the
             # date head the next columns, on the same month and day.
             last = dates[-1]
-            for token in flat[base + last[1]:base + last[1] + 40].split():
+            for token in flat[base + last[1] : base + last[1] + 40].split():
                 if not re.fullmatch(r"(?:19|20)\d{2}", token):
                     break
                 try:
@@ -137,14 +195,17 @@ def spans_in(text: str, window: int = 160) -> list[tuple[int, date]]:
 
 
 # "Three months ended June 30," over columns "2023 | 2022": the month and day, the years below.
-_MONTH_DAY_ONLY = re.compile(r"\s*(?P<md>(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2})"
-                             r"\s*,?(?!\s*,?\s*(?:19|20)\d{2})", re.I)
+_MONTH_DAY_ONLY = re.compile(
+    r"\s*(?P<md>(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2})"
+    r"\s*,?(?!\s*,?\s*(?:19|20)\d{2})",
+    re.I,
+)
 
 
 def _years_under(pending: list[tuple[int, str, int]], flat: str) -> list[tuple[int, date]]:
     """Spans that name a month and day but no year, side by side ("Three months ended June 30, |
     Six months ended June 30,"), share the run of year headers that follows: split evenly."""
-    tail = re.sub(r"\([^()]{0,80}\)", " ", flat[pending[-1][2]:pending[-1][2] + 200])
+    tail = re.sub(r"\([^()]{0,80}\)", " ", flat[pending[-1][2] : pending[-1][2] + 200])
     years: list[str] = []
     for token in tail.split():
         if re.fullmatch(r"(?:19|20)\d{2}", token):
@@ -156,7 +217,7 @@ def _years_under(pending: list[tuple[int, str, int]], flat: str) -> list[tuple[i
     per = len(years) // len(pending)
     out: list[tuple[int, date]] = []
     for k, (months, md, _) in enumerate(pending):
-        for y in years[k * per:(k + 1) * per]:
+        for y in years[k * per : (k + 1) * per]:
             d = parse_date(f"{md}, {y}")
             if d is not None:
                 out.append((months, d))
@@ -184,8 +245,9 @@ def _current(dates: Sequence[date]) -> date:
     return max(frequent) if frequent else max(counts, key=lambda d: (counts[d], d))
 
 
-def _calendar_from_spans(spans: Sequence[tuple[int, date]], end: date, quarterly_form: bool
-                         ) -> tuple[FiscalCalendar, str] | None:
+def _calendar_from_spans(
+    spans: Sequence[tuple[int, date]], end: date, quarterly_form: bool
+) -> tuple[FiscalCalendar, str] | None:
     counts = Counter(n for n, d in spans if d == end)
     longest = max((n for n, c in counts.items() if c >= 2 or n == 3), default=0)
     if longest == 12:
@@ -210,7 +272,9 @@ def find_reporting_period(page_texts: Sequence[str], form: str, title: str = "")
     """The reporting period of one document from its pages' text (in order) and its PDF title."""
     cover = re.sub(r"[ \t]+", " ", "\n".join(page_texts[:3]))
     quarterly = FORM_KINDS.get(form) == "quarter"
-    spans = spans_in("\n".join(page_texts[:60]))  # statements sit early enough; bounded work per document
+    spans = spans_in(
+        "\n".join(page_texts[:60])
+    )  # statements sit early enough; bounded work per document
     end: date | None = None
     kind = ""
     for pattern, k in _COVER:
@@ -247,14 +311,19 @@ def find_reporting_period(page_texts: Sequence[str], form: str, title: str = "")
         if kind == "year":
             calendar, cal_source = FiscalCalendar.from_year_end(end), source
         else:
-            found = _calendar_from_spans(spans, end, quarterly)
-            calendar, cal_source = found if found else (FiscalCalendar(), "default")
-        return ReportingPeriod(calendar.label(end, kind), kind, end, source, confidence, calendar, cal_source)
+            from_spans = _calendar_from_spans(spans, end, quarterly)
+            calendar, cal_source = from_spans if from_spans else (FiscalCalendar(), "default")
+        return ReportingPeriod(
+            calendar.label(end, kind), kind, end, source, confidence, calendar, cal_source
+        )
     return _from_labels(page_texts, title)
 
 
-def _from_labels(page_texts: Sequence[str], title: str,
-                 kinds: tuple[str, ...] = ("month", "quarter", "half", "year")) -> ReportingPeriod:
+def _from_labels(
+    page_texts: Sequence[str],
+    title: str,
+    kinds: tuple[str, ...] = ("month", "quarter", "half", "year"),
+) -> ReportingPeriod:
     """No dated period: the labels the first page's top lines (or the PDF title) print, most specific first."""
     first = page_texts[0] if page_texts else ""
     top = "\n".join(first.splitlines()[:12])

@@ -18,11 +18,12 @@ groups larger than `_BATCH_MAX` pages are searched one at a time, in row blocks 
 The result is columnar (row indices, axis codes, ranks, similarities); `negatives` builds the
 per-negative objects on demand and `to_table()` the Arrow table the pipeline stores.
 """
+
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Sequence
 
 import numpy as np
 import pyarrow as pa
@@ -33,8 +34,15 @@ NEAR_DUPLICATE_SIMILARITY = 0.995
 _BATCH_MAX = 512  # groups up to this (padded) size are searched in stacked batches
 _BLOCK_ELEMENTS = 1 << 22  # similarities per batch/block (16 MB of float32), bounds peak memory
 
-SCHEMA = pa.schema([("unit_id", pa.string()), ("negative_unit_id", pa.string()), ("axis", pa.string()),
-                    ("rank", pa.int64()), ("similarity", pa.float64())])
+SCHEMA = pa.schema(
+    [
+        ("unit_id", pa.string()),
+        ("negative_unit_id", pa.string()),
+        ("axis", pa.string()),
+        ("rank", pa.int64()),
+        ("similarity", pa.float64()),
+    ]
+)
 
 
 @dataclass(frozen=True)
@@ -70,11 +78,15 @@ class MiningResult:
     axis: np.ndarray  # index into axis_names, int8
     rank: np.ndarray  # 1 = most similar in that pool, int32
     similarity: np.ndarray  # float32
-    pool_sizes: dict[str, np.ndarray]  # axis -> pool size of every page with a template and a value on that axis
+    pool_sizes: dict[
+        str, np.ndarray
+    ]  # axis -> pool size of every page with a template and a value on that axis
     empty_pools: dict[str, int]  # axis -> pages with an empty pool
     fallback_pages: int  # pages that got appearance-fallback negatives
     lonely_pages: list[str]  # pages whose template has a single page: no distractors possible
-    pages_without_negatives: list[str] = field(default_factory=list)  # with a template, yet no negative at all
+    pages_without_negatives: list[str] = field(
+        default_factory=list
+    )  # with a template, yet no negative at all
 
     def __len__(self) -> int:
         return int(self.gold.size)
@@ -82,29 +94,49 @@ class MiningResult:
     @cached_property
     def negatives(self) -> list[Negative]:
         ids, names = self.unit_ids, self.axis_names
-        return [Negative(ids[g], ids[c], names[a], r, s) for g, c, a, r, s in zip(
-            self.gold.tolist(), self.negative.tolist(), self.axis.tolist(), self.rank.tolist(),
-            self.similarity.astype(np.float64).tolist())]
+        return [
+            Negative(ids[g], ids[c], names[a], r, s)
+            for g, c, a, r, s in zip(
+                self.gold.tolist(),
+                self.negative.tolist(),
+                self.axis.tolist(),
+                self.rank.tolist(),
+                self.similarity.astype(np.float64).tolist(),
+                strict=False,
+            )
+        ]
 
     def to_table(self) -> pa.Table:
         ids = pa.array(list(self.unit_ids), pa.string())
-        return pa.table({
-            "unit_id": ids.take(pa.array(self.gold)),
-            "negative_unit_id": ids.take(pa.array(self.negative)),
-            "axis": pa.array(self.axis_names, pa.string()).take(pa.array(self.axis.astype(np.int64))),
-            "rank": pa.array(self.rank.astype(np.int64)),
-            "similarity": pa.array(self.similarity.astype(np.float64)),
-        }, schema=SCHEMA)
+        return pa.table(
+            {
+                "unit_id": ids.take(pa.array(self.gold)),
+                "negative_unit_id": ids.take(pa.array(self.negative)),
+                "axis": pa.array(self.axis_names, pa.string()).take(
+                    pa.array(self.axis.astype(np.int64))
+                ),
+                "rank": pa.array(self.rank.astype(np.int64)),
+                "similarity": pa.array(self.similarity.astype(np.float64)),
+            },
+            schema=SCHEMA,
+        )
 
     def counts_by_axis(self) -> dict[str, int]:
         counts = np.bincount(self.axis.astype(np.int64), minlength=len(self.axis_names))
-        return {a: int(c) for a, c in zip(self.axis_names, counts) if c}
+        return {a: int(c) for a, c in zip(self.axis_names, counts, strict=False) if c}
 
 
 def _encode(values: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
     """(int code per value, mask of non-empty values); None counts as empty."""
-    arr = values if isinstance(values, pa.Array) else pa.array(list(values) if not isinstance(values, np.ndarray) else values,
-                                                              type=pa.string(), from_pandas=True)
+    arr = (
+        values
+        if isinstance(values, pa.Array)
+        else pa.array(
+            list(values) if not isinstance(values, np.ndarray) else values,
+            type=pa.string(),
+            from_pandas=True,
+        )
+    )
     arr = pc.fill_null(arr, "")
     encoded = arr.dictionary_encode()
     codes = encoded.indices.to_numpy(zero_copy_only=False).astype(np.int64)
@@ -141,7 +173,7 @@ def _top(sims: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     """Column positions and values of the k largest entries of each row, best first."""
     m = sims.shape[-1]
     if k < m:
-        pos = np.argpartition(sims, m - k, axis=-1)[..., m - k:]
+        pos = np.argpartition(sims, m - k, axis=-1)[..., m - k :]
     else:
         pos = np.broadcast_to(np.arange(m), sims.shape).copy()
     vals = np.take_along_axis(sims, pos, axis=-1)
@@ -161,11 +193,18 @@ class _Collector:
         if not keep.any():
             return
         rank = np.broadcast_to(np.arange(1, vals.shape[1] + 1, dtype=np.int32), vals.shape)
-        self.parts.append((np.broadcast_to(gold[:, None], vals.shape)[keep], neg[keep], rank[keep], vals[keep]))
+        self.parts.append(
+            (np.broadcast_to(gold[:, None], vals.shape)[keep], neg[keep], rank[keep], vals[keep])
+        )
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         if not self.parts:
-            return (np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int32), np.zeros(0, np.float32))
+            return (
+                np.zeros(0, np.int64),
+                np.zeros(0, np.int64),
+                np.zeros(0, np.int32),
+                np.zeros(0, np.float32),
+            )
         return tuple(np.concatenate([p[i] for p in self.parts]) for i in range(4))  # type: ignore[return-value]
 
 
@@ -175,33 +214,58 @@ class _Searcher:
     def __init__(self, emb: np.ndarray, render: np.ndarray, text: np.ndarray, k: int):
         self.emb, self.render, self.text, self.k = emb, render, text, k
 
-    def run(self, order: np.ndarray, starts: np.ndarray, sizes: np.ndarray, query: np.ndarray,
-            code: np.ndarray | None) -> _Collector:
+    def run(
+        self,
+        order: np.ndarray,
+        starts: np.ndarray,
+        sizes: np.ndarray,
+        query: np.ndarray,
+        code: np.ndarray | None,
+    ) -> _Collector:
         """Every row r of a group with query[r] gets its k nearest group members that differ from it
         on `code` (or any member but itself when `code` is None) and do not duplicate it."""
         out = _Collector()
-        padded = np.where(sizes <= 16, sizes, 1 << np.ceil(np.log2(np.maximum(sizes, 1))).astype(np.int64))
+        padded = np.where(
+            sizes <= 16, sizes, 1 << np.ceil(np.log2(np.maximum(sizes, 1))).astype(np.int64)
+        )
         for p in np.unique(padded[padded <= _BATCH_MAX]):
             sel = np.flatnonzero(padded == p)
-            step = max(1, min(_BLOCK_ELEMENTS // (p * p), _BLOCK_ELEMENTS // (p * self.emb.shape[1])))
+            step = max(
+                1, min(_BLOCK_ELEMENTS // (p * p), _BLOCK_ELEMENTS // (p * self.emb.shape[1]))
+            )
             for a in range(0, sel.size, step):
                 g = sel[a : a + step]
                 self._batch(order, starts[g], sizes[g], int(p), query, code, out)
-        for g in np.flatnonzero(padded > _BATCH_MAX):
-            self._large(order[starts[g] : starts[g] + sizes[g]], query, code, out)
+        for big in np.flatnonzero(padded > _BATCH_MAX):
+            self._large(order[starts[big] : starts[big] + sizes[big]], query, code, out)
         return out
 
-    def _allowed(self, sims: np.ndarray, rows: np.ndarray, cols: np.ndarray, code: np.ndarray | None) -> np.ndarray:
+    def _allowed(
+        self, sims: np.ndarray, rows: np.ndarray, cols: np.ndarray, code: np.ndarray | None
+    ) -> np.ndarray:
         r, c = rows[..., :, None], cols[..., None, :]
-        dup = (self.render[r] == self.render[c]) | ((self.text[r] == self.text[c]) & (sims >= NEAR_DUPLICATE_SIMILARITY))
+        dup = (self.render[r] == self.render[c]) | (
+            (self.text[r] == self.text[c]) & (sims >= NEAR_DUPLICATE_SIMILARITY)
+        )
         if code is None:
             return ~dup  # a row is its own duplicate, so self is excluded too
         return ~dup & (code[r] != code[c])
 
-    def _batch(self, order, starts, sizes, p, query, code, out: _Collector) -> None:
+    def _batch(
+        self,
+        order: np.ndarray,
+        starts: np.ndarray,
+        sizes: np.ndarray,
+        p: int,
+        query: np.ndarray,
+        code: np.ndarray | None,
+        out: _Collector,
+    ) -> None:
         span = np.arange(p)
         real = span[None, :] < sizes[:, None]  # (B, p)
-        rows = order[np.where(real, starts[:, None] + span[None, :], starts[:, None])]  # padding repeats the first row
+        rows = order[
+            np.where(real, starts[:, None] + span[None, :], starts[:, None])
+        ]  # padding repeats the first row
         vecs = self.emb[rows]  # (B, p, d)
         sims = np.matmul(vecs, vecs.transpose(0, 2, 1))
         ok = self._allowed(sims, rows, rows, code) & real[:, None, :]
@@ -211,7 +275,9 @@ class _Searcher:
         b, i = np.nonzero(is_gold)
         out.add(rows[b, i], rows[b[:, None], top[b, i]], vals[b, i])
 
-    def _large(self, members: np.ndarray, query: np.ndarray, code, out: _Collector) -> None:
+    def _large(
+        self, members: np.ndarray, query: np.ndarray, code: np.ndarray | None, out: _Collector
+    ) -> None:
         golds = members[query[members]]
         block = max(1, _BLOCK_ELEMENTS // members.size)
         member_vecs = self.emb[members]
@@ -242,8 +308,13 @@ def mine_hard_negatives(data: MiningInput, axes: Sequence[str], k: int = 2) -> M
         axis_codes, has_value = coded[axis]
         valid = has_template & has_value
         idx = np.flatnonzero(valid)
-        group_key = _combine([template_codes[idx], *(coded[a][0][idx] for a in axes if a != axis),
-                              *(f[idx] for f in fixed)])
+        group_key = _combine(
+            [
+                template_codes[idx],
+                *(coded[a][0][idx] for a in axes if a != axis),
+                *(f[idx] for f in fixed),
+            ]
+        )
         order_local = np.lexsort((axis_codes[idx], group_key))
         order = idx[order_local]
         g_sorted = group_key[order_local]
@@ -268,7 +339,11 @@ def mine_hard_negatives(data: MiningInput, axes: Sequence[str], k: int = 2) -> M
     order = order[np.argsort(template_codes[order], kind="stable")]
     starts, sizes = _runs(template_codes[order])
     need = has_template & ~has_negative
-    needy = np.add.reduceat(need[order].astype(np.int64), starts) > 0 if starts.size else np.zeros(0, bool)
+    needy = (
+        np.add.reduceat(need[order].astype(np.int64), starts) > 0
+        if starts.size
+        else np.zeros(0, bool)
+    )
     needy_groups = (sizes >= 2) & needy
     found = searcher.run(order, starts[needy_groups], sizes[needy_groups], need, None)
     g, c, r, s = found.arrays()
@@ -288,10 +363,20 @@ def mine_hard_negatives(data: MiningInput, axes: Sequence[str], k: int = 2) -> M
     final = np.lexsort((rank, axis_col, id_rank[gold]))
     ids = data.unit_ids
     lonely_set = set(lonely_rows.tolist())
-    without = [ids[i] for i in np.flatnonzero(has_template & ~has_negative) if i not in lonely_set]
+    without = [
+        ids[int(i)] for i in np.flatnonzero(has_template & ~has_negative) if i not in lonely_set
+    ]
     return MiningResult(
-        unit_ids=ids, axis_names=[*axes, FALLBACK_AXIS], gold=gold[final], negative=neg[final],
-        axis=axis_col[final], rank=rank[final], similarity=sim[final], pool_sizes=pool_sizes,
-        empty_pools=empty_pools, fallback_pages=int(fallback_golds.size),
-        lonely_pages=[ids[i] for i in sorted(lonely_rows.tolist())], pages_without_negatives=without,
+        unit_ids=ids,
+        axis_names=[*axes, FALLBACK_AXIS],
+        gold=gold[final],
+        negative=neg[final],
+        axis=axis_col[final],
+        rank=rank[final],
+        similarity=sim[final],
+        pool_sizes=pool_sizes,
+        empty_pools=empty_pools,
+        fallback_pages=int(fallback_golds.size),
+        lonely_pages=[ids[i] for i in sorted(lonely_rows.tolist())],
+        pages_without_negatives=without,
     )

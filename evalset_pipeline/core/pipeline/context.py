@@ -1,14 +1,17 @@
 """What every stage needs: where data lives, the build knobs, a logger, and the model factory."""
+
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from evalset_pipeline.core.hashing import fingerprint
 from evalset_pipeline.core.index.embeddings import EmbedderSpec
 from evalset_pipeline.core.paths import DataPaths
+from evalset_pipeline.core.questions.validation import Underspecified
 from evalset_pipeline.core.render.pages import RenderSettings
 
 
@@ -22,7 +25,7 @@ class BuildConfig:
     negatives_per_axis: int = 2
     axes: tuple[str, ...] = ("period", "metric", "entity")
     max_rewrites: int = 2
-    underspecified: str = "slice"  # slice | drop
+    underspecified: Underspecified = "slice"
     render: RenderSettings = field(default_factory=RenderSettings)
     workers: int = 0  # 0 = one per core
 
@@ -41,7 +44,7 @@ class StageContext:
     log: logging.Logger = field(default_factory=lambda: logging.getLogger("evalset"))
     # Returns (backend wrapped in the call cache, provenance dict without secrets).
     open_backend: Callable[[], Any] | None = None
-    progress: Callable[[str, int, int], None] | None = None  # (stage, done, total)
+    progress: Callable[[str, int, int | None], None] | None = None  # (stage, done, total or None)
 
     @property
     def corpus_dir(self) -> Path:
@@ -55,6 +58,8 @@ class StageContext:
         return config_fingerprint_of(self.config.knobs(), self.embedder.model_id, backend_identity)
 
 
-def config_fingerprint_of(knobs: dict[str, Any], embedder_id: str, backend_identity: dict[str, Any]) -> str:
+def config_fingerprint_of(
+    knobs: dict[str, Any], embedder_id: str, backend_identity: dict[str, Any]
+) -> str:
     """A golden set's config fingerprint: build knobs, embedder and model identity."""
     return fingerprint({"knobs": knobs, "embedder": embedder_id, "vlm": backend_identity})

@@ -1,4 +1,5 @@
 """`documents`: scan the corpus root, hash every PDF, keep the rejected ones with their reason."""
+
 from __future__ import annotations
 
 import json
@@ -13,11 +14,25 @@ from evalset_pipeline.core.golden.model import CorpusManifest
 from evalset_pipeline.core.pipeline.context import StageContext
 from evalset_pipeline.core.tables import read_rows, write_rows
 
-DOCUMENTS = pa.schema([
-    ("document_sha256", pa.string()), ("path", pa.string()), ("paths", pa.list_(pa.string())),
-    ("page_count", pa.int64()), ("bytes", pa.int64()), ("title", pa.string()), ("author", pa.string()),
-])
-REJECTED = pa.schema([("path", pa.string()), ("sha256", pa.string()), ("reason", pa.string()), ("stage", pa.string())])
+DOCUMENTS = pa.schema(
+    [
+        ("document_sha256", pa.string()),
+        ("path", pa.string()),
+        ("paths", pa.list_(pa.string())),
+        ("page_count", pa.int64()),
+        ("bytes", pa.int64()),
+        ("title", pa.string()),
+        ("author", pa.string()),
+    ]
+)
+REJECTED = pa.schema(
+    [
+        ("path", pa.string()),
+        ("sha256", pa.string()),
+        ("reason", pa.string()),
+        ("stage", pa.string()),
+    ]
+)
 MANIFEST = "corpus_manifest.json"
 
 
@@ -29,14 +44,24 @@ def build_documents(ctx: StageContext) -> dict:
     scan = scan_corpus(ctx.corpus_dir)
     if not scan.documents and not scan.rejected:
         # Said here, not as "no main-slice item survived" four stages later.
-        raise EmptyCorpus(f"no PDFs under {ctx.corpus_dir} (looked for *.pdf in every sub-folder); nothing to build")
+        raise EmptyCorpus(
+            f"no PDFs under {ctx.corpus_dir} (looked for *.pdf in every sub-folder); nothing to build"
+        )
     write_rows(ctx.paths.table("documents"), (asdict(d) for d in scan.documents), DOCUMENTS)
     write_rows(ctx.paths.table("rejected_documents"), (asdict(r) for r in scan.rejected), REJECTED)
     m = scan.manifest()
-    write_text_atomic(ctx.paths.table_file(MANIFEST), json.dumps({
-        "fingerprint": m.fingerprint, "built_at": m.built_at.isoformat(), "documents": m.documents,
-        "pages": m.pages, "corpus_dir": str(ctx.corpus_dir),
-    }))
+    write_text_atomic(
+        ctx.paths.table_file(MANIFEST),
+        json.dumps(
+            {
+                "fingerprint": m.fingerprint,
+                "built_at": m.built_at.isoformat(),
+                "documents": m.documents,
+                "pages": m.pages,
+                "corpus_dir": str(ctx.corpus_dir),
+            }
+        ),
+    )
     for r in scan.rejected:
         ctx.log.warning("rejected %s: %s", r.path, r.reason)
     return {
@@ -49,11 +74,17 @@ def build_documents(ctx: StageContext) -> dict:
 
 
 def load_documents(ctx: StageContext) -> list[DocumentRecord]:
-    return [DocumentRecord(**{**r, "paths": tuple(r["paths"])}) for r in read_rows(ctx.paths.table("documents"), producer="documents")]
+    return [
+        DocumentRecord(**{**r, "paths": tuple(r["paths"])})
+        for r in read_rows(ctx.paths.table("documents"), producer="documents")
+    ]
 
 
 def load_rejected(ctx: StageContext) -> list[RejectedDocument]:
-    return [RejectedDocument(**r) for r in read_rows(ctx.paths.table("rejected_documents"), producer="documents")]
+    return [
+        RejectedDocument(**r)
+        for r in read_rows(ctx.paths.table("rejected_documents"), producer="documents")
+    ]
 
 
 def load_manifest(ctx: StageContext) -> CorpusManifest:
@@ -61,4 +92,6 @@ def load_manifest(ctx: StageContext) -> CorpusManifest:
     if not path.exists():
         raise FileNotFoundError(f"{path} does not exist: materialize the `documents` asset first")
     d = json.loads(path.read_text())
-    return CorpusManifest(d["fingerprint"], datetime.fromisoformat(d["built_at"]), d["documents"], d["pages"])
+    return CorpusManifest(
+        d["fingerprint"], datetime.fromisoformat(d["built_at"]), d["documents"], d["pages"]
+    )

@@ -10,12 +10,13 @@ UI can never again show an asset as fresh while one of its inputs changed.
 `code_version(stage)` hashes the source of the stage module's import closure inside the package
 (plus the prompt files of any package in it), so no hand-kept list can miss a module.
 """
+
 from __future__ import annotations
 
 import ast
 import hashlib
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from evalset_pipeline.core.paths import DataPaths
@@ -57,21 +58,64 @@ PRODUCER: dict[str, str | None] = {
 
 READS: dict[str, tuple[str, ...]] = {
     "documents": ("corpus_files",),
-    "page_renders": ("documents", "rejected_documents", "page_renders"),  # its own previous table: reuse
+    "page_renders": (
+        "documents",
+        "rejected_documents",
+        "page_renders",
+    ),  # its own previous table: reuse
     "page_metadata": ("corpus_sidecar", "documents", "page_renders"),
     "page_embeddings": ("page_renders",),
     "template_groups": ("page_embeddings", "page_metadata", "page_profiles", "page_renders"),
-    "hard_negatives": ("page_embeddings", "page_metadata", "page_profiles", "template_groups", "page_renders"),
+    "hard_negatives": (
+        "page_embeddings",
+        "page_metadata",
+        "page_profiles",
+        "template_groups",
+        "page_renders",
+    ),
     "gold_sample": ("hard_negatives", "template_groups", "page_profiles", "page_renders"),
     "candidate_questions": ("gold_sample", "page_renders", "page_profiles"),
-    "validated_questions": ("candidate_questions", "documents", "page_renders", "page_metadata", "document_facts", "hard_negatives",
-                            "comparative_pages", "template_groups", "page_profiles"),
-    "candidate_labels": ("validated_questions", "page_renders", "page_metadata", "document_facts", "hard_negatives",
-                         "comparative_pages", "template_groups", "page_profiles"),
-    "golden_set": ("validated_questions", "funnel", "candidate_labels", "candidate_questions", "page_renders",
-                   "page_metadata", "template_groups", "page_embeddings", "corpus_manifest", "regression_items"),
-    "baseline_scores": ("golden_set", "page_renders", "corpus_manifest", "candidate_questions", "template_groups",
-                        "page_embeddings"),
+    "validated_questions": (
+        "candidate_questions",
+        "documents",
+        "page_renders",
+        "page_metadata",
+        "document_facts",
+        "hard_negatives",
+        "comparative_pages",
+        "template_groups",
+        "page_profiles",
+    ),
+    "candidate_labels": (
+        "validated_questions",
+        "page_renders",
+        "page_metadata",
+        "document_facts",
+        "hard_negatives",
+        "comparative_pages",
+        "template_groups",
+        "page_profiles",
+    ),
+    "golden_set": (
+        "validated_questions",
+        "funnel",
+        "candidate_labels",
+        "candidate_questions",
+        "page_renders",
+        "page_metadata",
+        "template_groups",
+        "page_embeddings",
+        "corpus_manifest",
+        "regression_items",
+    ),
+    "baseline_scores": (
+        "golden_set",
+        "page_renders",
+        "corpus_manifest",
+        "candidate_questions",
+        "template_groups",
+        "page_embeddings",
+    ),
 }
 
 STAGES = tuple(READS)  # in build order
@@ -84,7 +128,7 @@ def writes(stage: str) -> frozenset[str]:
 
 def upstream(stage: str) -> tuple[str, ...]:
     """The assets `stage` depends on: the producers of what it reads, itself left out, in build order."""
-    producers = {PRODUCER[name] for name in READS[stage]} - {stage, None}
+    producers = {p for name in READS[stage] if (p := PRODUCER[name]) is not None} - {stage}
     order = (*EXTERNAL, *STAGES)
     return tuple(sorted(producers, key=order.index))
 
@@ -105,7 +149,8 @@ class StagePaths(DataPaths):
             producer = PRODUCER.get(name, "no stage")
             raise UndeclaredRead(
                 f"stage {self.stage} read `{name}` (written by {producer}) without declaring it: add it to "
-                f"READS[{self.stage!r}] in core/pipeline/graph.py, so Dagster knows that {producer} is upstream")
+                f"READS[{self.stage!r}] in core/pipeline/graph.py, so Dagster knows that {producer} is upstream"
+            )
 
     def table(self, name: str) -> Path:
         self._check(name)
@@ -145,8 +190,10 @@ def _imports(path: Path) -> frozenset[str]:
     return _imports_of(path, path.stat().st_mtime_ns)
 
 
-@lru_cache(maxsize=None)
-def _imports_of(path: Path, mtime_ns: int) -> frozenset[str]:  # parsed once per file version, not per stage
+@cache
+def _imports_of(
+    path: Path, mtime_ns: int
+) -> frozenset[str]:  # parsed once per file version, not per stage
     name = _module_name(path)
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
@@ -176,7 +223,9 @@ def import_closure(module: str) -> list[Path]:
             continue
         seen[name] = path
         parts = name.split(".")
-        todo += [".".join(parts[:i]) for i in range(2, len(parts))]  # importing a.b.c runs a.b's __init__
+        todo += [
+            ".".join(parts[:i]) for i in range(2, len(parts))
+        ]  # importing a.b.c runs a.b's __init__
         todo += sorted(_imports(path))
     return sorted(seen.values())
 
@@ -191,17 +240,30 @@ def _data_files(sources: list[Path]) -> list[Path]:
     return sorted(out)
 
 
-@lru_cache(maxsize=None)
+@cache
 def code_version(stage: str) -> str:
     """12 hex of sha256 over the stage module's import closure and its data files."""
     sources = import_closure(STAGE_MODULES[stage])
     if not sources:
-        raise FileNotFoundError(f"stage {stage}: module {STAGE_MODULES[stage]} not found under {PACKAGE_DIR}")
+        raise FileNotFoundError(
+            f"stage {stage}: module {STAGE_MODULES[stage]} not found under {PACKAGE_DIR}"
+        )
     h = hashlib.sha256()
     for f in [*sources, *_data_files(sources)]:
         h.update(f.relative_to(PACKAGE_DIR).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
     return h.hexdigest()[:12]
 
 
-__all__ = ["EXTERNAL", "PRODUCER", "READS", "STAGES", "StagePaths", "UndeclaredRead", "code_version",
-           "import_closure", "stage_paths", "upstream", "writes"]
+__all__ = [
+    "EXTERNAL",
+    "PRODUCER",
+    "READS",
+    "STAGES",
+    "StagePaths",
+    "UndeclaredRead",
+    "code_version",
+    "import_closure",
+    "stage_paths",
+    "upstream",
+    "writes",
+]

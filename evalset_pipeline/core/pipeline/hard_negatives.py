@@ -4,16 +4,25 @@ Period pools hold the period's kind fixed (quarters against quarters). A period 
 prints the gold's period (a comparative column) is not a negative: it goes to the
 `comparative_pages` table for `candidate_labels` to judge (see negatives/comparatives.py).
 """
+
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
-from evalset_pipeline.core.metadata.periods import period_kind
 from evalset_pipeline.core.negatives.comparatives import SCHEMA as COMPARATIVES_SCHEMA
 from evalset_pipeline.core.negatives.comparatives import Comparative, split_comparatives
-from evalset_pipeline.core.negatives.mining import FALLBACK_AXIS, SCHEMA, MiningInput, Negative, mine_hard_negatives
+from evalset_pipeline.core.negatives.mining import (
+    FALLBACK_AXIS,
+    SCHEMA,
+    MiningInput,
+    Negative,
+    mine_hard_negatives,
+)
+from evalset_pipeline.core.pagetext.periods import period_kind
 from evalset_pipeline.core.pipeline.context import StageContext
 from evalset_pipeline.core.pipeline.page_embeddings import load_page_embeddings
 from evalset_pipeline.core.pipeline.page_metadata import load_page_metadata, load_page_profiles
@@ -23,16 +32,25 @@ from evalset_pipeline.core.tables import read_rows, write_rows, write_table
 
 __all__ = ["SCHEMA", "build_hard_negatives", "load_hard_negatives"]
 MAX_LISTED = 20  # page ids listed in asset metadata; counts are always complete
-SPARE = 3  # extra candidates mined per axis, so a pool keeps k negatives after comparatives leave it
+SPARE = (
+    3  # extra candidates mined per axis, so a pool keeps k negatives after comparatives leave it
+)
 
 
-def _distribution(sizes) -> dict:
+def _distribution(sizes: Sequence[int] | np.ndarray) -> dict[str, Any]:
     a = np.asarray(sizes)
     if not a.size:
         return {"pages": 0}
-    return {"pages": int(a.size), "empty": int((a == 0).sum()), "min": int(a.min()), "p25": float(np.percentile(a, 25)),
-            "median": float(np.median(a)), "p75": float(np.percentile(a, 75)), "max": int(a.max()),
-            "mean": round(float(a.mean()), 2)}
+    return {
+        "pages": int(a.size),
+        "empty": int((a == 0).sum()),
+        "min": int(a.min()),
+        "p25": float(np.percentile(a, 25)),
+        "median": float(np.median(a)),
+        "p75": float(np.percentile(a, 75)),
+        "max": int(a.max()),
+        "mean": round(float(a.mean()), 2),
+    }
 
 
 def build_hard_negatives(ctx: StageContext) -> dict:
@@ -48,16 +66,25 @@ def build_hard_negatives(ctx: StageContext) -> dict:
         embeddings=vectors,
         render_hashes=[renders[u].render_hash for u in ids],
         text_hashes=[renders[u].text_hash for u in ids],
-        fixed={"period_kind": [period_kind(meta[u].get("period")) if u in meta else "" for u in ids]},
+        fixed={
+            "period_kind": [period_kind(meta[u].get("period")) if u in meta else "" for u in ids]
+        },
     )
     k = ctx.config.negatives_per_axis
     profiles = load_page_profiles(ctx)
     result = mine_hard_negatives(data, axes, k + SPARE)
     result, comparatives = split_comparatives(
-        result, [meta[u].get("period") if u in meta else "" for u in ids],
-        {u: p.printed_periods for u, p in profiles.items() if p.printed_periods}, k)
+        result,
+        [meta[u].get("period") if u in meta else "" for u in ids],
+        {u: p.printed_periods for u, p in profiles.items() if p.printed_periods},
+        k,
+    )
     write_table(ctx.paths.table("hard_negatives"), result.to_table())
-    write_rows(ctx.paths.table("comparative_pages"), (c.__dict__ for c in comparatives), COMPARATIVES_SCHEMA)
+    write_rows(
+        ctx.paths.table("comparative_pages"),
+        (c.__dict__ for c in comparatives),
+        COMPARATIVES_SCHEMA,
+    )
     golds = np.unique(result.gold)
     with_template = [u for u in ids if templates.get(u, ("", ""))[0]]
     fallback_rows = np.unique(result.gold[result.axis == result.axis_names.index(FALLBACK_AXIS)])
@@ -82,9 +109,19 @@ def build_hard_negatives(ctx: StageContext) -> dict:
         # Template siblings exist but every one duplicates the page (same render, or same text + look).
         "pages_without_negatives": len(result.pages_without_negatives),
         "pages_without_negatives_examples": result.pages_without_negatives[:MAX_LISTED],
-        "template_sources": dict(sorted(Counter(templates.get(u, ("", ""))[1] or "missing" for u in ids).items())),
-        "axis_sources": {a: dict(sorted(Counter((meta[u].sources.get(a) if u in meta else None) or "missing"
-                                                for u in ids).items())) for a in axes},
+        "template_sources": dict(
+            sorted(Counter(templates.get(u, ("", ""))[1] or "missing" for u in ids).items())
+        ),
+        "axis_sources": {
+            a: dict(
+                sorted(
+                    Counter(
+                        (meta[u].sources.get(a) if u in meta else None) or "missing" for u in ids
+                    ).items()
+                )
+            )
+            for a in axes
+        },
         "k_per_axis": ctx.config.negatives_per_axis,
         "axes": axes,
     }

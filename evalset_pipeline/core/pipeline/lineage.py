@@ -6,6 +6,7 @@ golden_set` runs with default resources). So each model stage writes, beside its
 record of what produced it (the backend identity, the build knobs, the sha256 of the table
 bytes it wrote). The record is only believed while the table still has those bytes.
 """
+
 from __future__ import annotations
 
 import json
@@ -36,7 +37,9 @@ def _record_path(ctx: StageContext, stage: str) -> Path:
 
 def record_producer(ctx: StageContext, stage: str, backend_identity: dict[str, Any]) -> Producer:
     """Call right after the stage wrote `tables/<stage>.parquet`."""
-    producer = Producer(stage, sha256_file(ctx.paths.table(stage)), dict(backend_identity), ctx.config.knobs())
+    producer = Producer(
+        stage, sha256_file(ctx.paths.table(stage)), dict(backend_identity), ctx.config.knobs()
+    )
     write_text_atomic(_record_path(ctx, stage), canonical_json(asdict(producer)))
     return producer
 
@@ -45,12 +48,16 @@ def load_producer(ctx: StageContext, stage: str, table_sha256: str | None = None
     """The producer of the table as it is now; `LineageMismatch` if it cannot be vouched for."""
     path = _record_path(ctx, stage)
     if not path.exists():
-        raise LineageMismatch(f"{stage} has no producer record ({path.name}): materialize {stage} again "
-                              f"so the table says which model and settings produced it")
+        raise LineageMismatch(
+            f"{stage} has no producer record ({path.name}): materialize {stage} again "
+            f"so the table says which model and settings produced it"
+        )
     producer = Producer(**json.loads(path.read_text(encoding="utf-8")))
     actual = table_sha256 or sha256_file(ctx.paths.table(stage))
     if producer.table_sha256 != actual:
-        raise LineageMismatch(f"{stage}.parquet (sha256 {actual[:12]}…) is not the table its producer record "
-                              f"describes ({producer.table_sha256[:12]}…): it was changed outside the pipeline; "
-                              f"materialize {stage} again")
+        raise LineageMismatch(
+            f"{stage}.parquet (sha256 {actual[:12]}…) is not the table its producer record "
+            f"describes ({producer.table_sha256[:12]}…): it was changed outside the pipeline; "
+            f"materialize {stage} again"
+        )
     return producer

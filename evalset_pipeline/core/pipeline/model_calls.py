@@ -1,9 +1,10 @@
 """Open the model backend for a stage and keep what the stage spent beside its table."""
+
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 from evalset_pipeline.core.atomic import write_text_atomic
 from evalset_pipeline.core.pipeline.context import StageContext
@@ -29,7 +30,9 @@ def stage_backend(ctx: StageContext, stage: str) -> Iterator[CachedBackend]:
         yield backend
     finally:
         backend.cache.close()
-    write_text_atomic(ctx.paths.table_file(f"{stage}.calls.json"), json.dumps(backend.stats.as_dict()))
+    write_text_atomic(
+        ctx.paths.table_file(f"{stage}.calls.json"), json.dumps(backend.stats.as_dict())
+    )
 
 
 def load_call_stats(ctx: StageContext) -> CallStats:

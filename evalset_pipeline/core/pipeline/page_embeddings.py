@@ -1,4 +1,5 @@
 """`page_embeddings`: an appearance vector per page, cached by (model, render hash)."""
+
 from __future__ import annotations
 
 import io
@@ -7,13 +8,18 @@ import numpy as np
 import pyarrow as pa
 
 from evalset_pipeline.core.atomic import write_bytes_atomic
-from evalset_pipeline.core.index.embeddings import EmbedInput, embed_pages
+from evalset_pipeline.core.index.embeddings import (
+    VECTORS,  # the vectors file, named once
+    EmbedInput,
+    embed_pages,
+)
 from evalset_pipeline.core.pipeline.context import StageContext
 from evalset_pipeline.core.pipeline.page_renders import load_page_renders
 from evalset_pipeline.core.tables import read_table, write_rows
 
-SCHEMA = pa.schema([("unit_id", pa.string()), ("render_hash", pa.string()), ("model_id", pa.string())])
-VECTORS = "page_embeddings.npy"
+SCHEMA = pa.schema(
+    [("unit_id", pa.string()), ("render_hash", pa.string()), ("model_id", pa.string())]
+)
 CHUNK = 512  # smallest chunk of pages embedded between progress reports
 
 
@@ -23,7 +29,9 @@ def _embed_in_chunks(ctx: StageContext, inputs: list[EmbedInput]) -> tuple[np.nd
     size = max(CHUNK, -(-len(inputs) // 10))
     parts, computed = [], 0
     for start in range(0, len(inputs), size):
-        v, n = embed_pages(ctx.embedder, inputs[start : start + size], ctx.paths.embeddings, workers=ctx.workers)
+        v, n = embed_pages(
+            ctx.embedder, inputs[start : start + size], ctx.paths.embeddings, workers=ctx.workers
+        )
         parts.append(v)
         computed += n
         if ctx.progress:
@@ -36,17 +44,35 @@ def _embed_in_chunks(ctx: StageContext, inputs: list[EmbedInput]) -> tuple[np.nd
 def build_page_embeddings(ctx: StageContext) -> dict:
     pages = load_page_renders(ctx)
     root = ctx.paths.root
-    inputs = [EmbedInput(p.render_hash, root / p.render_path, root / p.text_path, root / p.thumb_path) for p in pages]
+    inputs = [
+        EmbedInput(p.render_hash, root / p.render_path, root / p.text_path, root / p.thumb_path)
+        for p in pages
+    ]
     vectors, computed = _embed_in_chunks(ctx, inputs)
     buf = io.BytesIO()
     np.save(buf, vectors)
     write_bytes_atomic(ctx.paths.table_file(VECTORS), buf.getvalue())
-    write_rows(ctx.paths.table("page_embeddings"),
-               ({"unit_id": p.unit_id, "render_hash": p.render_hash, "model_id": ctx.embedder.model_id} for p in pages), SCHEMA)
-    return {"pages": len(pages), "embedded": computed, "cached": len(pages) - computed,
-            "model_id": ctx.embedder.model_id, "dim": int(vectors.shape[1]) if len(vectors) else 0}
+    write_rows(
+        ctx.paths.table("page_embeddings"),
+        (
+            {"unit_id": p.unit_id, "render_hash": p.render_hash, "model_id": ctx.embedder.model_id}
+            for p in pages
+        ),
+        SCHEMA,
+    )
+    return {
+        "pages": len(pages),
+        "embedded": computed,
+        "cached": len(pages) - computed,
+        "model_id": ctx.embedder.model_id,
+        "dim": int(vectors.shape[1]) if len(vectors) else 0,
+    }
 
 
 def load_page_embeddings(ctx: StageContext) -> tuple[list[str], np.ndarray]:
-    ids = read_table(ctx.paths.table("page_embeddings"), producer="page_embeddings").column("unit_id").to_pylist()
+    ids = (
+        read_table(ctx.paths.table("page_embeddings"), producer="page_embeddings")
+        .column("unit_id")
+        .to_pylist()
+    )
     return ids, np.load(ctx.paths.table_file(VECTORS))

@@ -5,28 +5,35 @@ form, reporting period and fiscal calendar per document, with sources and confid
 `page_profiles` (statement, heading, layout and printed periods per page, read by templates and
 mining).
 """
+
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 
 from evalset_pipeline.core.metadata.corpus_facts import read_corpus_facts
 from evalset_pipeline.core.metadata.document_facts import SCHEMA as DOCUMENT_FACTS_SCHEMA
 from evalset_pipeline.core.metadata.document_facts import DocumentFacts
-from evalset_pipeline.core.metadata.page_metadata import FIELDS, SCHEMA, PageMetadata, build_page_metadata
+from evalset_pipeline.core.metadata.page_metadata import (
+    FIELDS,
+    SCHEMA,
+    PageMetadata,
+    build_page_metadata,
+)
 from evalset_pipeline.core.metadata.page_profile import SCHEMA as PROFILE_SCHEMA
 from evalset_pipeline.core.metadata.page_profile import PageProfile
 from evalset_pipeline.core.metadata.sidecar import read_sidecar
+from evalset_pipeline.core.pagetext.layer import load_text_layer
 from evalset_pipeline.core.pipeline.context import StageContext
 from evalset_pipeline.core.pipeline.documents import load_documents
 from evalset_pipeline.core.pipeline.page_renders import load_page_renders
-from evalset_pipeline.core.render.text_layer import load_text_layer
 from evalset_pipeline.core.tables import read_rows, write_rows
 from evalset_pipeline.core.vlm.base import PageContext
 
 MAX_LISTED = 30  # documents listed one by one in asset metadata
 
 
-def _distribution(values) -> dict[str, int]:
+def _distribution(values: Iterable[str | None]) -> dict[str, int]:
     counts = Counter(v or "(none)" for v in values)
     return dict(counts.most_common(MAX_LISTED))
 
@@ -35,41 +42,73 @@ def build_page_metadata_table(ctx: StageContext) -> dict:
     pages = load_page_renders(ctx)
     docs = load_documents(ctx)
     known = {p: d.page_count for d in docs for p in d.paths}
-    sidecar = read_sidecar(ctx.corpus_dir, known, aliases={p: d.path for d in docs for p in d.paths})  # duplicates: any name works
+    sidecar = read_sidecar(
+        ctx.corpus_dir, known, aliases={p: d.path for d in docs for p in d.paths}
+    )  # duplicates: any name works
     for issue in sidecar.issues:
         ctx.log.warning("%s", issue)
     root = ctx.paths.root
-    facts = read_corpus_facts(pages, {d.document_sha256: (d.title, d.author) for d in docs},
-                              lambda p: load_text_layer(str(root / p.text_path)))
+    facts = read_corpus_facts(
+        pages,
+        {d.document_sha256: (d.title, d.author) for d in docs},
+        lambda p: load_text_layer(str(root / p.text_path)),
+    )
     meta = build_page_metadata(pages, sidecar, lambda p: facts.fields.get(p.unit_id, {}))
     write_rows(ctx.paths.table("page_metadata"), (m.to_row() for m in meta), SCHEMA)
-    write_rows(ctx.paths.table("document_facts"), (f.to_row() for f in facts.documents), DOCUMENT_FACTS_SCHEMA)
-    write_rows(ctx.paths.table("page_profiles"), (p.to_row() for p in facts.profiles), PROFILE_SCHEMA)
+    write_rows(
+        ctx.paths.table("document_facts"),
+        (f.to_row() for f in facts.documents),
+        DOCUMENT_FACTS_SCHEMA,
+    )
+    write_rows(
+        ctx.paths.table("page_profiles"), (p.to_row() for p in facts.profiles), PROFILE_SCHEMA
+    )
     sources = {f: dict(Counter(m.sources.get(f, "missing") for m in meta)) for f in FIELDS}
     return {
-        "pages": len(meta), "sidecar_rows": len(sidecar.rows), "sidecar_issues": [str(i) for i in sidecar.issues],
+        "pages": len(meta),
+        "sidecar_rows": len(sidecar.rows),
+        "sidecar_issues": [str(i) for i in sidecar.issues],
         "sources": sources,
-        "document_facts": [{"path": f.path, "entity": f.entity, "entity_source": f.entity_source, "form": f.form,
-                            "period": f.period, "period_end": f.period_end, "period_source": f.period_source,
-                            "fiscal_year_end_month": f.fiscal_year_end_month, "calendar_source": f.calendar_source}
-                           for f in facts.documents[:MAX_LISTED]],
+        "document_facts": [
+            {
+                "path": f.path,
+                "entity": f.entity,
+                "entity_source": f.entity_source,
+                "form": f.form,
+                "period": f.period,
+                "period_end": f.period_end,
+                "period_source": f.period_source,
+                "fiscal_year_end_month": f.fiscal_year_end_month,
+                "calendar_source": f.calendar_source,
+            }
+            for f in facts.documents[:MAX_LISTED]
+        ],
         "documents_without_entity": sum(1 for f in facts.documents if not f.entity),
         "documents_without_period": sum(1 for f in facts.documents if not f.period),
         # pages that fell back to what they print themselves, their document stating no such fact
         "pages_with_own_entity": facts.fallbacks.get("entity", 0),
         "pages_with_own_period": facts.fallbacks.get("period", 0),
-        "distributions": {axis: _distribution(m.get(axis) for m in meta) for axis in ("entity", "period", "metric")},
+        "distributions": {
+            axis: _distribution(m.get(axis) for m in meta)
+            for axis in ("entity", "period", "metric")
+        },
         "statements": _distribution(p.statement for p in facts.profiles if p.statement),
         "layouts": _distribution(p.layout for p in facts.profiles),
     }
 
 
 def load_page_metadata(ctx: StageContext) -> dict[str, PageMetadata]:
-    return {r["unit_id"]: PageMetadata.from_row(r) for r in read_rows(ctx.paths.table("page_metadata"), producer="page_metadata")}
+    return {
+        r["unit_id"]: PageMetadata.from_row(r)
+        for r in read_rows(ctx.paths.table("page_metadata"), producer="page_metadata")
+    }
 
 
 def load_document_facts(ctx: StageContext) -> list[DocumentFacts]:
-    return [DocumentFacts(**r) for r in read_rows(ctx.paths.table("document_facts"), producer="page_metadata")]
+    return [
+        DocumentFacts(**r)
+        for r in read_rows(ctx.paths.table("document_facts"), producer="page_metadata")
+    ]
 
 
 def load_document_contexts(ctx: StageContext) -> dict[str, PageContext]:
@@ -77,8 +116,14 @@ def load_document_contexts(ctx: StageContext) -> dict[str, PageContext]:
     with document facts, e.g. a data dir from an older version)."""
     if not ctx.paths.table("document_facts").exists():
         return {}
-    return {f.document_sha256: PageContext(f.entity, f.form, f.period, f.period_end) for f in load_document_facts(ctx)}
+    return {
+        f.document_sha256: PageContext(f.entity, f.form, f.period, f.period_end)
+        for f in load_document_facts(ctx)
+    }
 
 
 def load_page_profiles(ctx: StageContext) -> dict[str, PageProfile]:
-    return {r["unit_id"]: PageProfile(**r) for r in read_rows(ctx.paths.table("page_profiles"), producer="page_metadata")}
+    return {
+        r["unit_id"]: PageProfile(**r)
+        for r in read_rows(ctx.paths.table("page_profiles"), producer="page_metadata")
+    }

@@ -1,4 +1,5 @@
 """Turn stored page rows into what a model backend sees."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -7,8 +8,15 @@ from evalset_pipeline.core.render.pages import PageRender
 from evalset_pipeline.core.vlm.base import PageContext, PageView
 
 
-def page_view(render: PageRender, data_dir: Path, contexts: dict[str, PageContext] | None = None) -> PageView:
+def page_view(
+    render: PageRender, data_dir: Path, contexts: dict[str, PageContext] | None = None
+) -> PageView:
     """What a backend sees of a stored page; `contexts` (document sha256 -> its facts) adds the document."""
     context = (contexts or {}).get(render.document_sha256)
-    return PageView(render.unit_id, data_dir / render.render_path, data_dir / render.text_path, render.render_hash,
-                    context)
+    return PageView(
+        render.unit_id,
+        data_dir / render.render_path,
+        data_dir / render.text_path,
+        render.render_hash,
+        context,
+    )

@@ -1,4 +1,5 @@
 """`validated_questions`: keep what only its gold answers; qualify, move to `underspecified`, or drop the rest."""
+
 from __future__ import annotations
 
 from dataclasses import asdict
@@ -7,8 +8,8 @@ import pyarrow as pa
 
 from evalset_pipeline.core.pipeline.candidate_questions import load_candidate_questions
 from evalset_pipeline.core.pipeline.context import StageContext
-from evalset_pipeline.core.pipeline.lineage import record_producer
 from evalset_pipeline.core.pipeline.hard_negatives import load_hard_negatives
+from evalset_pipeline.core.pipeline.lineage import record_producer
 from evalset_pipeline.core.pipeline.model_calls import stage_backend
 from evalset_pipeline.core.pipeline.page_metadata import load_document_contexts, load_page_metadata
 from evalset_pipeline.core.pipeline.page_renders import load_page_renders
@@ -17,13 +18,22 @@ from evalset_pipeline.core.questions import funnel as funnel_mod
 from evalset_pipeline.core.questions.funnel import FINAL, WRITE, FunnelRow
 from evalset_pipeline.core.questions.injection import injection_rows  # [bad-input]
 from evalset_pipeline.core.questions.validation import Candidate, Distractor, Validated, validate
-from evalset_pipeline.core.vlm.factory import backend_identity
 from evalset_pipeline.core.tables import read_rows, write_rows
+from evalset_pipeline.core.vlm.factory import backend_identity
 
-SCHEMA = pa.schema([("item_id", pa.string()), ("gold_unit_id", pa.string()), ("slice", pa.string()),
-                    ("question", pa.string()), ("original_question", pa.string()), ("answer", pa.string()),
-                    ("language", pa.string()), ("qualified_axes", pa.list_(pa.string())),
-                    ("acceptable", pa.list_(pa.string()))])
+SCHEMA = pa.schema(
+    [
+        ("item_id", pa.string()),
+        ("gold_unit_id", pa.string()),
+        ("slice", pa.string()),
+        ("question", pa.string()),
+        ("original_question", pa.string()),
+        ("answer", pa.string()),
+        ("language", pa.string()),
+        ("qualified_axes", pa.list_(pa.string())),
+        ("acceptable", pa.list_(pa.string())),
+    ]
+)
 
 
 def build_validated_questions(ctx: StageContext) -> dict:
@@ -46,41 +56,72 @@ def build_validated_questions(ctx: StageContext) -> dict:
             funnel.append(FunnelRow(row["item_id"], row["gold_unit_id"], WRITE, "skipped", why))
             funnel.append(FunnelRow(row["item_id"], row["gold_unit_id"], FINAL, "skipped", why))
             continue
-        funnel.append(FunnelRow(row["item_id"], row["gold_unit_id"], WRITE, "pass", "", row["question"]))
+        funnel.append(
+            FunnelRow(row["item_id"], row["gold_unit_id"], WRITE, "pass", "", row["question"])
+        )
         unit = row["gold_unit_id"]
-        distractors = [Distractor(page_view(renders[n.negative_unit_id], root, contexts), n.axis, values(n.negative_unit_id))
-                       for n in negatives.get(unit, [])]
-        candidates.append(Candidate(row["item_id"], page_view(renders[unit], root, contexts), values(unit), row["question"],
-                                    row["answer"], row["language"], distractors))
+        distractors = [
+            Distractor(
+                page_view(renders[n.negative_unit_id], root, contexts),
+                n.axis,
+                values(n.negative_unit_id),
+            )
+            for n in negatives.get(unit, [])
+        ]
+        candidates.append(
+            Candidate(
+                row["item_id"],
+                page_view(renders[unit], root, contexts),
+                values(unit),
+                row["question"],
+                row["answer"],
+                row["language"],
+                distractors,
+            )
+        )
     # [bad-input] Flag items whose gold or distractor pages carry prompt-injection text (core/questions/injection.py).
     flagged = injection_rows(candidates)
     funnel += flagged
     # [/bad-input]
     with stage_backend(ctx, "validated_questions") as backend:
-        kept, decisions = validate(candidates, backend, axes, ctx.config.max_rewrites, ctx.config.underspecified)
+        kept, decisions = validate(
+            candidates, backend, axes, ctx.config.max_rewrites, ctx.config.underspecified
+        )
         # --- regression slice (core/review/regression.py): production failures, added as asked, never
         # rewritten or validated away; labelled with the gold page's distractors by candidate_labels. ---
         from evalset_pipeline.core.review.regression import add_regression_items
 
-        reg_items, reg_summary = add_regression_items(ctx.paths, [asdict(r) for r in renders.values()], kept,
-                                                      judge=backend.judge)
+        reg_items, reg_summary = add_regression_items(
+            ctx.paths, [asdict(r) for r in renders.values()], kept, judge=backend.judge
+        )
         kept += reg_items
         # --- end regression slice ---
         stats = backend.stats
     funnel += decisions
     write_rows(ctx.paths.table("validated_questions"), (asdict(v) for v in kept), SCHEMA)
     write_rows(ctx.paths.table("funnel"), (asdict(f) for f in funnel), funnel_mod.SCHEMA)
-    record_producer(ctx, "validated_questions", backend_identity(backend.backend))  # provenance = what wrote these rows
+    record_producer(
+        ctx, "validated_questions", backend_identity(backend.backend)
+    )  # provenance = what wrote these rows
     summary = funnel_mod.summarize(funnel)
     summary["injection_flagged"] = len(flagged)  # [bad-input]
-    return {**summary, "regression": reg_summary,  # regression items are counted apart from the sampled funnel
-            "model_calls": sum(stats.calls.values()), "cache_hits": sum(stats.cache_hits.values()),
-            "funnel_rows": [asdict(f) for f in funnel if f.stage == FINAL]}
+    return {
+        **summary,
+        "regression": reg_summary,  # regression items are counted apart from the sampled funnel
+        "model_calls": sum(stats.calls.values()),
+        "cache_hits": sum(stats.cache_hits.values()),
+        "funnel_rows": [asdict(f) for f in funnel if f.stage == FINAL],
+    }
 
 
 def load_validated_questions(ctx: StageContext) -> list[Validated]:
-    return [Validated(**r) for r in read_rows(ctx.paths.table("validated_questions"), producer="validated_questions")]
+    return [
+        Validated(**r)
+        for r in read_rows(ctx.paths.table("validated_questions"), producer="validated_questions")
+    ]
 
 
 def load_funnel(ctx: StageContext) -> list[FunnelRow]:
-    return [FunnelRow(**r) for r in read_rows(ctx.paths.table("funnel"), producer="validated_questions")]
+    return [
+        FunnelRow(**r) for r in read_rows(ctx.paths.table("funnel"), producer="validated_questions")
+    ]

@@ -1,18 +1,43 @@
 """Every decision about a candidate question, kept with its reason, so the set's shape is explainable."""
+
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 import pyarrow as pa
 
 # Stages in order; a question's final decision is its last row.
-WRITE, GOLD_CHECK, DISTRACTOR_CHECK, QUALIFY, FINAL = "write", "gold_check", "distractor_check", "qualify", "final"
+WRITE, GOLD_CHECK, DISTRACTOR_CHECK, QUALIFY, FINAL = (
+    "write",
+    "gold_check",
+    "distractor_check",
+    "qualify",
+    "final",
+)
+
+# The funnel's counts in the order every report prints them (summaries, Dagster metadata, the CLI).
+FUNNEL_ORDER = (
+    "sampled",
+    "skipped",
+    "generated",
+    "kept_as_written",
+    "qualified",
+    "kept",
+    "underspecified",
+    "dropped",
+)
 
 SCHEMA = pa.schema(
-    [("item_id", pa.string()), ("gold_unit_id", pa.string()), ("stage", pa.string()),
-     ("decision", pa.string()), ("reason", pa.string()), ("question", pa.string())]
+    [
+        ("item_id", pa.string()),
+        ("gold_unit_id", pa.string()),
+        ("stage", pa.string()),
+        ("decision", pa.string()),
+        ("reason", pa.string()),
+        ("question", pa.string()),
+    ]
 )
 
 

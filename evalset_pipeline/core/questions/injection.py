@@ -14,15 +14,16 @@ Financial prose ("ignore one-off items", "answer to shareholders") does not matc
 NFKC-normalised, case-folded and whitespace-collapsed first, so line breaks in the text layer,
 full-width letters or odd spacing do not hide a match.
 """
+
 from __future__ import annotations
 
-import json
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
+from evalset_pipeline.core.pagetext.layer import page_text_or_empty
 from evalset_pipeline.core.questions.funnel import FunnelRow
 
 INJECTION = "injection"  # funnel stage
@@ -36,38 +37,65 @@ class InjectionHit:
     excerpt: str  # the matched text, shortened
 
 
-_PRIOR = r"(?:all\s+|any\s+|the\s+|your\s+|of\s+the\s+)*(?:previous|prior|above|earlier|preceding|foregoing|original|system)"
+_PRIOR = (
+    r"(?:all\s+|any\s+|the\s+|your\s+|of\s+the\s+)*"
+    r"(?:previous|prior|above|earlier|preceding|foregoing|original|system)"
+)
 _ORDERS = r"(?:instructions?|prompts?|directions?|directives?|rules|guidelines|commands?|context|messages?)"
 
 _EN = [
     ("ignore-instructions", rf"\b(?:ignore|disregard|forget)\s+{_PRIOR}\s+{_ORDERS}\b"),
-    ("ignore-instructions", r"\b(?:ignore|disregard|forget)\s+(?:all|everything)\s+(?:you\s+were\s+told|above|before)\b"),
-    ("do-not-follow", rf"\b(?:do\s+not|don't|stop)\s+follow(?:ing)?\s+(?:the\s+|your\s+)?{_PRIOR}?\s*{_ORDERS}\b"),
-    ("forced-answer", r"\b(?:answer|respond|reply|say|output|return|mark)\s+(?:with\s+)?[\"'“‘]?(?:yes|true|sufficient|relevant|correct|pass)[\"'”’]?"
-                      r"\s+(?:to|for)\s+(?:every|all|any|each)\s+(?:question|query|prompt|item)s?\b"),
+    (
+        "ignore-instructions",
+        r"\b(?:ignore|disregard|forget)\s+(?:all|everything)\s+(?:you\s+were\s+told|above|before)\b",
+    ),
+    (
+        "do-not-follow",
+        rf"\b(?:do\s+not|don't|stop)\s+follow(?:ing)?\s+(?:the\s+|your\s+)?{_PRIOR}?\s*{_ORDERS}\b",
+    ),
+    (
+        "forced-answer",
+        r"\b(?:answer|respond|reply|say|output|return|mark)\s+(?:with\s+)?[\"'“‘]?(?:yes|true|sufficient|relevant|correct|pass)[\"'”’]?"
+        r"\s+(?:to|for)\s+(?:every|all|any|each)\s+(?:question|query|prompt|item)s?\b",
+    ),
     ("forced-answer", r"\b(?:always|must)\s+(?:answer|respond|reply|say)\s+[\"'“‘]?(?:yes|true)\b"),
     ("role-override", r"\b(?:you\s+are\s+now|from\s+now\s+on,?\s+you\s+are)\s+(?:a|an)\s+\w+"),
     ("role-override", r"\b(?:new|updated)\s+(?:system\s+)?instructions?\s*:"),
-    ("prompt-leak", r"\b(?:reveal|print|show|repeat|output)\s+(?:your|the)\s+(?:system\s+)?prompt\b"),
+    (
+        "prompt-leak",
+        r"\b(?:reveal|print|show|repeat|output)\s+(?:your|the)\s+(?:system\s+)?prompt\b",
+    ),
     ("chat-markup", r"<\|im_start\|>|<\|im_end\|>|\[/?inst\]|<<sys>>|<\|system\|>"),
 ]
 
 _KO = [
-    ("ignore-instructions", r"(?:이전|위|앞|상기)(?:의|에서)?\s*(?:모든\s*)?(?:지시|지침|명령|지시사항|프롬프트)\S{0,3}\s*(?:모두\s*)?"
-                            r"(?:무시|잊어|잊고)"),
-    ("ignore-instructions", r"(?:모든|어떤)\s*(?:지시|지침|명령|지시사항)\S{0,3}\s*(?:무시|잊어|잊고)"),
-    ("forced-answer", r"(?:모든|어떤|각)\s*질문\S{0,3}\s*(?:대해\s*)?(?:무조건\s*)?[\"'“‘]?(?:예|네|yes|그렇다)[\"'”’]?\s*(?:라고|로)?\s*(?:답|대답|응답)"),
+    (
+        "ignore-instructions",
+        r"(?:이전|위|앞|상기)(?:의|에서)?\s*(?:모든\s*)?(?:지시|지침|명령|지시사항|프롬프트)\S{0,3}\s*(?:모두\s*)?"
+        r"(?:무시|잊어|잊고)",
+    ),
+    (
+        "ignore-instructions",
+        r"(?:모든|어떤)\s*(?:지시|지침|명령|지시사항)\S{0,3}\s*(?:무시|잊어|잊고)",
+    ),
+    (
+        "forced-answer",
+        r"(?:모든|어떤|각)\s*질문\S{0,3}\s*(?:대해\s*)?(?:무조건\s*)?[\"'“‘]?(?:예|네|yes|그렇다)[\"'”’]?\s*(?:라고|로)?\s*(?:답|대답|응답)",
+    ),
     ("role-override", r"(?:지금부터|이제부터)\s*(?:너|당신)(?:은|는)"),
     ("prompt-leak", r"시스템\s*프롬프트\S{0,3}\s*(?:출력|공개|보여|알려|무시)"),
 ]
 
-_RULES = [(name, "en", re.compile(p, re.IGNORECASE | re.MULTILINE)) for name, p in _EN] + \
-         [(name, "ko", re.compile(p, re.IGNORECASE | re.MULTILINE)) for name, p in _KO]
+_RULES = [(name, "en", re.compile(p, re.IGNORECASE | re.MULTILINE)) for name, p in _EN] + [
+    (name, "ko", re.compile(p, re.IGNORECASE | re.MULTILINE)) for name, p in _KO
+]
 
 
 def normalize(text: str) -> str:
     text = unicodedata.normalize("NFKC", text or "").casefold()
-    text = re.sub(r"[\u200b-\u200f\u2060\ufeff]", "", text)  # zero-width characters used to split words
+    text = re.sub(
+        r"[\u200b-\u200f\u2060\ufeff]", "", text
+    )  # zero-width characters used to split words
     return re.sub(r"[ \t\r\f\v]*\n[ \t\r\f\v]*|[ \t\r\f\v]+", " ", text)
 
 
@@ -94,16 +122,6 @@ def describe(hits: list[InjectionHit]) -> str:
     return ", ".join(f"{h.language}:{h.rule} {h.excerpt!r}" for h in hits)
 
 
-def page_text(text_path: str | Path) -> str:
-    """The plain text of a stored text layer ('' when it cannot be read)."""
-    try:
-        layer = json.loads(Path(text_path).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return ""
-    text = layer.get("text") if isinstance(layer, dict) else None
-    return text if isinstance(text, str) else ""
-
-
 def injection_rows(candidates: Iterable[Any]) -> list[FunnelRow]:
     """One funnel row (stage "injection", decision "flagged") per candidate whose gold or any
     distractor page carries injection text. Candidates are `validation.Candidate`s."""
@@ -111,14 +129,20 @@ def injection_rows(candidates: Iterable[Any]) -> list[FunnelRow]:
 
     def hits(page: Any) -> list[InjectionHit]:
         if page.unit_id not in cache:
-            cache[page.unit_id] = detect_injection(page_text(page.text_path))
+            cache[page.unit_id] = detect_injection(page_text_or_empty(page.text_path))
         return cache[page.unit_id]
 
     rows = []
     for c in candidates:
         found = [(f"gold {c.gold.unit_id}", hits(c.gold))] if hits(c.gold) else []
-        found += [(f"distractor {d.page.unit_id}", hits(d.page)) for d in c.distractors if hits(d.page)]
+        found += [
+            (f"distractor {d.page.unit_id}", hits(d.page)) for d in c.distractors if hits(d.page)
+        ]
         if found:
-            reason = "injection text on " + "; ".join(f"{where} ({describe(h)})" for where, h in found)
-            rows.append(FunnelRow(c.item_id, c.gold.unit_id, INJECTION, FLAGGED, reason, c.question))
+            reason = "injection text on " + "; ".join(
+                f"{where} ({describe(h)})" for where, h in found
+            )
+            rows.append(
+                FunnelRow(c.item_id, c.gold.unit_id, INJECTION, FLAGGED, reason, c.question)
+            )
     return rows

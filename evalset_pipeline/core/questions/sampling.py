@@ -6,10 +6,11 @@ document gives one page before any gives a second); the seed makes the sample re
 (same corpus, same seed, same pages). The sample never exceeds `size`: with more templates than
 slots, a seeded draw (weighted by template size) decides which templates get their one page.
 """
+
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -31,13 +32,17 @@ def _allocate(sizes: dict[str, int], size: int, rng: np.random.Generator) -> dic
         if alloc[s] < sizes[s]:
             alloc[s] += 1
         i += 1
-    while sum(alloc.values()) > size:  # the one-per-stratum floor overshot: take back from the largest
+    while (
+        sum(alloc.values()) > size
+    ):  # the one-per-stratum floor overshot: take back from the largest
         s = max((s for s in names if alloc[s] > 1), key=lambda s: (alloc[s], s))
         alloc[s] -= 1
     return alloc
 
 
-def _spread(members: list[str], groups: dict[str, str], count: int, rng: np.random.Generator) -> list[str]:
+def _spread(
+    members: list[str], groups: dict[str, str], count: int, rng: np.random.Generator
+) -> list[str]:
     """`count` members, one per group (document) in a seeded order before any group gives a second."""
     by_group: dict[str, list[str]] = defaultdict(list)
     for m in members:
@@ -54,18 +59,23 @@ def _spread(members: list[str], groups: dict[str, str], count: int, rng: np.rand
     return out
 
 
-def stratified_sample(unit_ids: Sequence[str], strata: Sequence[str], size: int, seed: int,
-                      groups: Sequence[str] | None = None) -> list[str]:
+def stratified_sample(
+    unit_ids: Sequence[str],
+    strata: Sequence[str],
+    size: int,
+    seed: int,
+    groups: Sequence[str] | None = None,
+) -> list[str]:
     """At most `size` units: proportional per stratum, spread over `groups` (e.g. documents) inside one."""
     by_stratum: dict[str, list[str]] = defaultdict(list)
-    for unit, stratum in sorted(zip(unit_ids, strata)):
+    for unit, stratum in sorted(zip(unit_ids, strata, strict=False)):
         by_stratum[stratum].append(unit)
     total = sum(len(v) for v in by_stratum.values())
     if size >= total:
         return sorted(u for v in by_stratum.values() for u in v)
     if size <= 0:
         return []
-    group_of = dict(zip(unit_ids, groups)) if groups is not None else {}
+    group_of = dict(zip(unit_ids, groups, strict=False)) if groups is not None else {}
     rng = np.random.default_rng(seed)
     alloc = _allocate({s: len(v) for s, v in by_stratum.items()}, size, rng)
     chosen: list[str] = []

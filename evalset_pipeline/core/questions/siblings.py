@@ -5,10 +5,11 @@ distractors (they do not look like the gold) and they may well be sufficient: a 
 returns the table for a question written on the chart is right. Labelling them (role `pooled`)
 keeps scoring from counting such hits as misses.
 """
+
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 
 def evidence_siblings(
@@ -23,11 +24,13 @@ def evidence_siblings(
         key = tuple(v.get(a, "") for a in axes)
         if all(key):
             by_key[key].append(unit)
-    out = {}
+    out: dict[str, list[str]] = {}
     for gold in golds:
         key = tuple(values.get(gold, {}).get(a, "") for a in axes)
         if not all(key):
             out[gold] = []
             continue
-        out[gold] = sorted(u for u in by_key[key] if u != gold and templates.get(u, "") != templates.get(gold, ""))
+        out[gold] = sorted(
+            u for u in by_key[key] if u != gold and templates.get(u, "") != templates.get(gold, "")
+        )
     return out

@@ -10,16 +10,34 @@ to the `underspecified` slice with its acceptable set (or is dropped, if so conf
 All calls for a round go to the backend as one batch, so a remote model sees many requests in
 flight instead of one at a time.
 """
+
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, Sequence
+from typing import Literal
 
 from evalset_pipeline.core.questions.funnel import (
-    DISTRACTOR_CHECK, FINAL, GOLD_CHECK, QUALIFY, FunnelRow,
+    DISTRACTOR_CHECK,
+    FINAL,
+    GOLD_CHECK,
+    QUALIFY,
+    FunnelRow,
 )
 from evalset_pipeline.core.vlm.answers import answers_agree
 from evalset_pipeline.core.vlm.base import PageView, Qualifiers, VLMBackend
+
+# What happens to a question a distractor can still answer: its own slice, or out of the set.
+Underspecified = Literal["slice", "drop"]
+
+
+def underspecified_policy(value: str) -> Underspecified:
+    """A configured policy, checked: a typo must not silently keep or drop every such question."""
+    if value == "slice":
+        return "slice"
+    if value == "drop":
+        return "drop"
+    raise ValueError(f"underspecified must be 'slice' or 'drop', not {value!r}")
 
 
 @dataclass(frozen=True)
@@ -68,7 +86,7 @@ def validate(
     backend: VLMBackend,
     axes: Sequence[str],
     max_rewrites: int = 2,
-    underspecified: Literal["slice", "drop"] = "slice",
+    underspecified: Underspecified = "slice",
 ) -> tuple[list[Validated], list[FunnelRow]]:
     funnel: list[FunnelRow] = []
     kept: list[Validated] = []
@@ -76,22 +94,51 @@ def validate(
 
     def final(st: _State, decision: str, reason: str) -> None:
         st.done = True
-        funnel.append(FunnelRow(st.cand.item_id, st.cand.gold.unit_id, FINAL, decision, reason, st.question))
+        funnel.append(
+            FunnelRow(st.cand.item_id, st.cand.gold.unit_id, FINAL, decision, reason, st.question)
+        )
 
     while active:
         # 1. The gold must answer, and agree with the writer's answer.
         gold_j = backend.judge([(st.question, st.cand.gold) for st in active])
         passing = []
-        for st, j in zip(active, gold_j):
+        for st, j in zip(active, gold_j, strict=False):
             if not j.answers:
-                funnel.append(FunnelRow(st.cand.item_id, st.cand.gold.unit_id, GOLD_CHECK, "fail", j.reason, st.question))
-                final(st, "dropped", "gold does not answer its own question" + ("" if not st.rewrites else " after qualification"))
+                funnel.append(
+                    FunnelRow(
+                        st.cand.item_id,
+                        st.cand.gold.unit_id,
+                        GOLD_CHECK,
+                        "fail",
+                        j.reason,
+                        st.question,
+                    )
+                )
+                final(
+                    st,
+                    "dropped",
+                    "gold does not answer its own question"
+                    + ("" if not st.rewrites else " after qualification"),
+                )
             elif not answers_agree(j.answer or "", st.cand.answer):
                 reason = f"gold answers {j.answer!r}, writer said {st.cand.answer!r}"
-                funnel.append(FunnelRow(st.cand.item_id, st.cand.gold.unit_id, GOLD_CHECK, "fail", reason, st.question))
+                funnel.append(
+                    FunnelRow(
+                        st.cand.item_id,
+                        st.cand.gold.unit_id,
+                        GOLD_CHECK,
+                        "fail",
+                        reason,
+                        st.question,
+                    )
+                )
                 final(st, "dropped", "gold answer disagrees with the writer's answer")
             else:
-                funnel.append(FunnelRow(st.cand.item_id, st.cand.gold.unit_id, GOLD_CHECK, "pass", "", st.question))
+                funnel.append(
+                    FunnelRow(
+                        st.cand.item_id, st.cand.gold.unit_id, GOLD_CHECK, "pass", "", st.question
+                    )
+                )
                 passing.append(st)
 
         # 2. No distractor may answer.
@@ -103,14 +150,43 @@ def validate(
             if st.rewrites == 0:
                 st.first_answering = answering
             if not answering:
-                funnel.append(FunnelRow(st.cand.item_id, st.cand.gold.unit_id, DISTRACTOR_CHECK, "pass", "", st.question))
+                funnel.append(
+                    FunnelRow(
+                        st.cand.item_id,
+                        st.cand.gold.unit_id,
+                        DISTRACTOR_CHECK,
+                        "pass",
+                        "",
+                        st.question,
+                    )
+                )
                 final(st, "qualified" if st.axes else "kept", "ok")
-                kept.append(Validated(st.cand.item_id, st.cand.gold.unit_id, "main", st.question, st.cand.question,
-                                      st.cand.answer, st.cand.language, list(st.axes), [st.cand.gold.unit_id]))
+                kept.append(
+                    Validated(
+                        st.cand.item_id,
+                        st.cand.gold.unit_id,
+                        "main",
+                        st.question,
+                        st.cand.question,
+                        st.cand.answer,
+                        st.cand.language,
+                        list(st.axes),
+                        [st.cand.gold.unit_id],
+                    )
+                )
                 continue
             answering_axes = sorted({d.axis for d in answering})
             reason = f"answerable from distractor on axis={','.join(answering_axes)}"
-            funnel.append(FunnelRow(st.cand.item_id, st.cand.gold.unit_id, DISTRACTOR_CHECK, "fail", reason, st.question))
+            funnel.append(
+                FunnelRow(
+                    st.cand.item_id,
+                    st.cand.gold.unit_id,
+                    DISTRACTOR_CHECK,
+                    "fail",
+                    reason,
+                    st.question,
+                )
+            )
             new_axes = _differing_axes(st.cand.gold_values, answering, axes)
             if st.rewrites >= max_rewrites or not (set(new_axes) - set(st.axes)):
                 why = reason if new_axes else f"{reason}; no axis value tells them apart"
@@ -122,16 +198,26 @@ def validate(
 
         # 3. Rewrite with qualifiers and go round again.
         rewritten = backend.qualify([(st.cand.question, q) for st, q in to_qualify])
-        for (st, quals), text in zip(to_qualify, rewritten):
-            funnel.append(FunnelRow(st.cand.item_id, st.cand.gold.unit_id, QUALIFY, "rewrite",
-                                    "qualifiers: " + ", ".join(f"{a}={v}" for a, v in quals.values.items()), text))
+        for (st, quals), text in zip(to_qualify, rewritten, strict=False):
+            funnel.append(
+                FunnelRow(
+                    st.cand.item_id,
+                    st.cand.gold.unit_id,
+                    QUALIFY,
+                    "rewrite",
+                    "qualifiers: " + ", ".join(f"{a}={v}" for a, v in quals.values.items()),
+                    text,
+                )
+            )
             st.question = text
             st.rewrites += 1
         active = [st for st, _ in to_qualify]
     return kept, funnel
 
 
-def _differing_axes(gold: dict[str, str], answering: Sequence[Distractor], axes: Sequence[str]) -> list[str]:
+def _differing_axes(
+    gold: dict[str, str], answering: Sequence[Distractor], axes: Sequence[str]
+) -> list[str]:
     """Configured axes on which some answering distractor differs from the gold and the gold has a value."""
     out = []
     for a in axes:
@@ -140,7 +226,13 @@ def _differing_axes(gold: dict[str, str], answering: Sequence[Distractor], axes:
     return out
 
 
-def _leave_main(st: _State, policy: str, reason: str, kept: list[Validated], final) -> None:
+def _leave_main(
+    st: _State,
+    policy: str,
+    reason: str,
+    kept: list[Validated],
+    final: Callable[[_State, str, str], None],
+) -> None:
     if policy == "drop":
         final(st, "dropped", reason)
         return
@@ -149,5 +241,16 @@ def _leave_main(st: _State, policy: str, reason: str, kept: list[Validated], fin
     c = st.cand
     st.question = c.question
     final(st, "underspecified", reason)
-    kept.append(Validated(c.item_id, c.gold.unit_id, "underspecified", c.question, c.question, c.answer, c.language,
-                          [], [c.gold.unit_id] + [d.page.unit_id for d in st.first_answering]))
+    kept.append(
+        Validated(
+            c.item_id,
+            c.gold.unit_id,
+            "underspecified",
+            c.question,
+            c.question,
+            c.answer,
+            c.language,
+            [],
+            [c.gold.unit_id] + [d.page.unit_id for d in st.first_answering],
+        )
+    )

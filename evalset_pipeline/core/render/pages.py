@@ -18,6 +18,7 @@ Faults, and what each one costs:
 - Memory is bounded by the job size (64 pages per job) and the pixel budget, never by the
   document's length or page size.
 """
+
 from __future__ import annotations
 
 import errno
@@ -27,23 +28,26 @@ import math
 import os
 import struct
 import zlib
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
 
 import numpy as np
 import pymupdf
 
+from evalset_pipeline.core.atomic import write_bytes_atomic
 from evalset_pipeline.core.corpus.documents import DocumentRecord
 from evalset_pipeline.core.hashing import fingerprint, sha256_bytes, sha256_text
-from evalset_pipeline.core.render.text_layer import text_layer_of
+from evalset_pipeline.core.pagetext.layer import text_layer_of
 
 RENDERER_VERSION = "2"  # 2: PNGs written by `_png` (same pixels as 1, different bytes)
 THUMB_WIDTH = 64
-THUMB_MAX_PIXELS = THUMB_WIDTH * THUMB_WIDTH * 8  # a 1 x 14,400 pt strip must not get a 64 x 900k thumbnail
+THUMB_MAX_PIXELS = (
+    THUMB_WIDTH * THUMB_WIDTH * 8
+)  # a 1 x 14,400 pt strip must not get a 64 x 900k thumbnail
 PAGES_PER_JOB = 64  # large documents are split so memory stays bounded and both cores stay busy
 TMP_DIR = ".tmp"  # under the renders folder: work in progress, swept at the next start
 LOCK_FILE = ".render.lock"
@@ -61,10 +65,19 @@ class RenderWriteError(RuntimeError):
 @dataclass(frozen=True)
 class RenderSettings:
     dpi: int = 96
-    max_pixels: int = 4_000_000  # pixel budget: a 20,000 pt page is scaled down, never rendered huge
+    max_pixels: int = (
+        4_000_000  # pixel budget: a 20,000 pt page is scaled down, never rendered huge
+    )
 
     def key(self) -> str:
-        return fingerprint({"dpi": self.dpi, "max_pixels": self.max_pixels, "v": RENDERER_VERSION, "mupdf": pymupdf.VersionBind})
+        return fingerprint(
+            {
+                "dpi": self.dpi,
+                "max_pixels": self.max_pixels,
+                "v": RENDERER_VERSION,
+                "mupdf": pymupdf.VersionBind,
+            }
+        )
 
 
 @dataclass(frozen=True)
@@ -172,14 +185,25 @@ def _png(pix: pymupdf.Pixmap) -> bytes:
     raw[:, 0] = 0  # filter type 0 (None) on every row
     raw[:, 1:] = np.frombuffer(pix.samples_mv, dtype=np.uint8).reshape(h, pix.stride)[:, : w * n]
     ppm = round(pix.xres / 0.0254), round(pix.yres / 0.0254)
-    return b"".join((_PNG_SIGNATURE,
-                     _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2 if n == 3 else 0, 0, 0, 0)),
-                     _chunk(b"pHYs", struct.pack(">IIB", ppm[0], ppm[1], 1)),
-                     _chunk(b"IDAT", zlib.compress(raw, 1)), _chunk(b"IEND", b"")))
+    return b"".join(
+        (
+            _PNG_SIGNATURE,
+            _chunk(b"IHDR", struct.pack(">IIBBBBB", w, h, 8, 2 if n == 3 else 0, 0, 0, 0)),
+            _chunk(b"pHYs", struct.pack(">IIB", ppm[0], ppm[1], 1)),
+            # an ndarray is a buffer; the 3.11 stubs cannot say so
+            _chunk(b"IDAT", zlib.compress(raw, 1)),  # type: ignore[arg-type]
+            _chunk(b"IEND", b""),
+        )
+    )
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind)))
+    return (
+        struct.pack(">I", len(data))
+        + kind
+        + data
+        + struct.pack(">I", zlib.crc32(data, zlib.crc32(kind)))
+    )
 
 
 def _storable(layer: dict) -> dict:
@@ -189,24 +213,11 @@ def _storable(layer: dict) -> dict:
         return layer
     except UnicodeEncodeError:
         fix = lambda t: t.encode("utf-8", "replace").decode("utf-8")  # noqa: E731
-        return {**layer, "text": fix(layer["text"]),
-                "words": [[fix(v) if isinstance(v, str) else v for v in w] for w in layer["words"]]}
-
-
-def _write(final: Path, data: bytes, tmp_dir: Path) -> None:
-    """Write to the temp folder, then rename into place: the final path is whole or absent."""
-    tmp = tmp_dir / f"{final.name}.{os.getpid()}.tmp"
-    try:
-        final.parent.mkdir(parents=True, exist_ok=True)
-        with open(tmp, "wb") as f:
-            f.write(data)
-        os.replace(tmp, final)
-    except BaseException:
-        try:
-            tmp.unlink(missing_ok=True)
-        except OSError:
-            pass
-        raise
+        return {
+            **layer,
+            "text": fix(layer["text"]),
+            "words": [[fix(v) if isinstance(v, str) else v for v in w] for w in layer["words"]],
+        }
 
 
 def _write_error(exc: OSError, renders_dir: Path, where: str) -> RenderWriteError:
@@ -215,7 +226,9 @@ def _write_error(exc: OSError, renders_dir: Path, where: str) -> RenderWriteErro
             f"out of disk space writing page renders to {renders_dir} ({where}): {exc.strerror}. "
             "Pages rendered before this one are complete and will be reused; free some space and build again."
         )
-    return RenderWriteError(f"cannot write page renders to {renders_dir} ({where}): [Errno {exc.errno}] {exc.strerror}")
+    return RenderWriteError(
+        f"cannot write page renders to {renders_dir} ({where}): [Errno {exc.errno}] {exc.strerror}"
+    )
 
 
 def _render_job(job: _Job) -> tuple[list[PageRender], list[RejectedPage]]:
@@ -227,7 +240,9 @@ def _render_job(job: _Job) -> tuple[list[PageRender], list[RejectedPage]]:
     try:
         doc = pymupdf.open(job.pdf_path, filetype="pdf")
     except Exception as exc:
-        reason = f"cannot open for rendering ({type(exc).__name__}: {exc})".replace(job.pdf_path, job.document.path)
+        reason = f"cannot open for rendering ({type(exc).__name__}: {exc})".replace(
+            job.pdf_path, job.document.path
+        )
         return [], [RejectedPage(job.document.path, doc_sha, n, reason) for n in job.pages]
     with doc:
         for number in job.pages:
@@ -235,29 +250,56 @@ def _render_job(job: _Job) -> tuple[list[PageRender], list[RejectedPage]]:
             rel = Path(job.renders_rel) / key[:2] / key
             try:
                 r = _render_page(doc, number, job.settings)
-            except Exception as exc:  # one bad page must not take its document down (MemoryError included)
-                failed.append(RejectedPage(job.document.path, doc_sha, number, f"render failed ({type(exc).__name__}: {exc})"))
+            except (
+                Exception
+            ) as exc:  # one bad page must not take its document down (MemoryError included)
+                failed.append(
+                    RejectedPage(
+                        job.document.path,
+                        doc_sha,
+                        number,
+                        f"render failed ({type(exc).__name__}: {exc})",
+                    )
+                )
                 continue
             text_json = json.dumps(r.layer, ensure_ascii=False).encode("utf-8")
-            files = [(data_dir / f"{rel}.thumb.png", r.thumb), (data_dir / f"{rel}.json", text_json),
-                     (data_dir / f"{rel}.png", r.png)]  # PNG last: it marks the page complete
+            files = [
+                (data_dir / f"{rel}.thumb.png", r.thumb),
+                (data_dir / f"{rel}.json", text_json),
+                (data_dir / f"{rel}.png", r.png),
+            ]  # PNG last: it marks the page complete
             try:
                 for final, data in files:
-                    _write(final, data, tmp_dir)
+                    # In the temp folder, then renamed into place: the final path is whole or absent.
+                    write_bytes_atomic(final, data, tmp_dir=tmp_dir)
             except OSError as exc:
                 for final, _ in files:  # no half-written page: its siblings go too
                     try:
                         final.unlink(missing_ok=True)
                     except OSError:
                         pass
-                raise _write_error(exc, data_dir / job.renders_rel, f"{job.document.path} page {number}") from None
-            done.append(_page_render(job.document, number, key, rel, r.png, r.layer["text"], r.width, r.height))
+                raise _write_error(
+                    exc, data_dir / job.renders_rel, f"{job.document.path} page {number}"
+                ) from None
+            done.append(
+                _page_render(
+                    job.document, number, key, rel, r.png, r.layer["text"], r.width, r.height
+                )
+            )
             del r, text_json
     return done, failed
 
 
-def _page_render(document: DocumentRecord, number: int, key: str, rel: Path, png: bytes, text: str,
-                 width: int, height: int) -> PageRender:
+def _page_render(
+    document: DocumentRecord,
+    number: int,
+    key: str,
+    rel: Path,
+    png: bytes,
+    text: str,
+    width: int,
+    height: int,
+) -> PageRender:
     return PageRender(
         unit_id=unit_id_for(document.document_sha256, number),
         document_sha256=document.document_sha256,
@@ -274,7 +316,9 @@ def _page_render(document: DocumentRecord, number: int, key: str, rel: Path, png
     )
 
 
-def _recover(data_dir: Path, renders_rel: str, document: DocumentRecord, number: int, key: str) -> PageRender | None:
+def _recover(
+    data_dir: Path, renders_rel: str, document: DocumentRecord, number: int, key: str
+) -> PageRender | None:
     """A page finished by an earlier run that did not get to record it (it was killed): reuse it."""
     rel = Path(renders_rel) / key[:2] / key
     png_path = data_dir / f"{rel}.png"
@@ -360,8 +404,16 @@ def render_corpus(
                 else:
                     todo.append(number)
             for i in range(0, len(todo), PAGES_PER_JOB):
-                jobs.append(_Job(str(Path(corpus_root) / doc.path), doc, tuple(todo[i : i + PAGES_PER_JOB]), str(data_dir),
-                                 renders_rel, settings))
+                jobs.append(
+                    _Job(
+                        str(Path(corpus_root) / doc.path),
+                        doc,
+                        tuple(todo[i : i + PAGES_PER_JOB]),
+                        str(data_dir),
+                        renders_rel,
+                        settings,
+                    )
+                )
         reused = len(pages)
         if progress and reused:
             progress(reused)
@@ -373,10 +425,14 @@ def render_corpus(
                 progress(len(done) + len(failed))
     pages.sort(key=lambda p: (p.document_path, p.page_number))
     rejected.sort(key=lambda r: (r.document_path, r.page_number))
-    return RenderOutcome(pages, rejected, rendered=len(pages) - reused, reused=reused, recovered=recovered)
+    return RenderOutcome(
+        pages, rejected, rendered=len(pages) - reused, reused=reused, recovered=recovered
+    )
 
 
-def _run_jobs(jobs: list[_Job], workers: int | None) -> Iterator[tuple[list[PageRender], list[RejectedPage]]]:
+def _run_jobs(
+    jobs: list[_Job], workers: int | None
+) -> Iterator[tuple[list[PageRender], list[RejectedPage]]]:
     workers = workers or os.cpu_count() or 1
     if workers <= 1 or len(jobs) <= 1:
         yield from map(_render_job, jobs)
@@ -397,10 +453,14 @@ def _run_jobs(jobs: list[_Job], workers: int | None) -> Iterator[tuple[list[Page
                     crashed.append(job)  # this job, or one beside it, killed a worker
                     continue
                 except RenderWriteError as exc:
-                    raise RenderWriteError(str(exc)) from None  # the message, not the worker's traceback
+                    raise RenderWriteError(
+                        str(exc)
+                    ) from None  # the message, not the worker's traceback
                 yield result
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)  # a write error stops the run now, not after every job
+        pool.shutdown(
+            wait=True, cancel_futures=True
+        )  # a write error stops the run now, not after every job
     for job in sorted(crashed, key=lambda j: (j.document.path, j.pages)):
         yield _isolated(job)
 
@@ -413,11 +473,15 @@ def _isolated(job: _Job) -> tuple[list[PageRender], list[RejectedPage]]:
     except BrokenProcessPool:
         if len(job.pages) == 1:
             reason = "render failed (the renderer process died on this page)"
-            return [], [RejectedPage(job.document.path, job.document.document_sha256, job.pages[0], reason)]
+            return [], [
+                RejectedPage(job.document.path, job.document.document_sha256, job.pages[0], reason)
+            ]
     half = len(job.pages) // 2
     out: tuple[list[PageRender], list[RejectedPage]] = ([], [])
     for part in (job.pages[:half], job.pages[half:]):
-        done, failed = _isolated(_Job(job.pdf_path, job.document, part, job.data_dir, job.renders_rel, job.settings))
+        done, failed = _isolated(
+            _Job(job.pdf_path, job.document, part, job.data_dir, job.renders_rel, job.settings)
+        )
         out[0].extend(done)
         out[1].extend(failed)
     return out

@@ -21,13 +21,17 @@ Conventions (declared once, used everywhere):
 
 Everything is computed from exact counts; rounding is left to whoever prints.
 """
+
 from __future__ import annotations
 
 import math
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any, Hashable, Sequence
+from typing import Any
 
 import numpy as np
+
+from evalset_pipeline.core.labels import LABELS
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 
@@ -47,7 +51,12 @@ def wilson_interval(k: int, n: int, z: float = Z95) -> tuple[float, float] | Non
 def proportion(k: int, n: int) -> dict[str, Any]:
     """{"value", "k", "n", "ci95"}; value and ci None when n == 0."""
     ci = wilson_interval(k, n)
-    return {"value": k / n if n else None, "k": int(k), "n": int(n), "ci95": list(ci) if ci else None}
+    return {
+        "value": k / n if n else None,
+        "k": int(k),
+        "n": int(n),
+        "ci95": list(ci) if ci else None,
+    }
 
 
 @dataclass(frozen=True)
@@ -56,22 +65,26 @@ class Confusion:
     matrix: tuple[tuple[int, ...], ...]  # rows = reference, columns = prediction
 
     @classmethod
-    def from_pairs(cls, reference: Sequence[str], predicted: Sequence[str], classes: Sequence[str]) -> "Confusion":
+    def from_pairs(
+        cls, reference: Sequence[str], predicted: Sequence[str], classes: Sequence[str]
+    ) -> Confusion:
         if len(reference) != len(predicted):
             raise ValueError(f"{len(reference)} reference labels but {len(predicted)} predictions")
         index = {c: i for i, c in enumerate(classes)}
         m = np.zeros((len(classes), len(classes)), dtype=np.int64)
-        for r, p in zip(reference, predicted):
+        for r, p in zip(reference, predicted, strict=False):
             if r not in index or p not in index:
                 raise ValueError(f"label pair ({r!r}, {p!r}) outside the classes {list(classes)}")
             m[index[r], index[p]] += 1
         return cls(tuple(classes), tuple(tuple(int(x) for x in row) for row in m))
 
     @classmethod
-    def from_matrix(cls, matrix: Sequence[Sequence[int]], classes: Sequence[str]) -> "Confusion":
+    def from_matrix(cls, matrix: Sequence[Sequence[int]], classes: Sequence[str]) -> Confusion:
         m = tuple(tuple(int(x) for x in row) for row in matrix)
         if len(m) != len(classes) or any(len(row) != len(classes) for row in m):
-            raise ValueError(f"a {len(classes)}x{len(classes)} matrix is needed for classes {list(classes)}")
+            raise ValueError(
+                f"a {len(classes)}x{len(classes)} matrix is needed for classes {list(classes)}"
+            )
         return cls(tuple(classes), m)
 
     @property
@@ -154,16 +167,23 @@ def bootstrap_by_cluster(
     k = len(classes)
     index = {c: i for i, c in enumerate(classes)}
     per = np.zeros((len(order), k * k), dtype=np.float64)
-    for cl, r, p in zip(clusters, reference, predicted):
+    for cl, r, p in zip(clusters, reference, predicted, strict=False):
         per[order[cl], index[r] * k + index[p]] += 1
     if len(order) < 2:
         return None
     rng = np.random.default_rng(seed)
     chunk = max(1, min(resamples, 4_000_000 // len(order)))  # bounded memory for many clusters
-    mats = np.concatenate([
-        rng.multinomial(len(order), np.full(len(order), 1.0 / len(order)), size=min(chunk, resamples - start)) @ per
-        for start in range(0, resamples, chunk)
-    ]).reshape(resamples, k, k)
+    mats = np.concatenate(
+        [
+            rng.multinomial(
+                len(order),
+                np.full(len(order), 1.0 / len(order)),
+                size=min(chunk, resamples - start),
+            )
+            @ per
+            for start in range(0, resamples, chunk)
+        ]
+    ).reshape(resamples, k, k)
     n = mats.sum(axis=(1, 2))
     tp = np.diagonal(mats, axis1=1, axis2=2)
     support, pred = mats.sum(axis=2), mats.sum(axis=1)
@@ -179,21 +199,32 @@ def bootstrap_by_cluster(
 
     def pct(values: np.ndarray) -> list[float] | None:
         values = values[~np.isnan(values)]
-        return [float(np.percentile(values, 2.5)), float(np.percentile(values, 97.5))] if len(values) else None
+        return (
+            [float(np.percentile(values, 2.5)), float(np.percentile(values, 97.5))]
+            if len(values)
+            else None
+        )
 
-    return {"clusters": len(order), "resamples": resamples, "seed": seed, "accuracy_ci95": pct(acc),
-            "macro_f1_ci95": pct(macro), "cohens_kappa_ci95": pct(kappa)}
+    return {
+        "clusters": len(order),
+        "resamples": resamples,
+        "seed": seed,
+        "accuracy_ci95": pct(acc),
+        "macro_f1_ci95": pct(macro),
+        "cohens_kappa_ci95": pct(kappa),
+    }
 
 
 # --- the three views of a three-way label -------------------------------------------------------
 
-LABELS = ("sufficient", "supporting", "irrelevant")
 BOUNDARY = ("sufficient", "supporting")
 SUFFICIENT_VS_REST = ("sufficient", "not_sufficient")
 
 
 def label_views(
-    reference: Sequence[str], predicted: Sequence[str], clusters: Sequence[Hashable] | None = None,
+    reference: Sequence[str],
+    predicted: Sequence[str],
+    clusters: Sequence[Hashable] | None = None,
     bootstrap: bool = True,
 ) -> dict[str, Any]:
     """The three-class report plus the two binary views of the boundary that matters.
@@ -207,12 +238,29 @@ def label_views(
     clusters = list(clusters) if clusters is not None else list(range(len(reference)))
     out: dict[str, Any] = {}
     views = {
-        "three_class": (LABELS, [(c, r, p) for c, r, p in zip(clusters, reference, predicted)]),
-        "sufficient_vs_supporting": (BOUNDARY, [(c, r, p) for c, r, p in zip(clusters, reference, predicted)
-                                                if r in BOUNDARY and p in BOUNDARY]),
-        "sufficient_vs_rest": (SUFFICIENT_VS_REST, [
-            (c, r if r == "sufficient" else "not_sufficient", p if p == "sufficient" else "not_sufficient")
-            for c, r, p in zip(clusters, reference, predicted)]),
+        "three_class": (
+            LABELS,
+            [(c, r, p) for c, r, p in zip(clusters, reference, predicted, strict=False)],
+        ),
+        "sufficient_vs_supporting": (
+            BOUNDARY,
+            [
+                (c, r, p)
+                for c, r, p in zip(clusters, reference, predicted, strict=False)
+                if r in BOUNDARY and p in BOUNDARY
+            ],
+        ),
+        "sufficient_vs_rest": (
+            SUFFICIENT_VS_REST,
+            [
+                (
+                    c,
+                    r if r == "sufficient" else "not_sufficient",
+                    p if p == "sufficient" else "not_sufficient",
+                )
+                for c, r, p in zip(clusters, reference, predicted, strict=False)
+            ],
+        ),
     }
     for name, (classes, rows) in views.items():
         cl = [r[0] for r in rows]
@@ -230,7 +278,15 @@ def headline(report: dict[str, Any]) -> dict[str, Any]:
     """The few numbers worth a provenance field: n, accuracy + interval, kappa, macro-F1."""
     acc = report["accuracy"]
     boot = report.get("bootstrap") or {}
-    return {"n": report["n"], "items": report.get("items"), "accuracy": acc["value"], "accuracy_ci95": acc["ci95"],
-            "cohens_kappa": report["cohens_kappa"], "cohens_kappa_ci95": boot.get("cohens_kappa_ci95"),
-            "macro_f1": report["macro_f1"], "macro_f1_ci95": boot.get("macro_f1_ci95"),
-            "classes": report["classes"], "matrix": report["matrix"]}
+    return {
+        "n": report["n"],
+        "items": report.get("items"),
+        "accuracy": acc["value"],
+        "accuracy_ci95": acc["ci95"],
+        "cohens_kappa": report["cohens_kappa"],
+        "cohens_kappa_ci95": boot.get("cohens_kappa_ci95"),
+        "macro_f1": report["macro_f1"],
+        "macro_f1_ci95": boot.get("macro_f1_ci95"),
+        "classes": report["classes"],
+        "matrix": report["matrix"],
+    }

@@ -14,16 +14,21 @@ Human labels given for another wording of the question are not applied (counted 
 It also measures the current judge against the held-out human labels and states the result,
 so every version says that a model pre-labelled it and how well that model agrees with people.
 """
+
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 from evalset_pipeline.core.paths import DataPaths
 from evalset_pipeline.core.review.regression import SLICE as REGRESSION
 from evalset_pipeline.core.review.report import (
-    inter_annotator, judge_from_identity, model_human_agreement, provenance_summary,
+    inter_annotator,
+    judge_from_identity,
+    model_human_agreement,
+    provenance_summary,
 )
 from evalset_pipeline.core.review.store import PairKey, ReviewStore, question_sha
 
@@ -62,9 +67,13 @@ def apply_reviews(
             applied += 1
         elif slice_of.get(j["item_id"]) == REGRESSION and j["role"] == "gold":
             note = notes.get(j["item_id"], "")
-            row.update(label="sufficient", label_source="human",
-                       rationale="regression record: the page that should have been retrieved"
-                       + (f" ({note})" if note else "") + f"; model said {j['label']}")
+            row.update(
+                label="sufficient",
+                label_source="human",
+                rationale="regression record: the page that should have been retrieved"
+                + (f" ({note})" if note else "")
+                + f"; model said {j['label']}",
+            )
             regression_golds += 1
         else:
             if review is not None:
@@ -73,13 +82,20 @@ def apply_reviews(
         out.append(row)
     counts = Counter(r["label_source"] for r in out)
     current_pairs = {(k.item_id, k.unit_id) for k in model_labels}
-    stale = sum(1 for k in reviews if (k.item_id, k.unit_id) in current_pairs and k not in model_labels)
+    stale = sum(
+        1 for k in reviews if (k.item_id, k.unit_id) in current_pairs and k not in model_labels
+    )
     outside = sum(1 for k in reviews if (k.item_id, k.unit_id) not in current_pairs)
     judge = judge_from_identity(backend_identity)
     report = model_human_agreement(reviews.values(), model_labels, judge)
     inter = inter_annotator(reviews.values())
     agreement = provenance_summary(report, inter, total_labels=len(out))
-    review_info = {"applied": applied, "regression_golds": regression_golds, "in_conflict": in_conflict,
-                   "stale_question": stale, "not_in_version": outside}
+    review_info = {
+        "applied": applied,
+        "regression_golds": regression_golds,
+        "in_conflict": in_conflict,
+        "stale_question": stale,
+        "not_in_version": outside,
+    }
     agreement["reviews"] = review_info
     return ReviewOutcome(out, {s: counts.get(s, 0) for s in SOURCES}, agreement, review_info)

@@ -19,6 +19,7 @@ Everything a page or a model wrote (questions, answers, rationales, page text, p
 HTML-escaped; the sheet rows embedded for the download button are JSON with `<`, `>` and `&`
 escaped, so no text can close the script element.
 """
+
 from __future__ import annotations
 
 import base64
@@ -26,15 +27,17 @@ import html
 import json
 import shutil
 from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
 from evalset_pipeline.core.golden.model import GoldenSet
 from evalset_pipeline.core.hashing import fingerprint
+from evalset_pipeline.core.pagetext.layer import page_text_or_empty
 from evalset_pipeline.core.questions.sampling import stratified_sample
 from evalset_pipeline.core.review.sheets import SHEET_COLUMNS, spreadsheet_safe, write_csv
 from evalset_pipeline.core.review.store import question_sha
@@ -79,9 +82,11 @@ def select_items(
     ids = [i["item_id"] for i in items]
     strata = [stratum_of(i, templates.get(i["gold_unit_id"], "")) for i in items]
     chosen = stratified_sample(ids, strata, sample, seed)
-    by_id = dict(zip(ids, strata))
+    by_id = dict(zip(ids, strata, strict=False))
     rng = np.random.default_rng(seed)
-    order = [chosen[i] for i in rng.permutation(len(chosen))]  # seeded packet order, not grouped by document
+    order = [
+        chosen[i] for i in rng.permutation(len(chosen))
+    ]  # seeded packet order, not grouped by document
     n_overlap = int(round(overlap * len(order))) if len(slots) > 1 else 0
     shared, rest = order[:n_overlap], order[n_overlap:]
     out: dict[str, list[str]] = {s: [] for s in slots}
@@ -90,15 +95,11 @@ def select_items(
         out[slots[k % len(slots)]].append(item)
     for s in slots:
         out[s] = sorted(out[s] + shared, key=position.__getitem__)
-    return Selection(out, sorted(shared, key=position.__getitem__), dict(sorted(Counter(by_id[i] for i in chosen).items())))
-
-
-def _text_layer(path: Path) -> str:
-    try:
-        layer = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return ""
-    return str(layer.get("text") or "") if isinstance(layer, dict) else ""
+    return Selection(
+        out,
+        sorted(shared, key=position.__getitem__),
+        dict(sorted(Counter(by_id[i] for i in chosen).items())),
+    )
 
 
 def _title(text: str) -> str:
@@ -131,8 +132,11 @@ def export_packets(
     data_dir = golden.snapshot_dir.parents[2]  # <data>/golden/versions/<id>
     units = {u["unit_id"]: u for u in golden.units.to_pylist()}
     skip = set(skip_items)
-    items = [i for i in golden.items.to_pylist()
-             if (not slices or i["slice"] in slices) and i["item_id"] not in skip]
+    items = [
+        i
+        for i in golden.items.to_pylist()
+        if (not slices or i["slice"] in slices) and i["item_id"] not in skip
+    ]
     if not items:
         raise PacketError("no items left to review (all reviewed, or no item in the chosen slices)")
     judgments: dict[str, list[dict[str, Any]]] = defaultdict(list)
@@ -142,29 +146,40 @@ def export_packets(
     selection = select_items(items, templates, sample, seed, overlap, list(slots))
     by_id = {i["item_id"]: i for i in items}
     prov = golden.info.get("provenance") or {}
-    judge = {"backend": prov.get("backend"), "model": prov.get("model"),
-             "label_prompt": (prov.get("prompts") or {}).get("label")}
-    packet_id = "pk-" + fingerprint({"version": golden.version_id, "slots": selection.slots, "blind": blind,
-                                     "seed": seed}, 12)
-    created = (now or datetime.now(timezone.utc)).strftime("%Y-%m-%d %H:%M UTC")
+    judge = {
+        "backend": prov.get("backend"),
+        "model": prov.get("model"),
+        "label_prompt": (prov.get("prompts") or {}).get("label"),
+    }
+    packet_id = "pk-" + fingerprint(
+        {"version": golden.version_id, "slots": selection.slots, "blind": blind, "seed": seed}, 12
+    )
+    created = (now or datetime.now(UTC)).strftime("%Y-%m-%d %H:%M UTC")
 
     # Images: copied once each, named by content hash (or inlined with --embed).
-    needed = {j["unit_id"] for item in selection.overlap + [i for s in selection.slots.values() for i in s]
-              for j in judgments[item]}
+    needed = {
+        j["unit_id"]
+        for item in selection.overlap + [i for s in selection.slots.values() for i in s]
+        for j in judgments[item]
+    }
     image_src: dict[str, str] = {}  # unit -> file under DIR, or "" when embedded (see `embedded`)
-    embedded: dict[str, str] = {}  # unit -> data URI, each image once per page, set by the packet's script
+    embedded: dict[
+        str, str
+    ] = {}  # unit -> data URI, each image once per page, set by the packet's script
     texts: dict[str, str] = {}
     missing = []
     for unit_id in sorted(needed):
         row = units.get(unit_id)
         src = data_dir / row["render_path"] if row else None
-        if row is None or not src.is_file():
+        if row is None or src is None or not src.is_file():
             missing.append(unit_id)
             continue
-        texts[unit_id] = _text_layer(data_dir / row["text_path"])
+        texts[unit_id] = page_text_or_empty(data_dir / row["text_path"])
         suffix = src.suffix or ".png"
         if embed:
-            embedded[unit_id] = "data:image/png;base64," + base64.b64encode(src.read_bytes()).decode("ascii")
+            embedded[unit_id] = "data:image/png;base64," + base64.b64encode(
+                src.read_bytes()
+            ).decode("ascii")
             image_src[unit_id] = ""
         else:
             name = f"images/{row['render_hash'][:24]}{suffix}"
@@ -174,7 +189,9 @@ def export_packets(
                 shutil.copyfile(src, target)
             image_src[unit_id] = name
     if missing:
-        raise PacketError(f"{len(missing)} page render(s) missing under {data_dir}: {', '.join(missing[:5])}")
+        raise PacketError(
+            f"{len(missing)} page render(s) missing under {data_dir}: {', '.join(missing[:5])}"
+        )
 
     files: dict[str, dict[str, Any]] = {}
     for slot, item_ids in selection.slots.items():
@@ -183,34 +200,81 @@ def export_packets(
         for pos, item_id in enumerate(item_ids, 1):
             item = by_id[item_id]
             qsha = question_sha(item["question"])
-            cands = sorted(judgments[item_id], key=lambda j: (ROLE_ORDER.get(j["role"], 9), j["axis"], j["unit_id"]))
+            cands = sorted(
+                judgments[item_id],
+                key=lambda j: (ROLE_ORDER.get(j["role"], 9), j["axis"], j["unit_id"]),
+            )
             item_rows = []
             for j in cands:
                 u = units[j["unit_id"]]
-                item_rows.append({
-                    "packet_id": packet_id, "version_id": golden.version_id, "slot": slot, "item_id": item_id,
-                    "unit_id": j["unit_id"], "question_sha": qsha, "role": j["role"], "axis": j["axis"],
-                    "page": f"{u['document_path']} p.{u['page_number']}", "question": item["question"],
-                    "answer": item["answer"], "model_label": "" if blind else j["label"],
-                    "model_rationale": "" if blind else j["rationale"], "human_label": "", "note": "",
-                    "_source": j.get("label_source") or "model",
-                })
+                item_rows.append(
+                    {
+                        "packet_id": packet_id,
+                        "version_id": golden.version_id,
+                        "slot": slot,
+                        "item_id": item_id,
+                        "unit_id": j["unit_id"],
+                        "question_sha": qsha,
+                        "role": j["role"],
+                        "axis": j["axis"],
+                        "page": f"{u['document_path']} p.{u['page_number']}",
+                        "question": item["question"],
+                        "answer": item["answer"],
+                        "model_label": "" if blind else j["label"],
+                        "model_rationale": "" if blind else j["rationale"],
+                        "human_label": "",
+                        "note": "",
+                        "_source": j.get("label_source") or "model",
+                    }
+                )
             rows += item_rows
-            cards.append(_card(pos, item, item_rows, units, image_src, texts, item_id in selection.overlap, blind))
+            cards.append(
+                _card(
+                    pos,
+                    item,
+                    item_rows,
+                    units,
+                    image_src,
+                    texts,
+                    item_id in selection.overlap,
+                    blind,
+                )
+            )
         sheet = out / f"sheet_{slot}.csv"
         write_csv(sheet, SHEET_COLUMNS, rows)
         page = out / f"packet_{slot}.html"
         images = {r["unit_id"]: embedded[r["unit_id"]] for r in rows if r["unit_id"] in embedded}
-        page.write_text(_page(golden, packet_id, slot, cards, rows, judge, created, blind, images), encoding="utf-8")
-        files[slot] = {"packet": page.name, "sheet": sheet.name, "items": len(item_ids), "labels": len(rows)}
+        page.write_text(
+            _page(golden, packet_id, slot, cards, rows, judge, created, blind, images),
+            encoding="utf-8",
+        )
+        files[slot] = {
+            "packet": page.name,
+            "sheet": sheet.name,
+            "items": len(item_ids),
+            "labels": len(rows),
+        }
 
     manifest = {
-        "packet_id": packet_id, "version_id": golden.version_id, "created": created, "seed": seed,
-        "sample": sample, "overlap": overlap, "blind": blind, "embedded_images": embed, "slices": list(slices or []),
-        "judge": judge, "slots": selection.slots, "double_annotated": selection.overlap, "strata": selection.strata,
-        "files": files, "skipped_reviewed_items": len(skip & {i["item_id"] for i in golden.items.to_pylist()}),
+        "packet_id": packet_id,
+        "version_id": golden.version_id,
+        "created": created,
+        "seed": seed,
+        "sample": sample,
+        "overlap": overlap,
+        "blind": blind,
+        "embedded_images": embed,
+        "slices": list(slices or []),
+        "judge": judge,
+        "slots": selection.slots,
+        "double_annotated": selection.overlap,
+        "strata": selection.strata,
+        "files": files,
+        "skipped_reviewed_items": len(skip & {i["item_id"] for i in golden.items.to_pylist()}),
     }
-    (out / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False), encoding="utf-8")
+    (out / "manifest.json").write_text(
+        json.dumps(manifest, indent=2, ensure_ascii=False), encoding="utf-8"
+    )
     (out / "index.html").write_text(_index(manifest), encoding="utf-8")
     return manifest
 
@@ -310,47 +374,73 @@ refresh();
 
 def _script_json(value: Any) -> str:
     """JSON safe inside <script>: no '<', '>' or '&' survive, so nothing can end the element."""
-    return (json.dumps(value, ensure_ascii=False).replace("&", "\\u0026").replace("<", "\\u003c")
-            .replace(">", "\\u003e").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
+    return (
+        json.dumps(value, ensure_ascii=False)
+        .replace("&", "\\u0026")
+        .replace("<", "\\u003c")
+        .replace(">", "\\u003e")
+        .replace("\u2028", "\\u2028")
+        .replace("\u2029", "\\u2029")
+    )
 
 
-def _card(pos: int, item: dict[str, Any], rows: list[dict[str, Any]], units: dict[str, dict[str, Any]],
-          image_src: dict[str, str], texts: dict[str, str], double: bool, blind: bool) -> str:
+def _card(
+    pos: int,
+    item: dict[str, Any],
+    rows: list[dict[str, Any]],
+    units: dict[str, dict[str, Any]],
+    image_src: dict[str, str],
+    texts: dict[str, str],
+    double: bool,
+    blind: bool,
+) -> str:
     item_id = item["item_id"]
     gold = units.get(item["gold_unit_id"], {})
     tags = [f'<span class="tag {e(item["slice"])}">{e(item["slice"])}</span>']
     if gold.get("template_id"):
         tags.append(f'<span class="tag">template {e(gold["template_id"])}</span>')
     if item.get("qualified_axes"):
-        tags.append(f'<span class="tag">qualified: {e(item["qualified_axes"].replace(",", ", "))}</span>')
+        tags.append(
+            f'<span class="tag">qualified: {e(item["qualified_axes"].replace(",", ", "))}</span>'
+        )
     if double:
         tags.append('<span class="tag double">double-annotated</span>')
     cands = []
     for r in rows:
         u = units[r["unit_id"]]
-        name = f'{item_id}|{r["unit_id"]}'
-        role = r["role"] + (f' · {r["axis"]}' if r["axis"] else "")
-        facts = " · ".join(e(str(u.get(f))) for f in ("entity", "period", "metric", "revision") if u.get(f))
+        name = f"{item_id}|{r['unit_id']}"
+        role = r["role"] + (f" · {r['axis']}" if r["axis"] else "")
+        facts = " · ".join(
+            e(str(u.get(f))) for f in ("entity", "period", "metric", "revision") if u.get(f)
+        )
         text = texts.get(r["unit_id"], "")
         if blind:
             model = ""
         else:
             src = "model" if r["_source"] == "model" else r["_source"]
-            model = (f'<div class="model">{e(src)}: <span class="chip {e(r["model_label"])}">{e(r["model_label"])}</span>'
-                     f'<span class="why">{e(r["model_rationale"] or "")}</span></div>')
+            model = (
+                f'<div class="model">{e(src)}: <span class="chip {e(r["model_label"])}">{e(r["model_label"])}</span>'
+                f'<span class="why">{e(r["model_rationale"] or "")}</span></div>'
+            )
         radios = "".join(
             f'<label class="{lab}" title="{e(LABEL_HELP[lab])}"><input type="radio" name="{e(name)}" value="{lab}">'
-            f'<span>{lab}</span></label>' for lab in LABEL_HELP)
+            f"<span>{lab}</span></label>"
+            for lab in LABEL_HELP
+        )
         cands.append(
             f'<div class="cand {e(r["role"])}" data-item="{e(item_id)}" data-unit="{e(r["unit_id"])}">'
-            + _image(r["unit_id"], image_src[r["unit_id"]], f'{r["role"]} page {r["page"]}')
+            + _image(r["unit_id"], image_src[r["unit_id"]], f"{r['role']} page {r['page']}")
             + f'<div class="body"><div class="role {e(r["role"])}">{e(role)}</div>'
             f'<div class="where">{e(r["page"])}</div>'
             + (f'<div class="facts">{facts}</div>' if facts else "")
             + model
             + f'<fieldset aria-label="label for {e(r["unit_id"])}">{radios}</fieldset>'
             f'<input class="note" placeholder="note (optional)" aria-label="note">'
-            + (f'<details><summary>{e(_title(text)) or "page text"}</summary><pre>{e(text)}</pre></details>' if text else "")
+            + (
+                f"<details><summary>{e(_title(text)) or 'page text'}</summary><pre>{e(text)}</pre></details>"
+                if text
+                else ""
+            )
             + "</div></div>"
         )
     answer = item.get("answer") or ""
@@ -358,47 +448,79 @@ def _card(pos: int, item: dict[str, Any], rows: list[dict[str, Any]], units: dic
         f'<article id="i{pos}"><div class="qhead"><span class="n">#{pos}</span><span>{e(item_id)}</span>{"".join(tags)}</div>'
         f'<p class="question" lang="{e(item.get("language") or "")}">{e(item["question"])}</p>'
         f'<p class="answer">expected answer: <b>{e(answer) if answer else "—"}</b>'
-        + (f' · as first written: {e(item["original_question"])}' if item.get("original_question")
-           and item["original_question"] != item["question"] else "")
+        + (
+            f" · as first written: {e(item['original_question'])}"
+            if item.get("original_question") and item["original_question"] != item["question"]
+            else ""
+        )
         + f'</p><div class="cands">{"".join(cands)}</div></article>'
     )
 
 
 def _image(unit_id: str, src: str, alt: str) -> str:
     if src:  # a file beside the packet: works without scripts too
-        return (f'<a class="img" href="{e(src)}" target="_blank" rel="noopener">'
-                f'<img loading="lazy" src="{e(src)}" alt="{e(alt)}"></a>')
+        return (
+            f'<a class="img" href="{e(src)}" target="_blank" rel="noopener">'
+            f'<img loading="lazy" src="{e(src)}" alt="{e(alt)}"></a>'
+        )
     # Embedded: the data URI lives once in the page's image map; the packet's script sets it.
     return f'<a class="img" href="#" data-img="{e(unit_id)}"><img data-img="{e(unit_id)}" alt="{e(alt)}"></a>'
 
 
-def _page(golden: GoldenSet, packet_id: str, slot: str, cards: list[str], rows: list[dict[str, Any]],
-          judge: dict[str, Any], created: str, blind: bool, images: dict[str, str] | None = None) -> str:
-    sheet_rows = [{c: (spreadsheet_safe(r.get(c)) if c in ("page", "question", "answer", "model_rationale")
-                       else r.get(c, "")) for c in SHEET_COLUMNS} for r in rows]
-    who = f'{judge.get("backend") or "?"}/{judge.get("model") or "?"} (label prompt {judge.get("label_prompt") or "?"})'
-    help_html = "".join(f'<div><span class="chip {k}">{k}</span><p>{e(v)}</p></div>' for k, v in LABEL_HELP.items())
-    pre = ("Model labels are hidden in this packet (blind review): label each page on its own merits."
-           if blind else f"Each page shows the label the model {e(who)} gave it; check it, do not copy it.")
+def _page(
+    golden: GoldenSet,
+    packet_id: str,
+    slot: str,
+    cards: list[str],
+    rows: list[dict[str, Any]],
+    judge: dict[str, Any],
+    created: str,
+    blind: bool,
+    images: dict[str, str] | None = None,
+) -> str:
+    sheet_rows = [
+        {
+            c: (
+                spreadsheet_safe(r.get(c))
+                if c in ("page", "question", "answer", "model_rationale")
+                else r.get(c, "")
+            )
+            for c in SHEET_COLUMNS
+        }
+        for r in rows
+    ]
+    who = f"{judge.get('backend') or '?'}/{judge.get('model') or '?'} (label prompt {judge.get('label_prompt') or '?'})"
+    help_html = "".join(
+        f'<div><span class="chip {k}">{k}</span><p>{e(v)}</p></div>' for k, v in LABEL_HELP.items()
+    )
+    pre = (
+        "Model labels are hidden in this packet (blind review): label each page on its own merits."
+        if blind
+        else f"Each page shows the label the model {e(who)} gave it; check it, do not copy it."
+    )
     toc = " ".join(f'<a href="#i{k}">#{k}</a>' for k in range(1, len(cards) + 1))
     return (
-        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
-        "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
+        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width,initial-scale=1">'
         f"<title>Review packet {e(packet_id)} · slot {e(slot)}</title><style>{CSS}</style></head>"
         f'<body data-packet="{e(packet_id)}" data-slot="{e(slot)}">'
         f'<header class="top"><h1>Review packet · annotator slot {e(slot)}</h1>'
         f'<span class="meta">golden set {e(golden.version_id)} · {len(cards)} questions · {len(rows)} pages to label · '
-        f'{e(packet_id)} · {e(created)}</span>'
+        f"{e(packet_id)} · {e(created)}</span>"
         f'<span class="progress"><b id="done">0</b> / {len(rows)} labelled</span><span class="bar"><i id="bar"></i></span>'
         f'<button class="primary" id="download" title="save your labels as a CSV sheet to import">Download sheet</button></header>'
         f'<main><section class="help">{help_html}<div class="howto"><b>How to return it.</b> <span>{pre} Pick a label for every page '
         f"(your choices are kept in this browser), then <b>Download sheet</b> and send the CSV, or fill "
-        f'<code>sheet_{e(slot)}.csv</code> in a spreadsheet. Import: <code>evalset review import SHEET --annotator NAME</code>.'
+        f"<code>sheet_{e(slot)}.csv</code> in a spreadsheet. Import: <code>evalset review import SHEET --annotator NAME</code>."
         f'</span></div></section><nav class="toc">{toc}</nav>{"".join(cards)}</main>'
         '<div id="zoom" role="dialog" aria-label="page image"><img alt=""></div>'
         f'<script type="application/json" id="sheet-rows">{_script_json(sheet_rows)}</script>'
         f'<script type="application/json" id="sheet-cols">{_script_json(list(SHEET_COLUMNS))}</script>'
-        + (f'<script type="application/json" id="images">{_script_json(images)}</script>' if images else "")
+        + (
+            f'<script type="application/json" id="images">{_script_json(images)}</script>'
+            if images
+            else ""
+        )
         + f"<script>{JS}</script></body></html>"
     )
 
@@ -407,10 +529,11 @@ def _index(m: dict[str, Any]) -> str:
     rows = "".join(
         f'<tr><td><b>{e(slot)}</b></td><td><a href="{e(f["packet"])}">{e(f["packet"])}</a></td>'
         f'<td><a href="{e(f["sheet"])}">{e(f["sheet"])}</a></td><td>{f["items"]}</td><td>{f["labels"]}</td></tr>'
-        for slot, f in m["files"].items())
+        for slot, f in m["files"].items()
+    )
     strata = "".join(f"<tr><td>{e(k)}</td><td>{v}</td></tr>" for k, v in m["strata"].items())
     return (
-        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+        '<!doctype html><html lang="en"><head><meta charset="utf-8">'
         f"<title>Review packet {e(m['packet_id'])}</title><style>{CSS} table{{border-collapse:collapse;background:#fff}}"
         "td,th{border:1px solid var(--line);padding:4px 10px;text-align:left}</style></head><body><main>"
         f"<h1>Review packet {e(m['packet_id'])}</h1><p>golden set <b>{e(m['version_id'])}</b> · created {e(m['created'])} · "

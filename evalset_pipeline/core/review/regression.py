@@ -22,16 +22,18 @@ Each record becomes an item of slice ``regression`` in the `validated_questions`
 A record whose document or page is not in the corpus is kept out of the set and counted
 (``unresolved``) in the funnel, never silently dropped.
 """
+
 from __future__ import annotations
 
 import fcntl
 import json
 import os
 import unicodedata
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from datetime import date as date_cls
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 import pyarrow as pa
 
@@ -44,11 +46,21 @@ from evalset_pipeline.core.vlm.base import PageView
 SLICE = "regression"
 DEFAULT_FILE = "regressions.jsonl"
 TABLE = "regression_items"
-SCHEMA = pa.schema([
-    ("item_id", pa.string()), ("file", pa.string()), ("line", pa.int64()), ("question", pa.string()),
-    ("document", pa.string()), ("page", pa.int64()), ("unit_id", pa.string()), ("status", pa.string()),
-    ("reason", pa.string()), ("note", pa.string()), ("date", pa.string()),
-])
+SCHEMA = pa.schema(
+    [
+        ("item_id", pa.string()),
+        ("file", pa.string()),
+        ("line", pa.int64()),
+        ("question", pa.string()),
+        ("document", pa.string()),
+        ("page", pa.int64()),
+        ("unit_id", pa.string()),
+        ("status", pa.string()),
+        ("reason", pa.string()),
+        ("note", pa.string()),
+        ("date", pa.string()),
+    ]
+)
 
 
 class RegressionError(ValueError):
@@ -69,7 +81,9 @@ class RegressionRecord:
 
     @property
     def item_id(self) -> str:
-        return "r-" + fingerprint({"question": self.question, "document": self.document, "page": self.page})
+        return "r-" + fingerprint(
+            {"question": self.question, "document": self.document, "page": self.page}
+        )
 
     def to_json(self) -> dict[str, Any]:
         d = {"question": self.question, "document": self.document, "page": self.page}
@@ -89,14 +103,22 @@ def parse_record(obj: Any, file: str = "", line: int = 0) -> RegressionRecord:
     if not document:
         raise RegressionError("`document` is empty")
     try:
-        page = int(obj.get("page"))
-    except (TypeError, ValueError):
+        page = int(obj["page"])
+    except (KeyError, TypeError, ValueError):
         raise RegressionError(f"`page` must be a page number, not {obj.get('page')!r}") from None
     if page < 1:
         raise RegressionError("`page` is 1-based")
-    return RegressionRecord(question, document, page, str(obj.get("answer") or "").strip(),
-                            str(obj.get("note") or "").strip(), str(obj.get("date") or "").strip(),
-                            str(obj.get("language") or "").strip(), file, line)
+    return RegressionRecord(
+        question,
+        document,
+        page,
+        str(obj.get("answer") or "").strip(),
+        str(obj.get("note") or "").strip(),
+        str(obj.get("date") or "").strip(),
+        str(obj.get("language") or "").strip(),
+        file,
+        line,
+    )
 
 
 def read_records(directory: str | Path) -> tuple[list[RegressionRecord], list[dict[str, Any]]]:
@@ -165,7 +187,10 @@ class CorpusIndex:
         if len(names) == 1:
             return next(iter(names)), ""
         if len(names) > 1:
-            return None, f"{Path(t).name} names {len(names)} documents; give the path under the corpus root"
+            return (
+                None,
+                f"{Path(t).name} names {len(names)} documents; give the path under the corpus root",
+            )
         low = t.lower()
         if len(low) >= 8 and all(c in "0123456789abcdef" for c in low):
             hits = [s for s in self.primary if s.startswith(low)]
@@ -195,8 +220,20 @@ def regression_items(
     seen = set(taken)
     items: list[Validated] = []
     rows: list[dict[str, Any]] = [
-        {"item_id": "", "file": p["file"], "line": p["line"], "question": "", "document": "", "page": 0,
-         "unit_id": "", "status": "invalid", "reason": p["reason"], "note": "", "date": ""} for p in problems
+        {
+            "item_id": "",
+            "file": p["file"],
+            "line": p["line"],
+            "question": "",
+            "document": "",
+            "page": 0,
+            "unit_id": "",
+            "status": "invalid",
+            "reason": p["reason"],
+            "note": "",
+            "date": "",
+        }
+        for p in problems
     ]
     for r in records:
         unit, why = index.resolve(r.document, r.page)
@@ -205,21 +242,48 @@ def regression_items(
             status = "unresolved"
         elif r.item_id in seen:
             status, why = "duplicate", "same question, document and page as an earlier record"
-        rows.append({"item_id": r.item_id, "file": r.file, "line": r.line, "question": r.question,
-                     "document": r.document, "page": r.page, "unit_id": unit or "", "status": status,
-                     "reason": why, "note": r.note, "date": r.date})
-        if status != "added":
+        rows.append(
+            {
+                "item_id": r.item_id,
+                "file": r.file,
+                "line": r.line,
+                "question": r.question,
+                "document": r.document,
+                "page": r.page,
+                "unit_id": unit or "",
+                "status": status,
+                "reason": why,
+                "note": r.note,
+                "date": r.date,
+            }
+        )
+        if status != "added" or unit is None:
             continue
         seen.add(r.item_id)
-        items.append(Validated(r.item_id, unit, SLICE, r.question, r.question, r.answer,
-                               r.language or detect_language(r.question), [], [unit]))
+        items.append(
+            Validated(
+                r.item_id,
+                unit,
+                SLICE,
+                r.question,
+                r.question,
+                r.answer,
+                r.language or detect_language(r.question),
+                [],
+                [unit],
+            )
+        )
     summary = {
         "records": len(records) + len(problems),
         "added": sum(1 for x in rows if x["status"] == "added"),
         "unresolved": sum(1 for x in rows if x["status"] == "unresolved"),
         "duplicates": sum(1 for x in rows if x["status"] == "duplicate"),
         "invalid": len(problems),
-        "problems": [f"{x['file']}:{x['line']}: {x['reason']}" for x in rows if x["status"] in ("unresolved", "invalid")][:20],
+        "problems": [
+            f"{x['file']}:{x['line']}: {x['reason']}"
+            for x in rows
+            if x["status"] in ("unresolved", "invalid")
+        ][:20],
     }
     return items, rows, summary
 
@@ -247,25 +311,37 @@ def add_regression_items(
     changed, and an item whose gold page the judge cannot answer from is kept all the same
     (the record is a person's finding; the disagreement is noted in the table).
     """
-    items, rows, summary = regression_items(paths.regressions, corpus_index(paths, pages), (v.item_id for v in kept))
+    items, rows, summary = regression_items(
+        paths.regressions, corpus_index(paths, pages), (v.item_id for v in kept)
+    )
     need = [v for v in items if not v.answer]
     if need and judge is not None:
         by_unit = {p["unit_id"]: p for p in pages}
-        views = [PageView(v.gold_unit_id, paths.root / by_unit[v.gold_unit_id]["render_path"],
-                          paths.root / by_unit[v.gold_unit_id]["text_path"], by_unit[v.gold_unit_id]["render_hash"])
-                 for v in need]
-        verdicts = judge([(v.question, view) for v, view in zip(need, views)])
+        views = [
+            PageView(
+                v.gold_unit_id,
+                paths.root / by_unit[v.gold_unit_id]["render_path"],
+                paths.root / by_unit[v.gold_unit_id]["text_path"],
+                by_unit[v.gold_unit_id]["render_hash"],
+            )
+            for v in need
+        ]
+        verdicts = judge([(v.question, view) for v, view in zip(need, views, strict=False)])
         reasons = {}
-        for v, j in zip(need, verdicts):
+        for v, j in zip(need, verdicts, strict=False):
             if j.answers and j.answer:
                 v.answer = str(j.answer)
                 reasons[v.item_id] = "expected answer read off the gold page by the judge"
             else:
-                reasons[v.item_id] = f"kept, but the judge finds no answer on the gold page ({j.reason})"
+                reasons[v.item_id] = (
+                    f"kept, but the judge finds no answer on the gold page ({j.reason})"
+                )
         for row in rows:
             if row["status"] == "added" and row["item_id"] in reasons:
                 row["reason"] = reasons[row["item_id"]]
-        summary["gold_not_answering"] = sum(1 for r in reasons.values() if r.startswith("kept, but"))
+        summary["gold_not_answering"] = sum(
+            1 for r in reasons.values() if r.startswith("kept, but")
+        )
     write_rows(paths.table(TABLE), rows, SCHEMA)
     return items, summary
 
@@ -278,11 +354,18 @@ def load_regression_rows(paths: DataPaths) -> list[dict[str, Any]]:
 def funnel_summary(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """The regression block of a golden set's funnel (counted apart from the sampled questions)."""
     count = lambda s: sum(1 for r in rows if r["status"] == s)  # noqa: E731
-    return {"records": len(rows), "added": count("added"), "unresolved": count("unresolved"),
-            "duplicates": count("duplicate"), "invalid": count("invalid")}
+    return {
+        "records": len(rows),
+        "added": count("added"),
+        "unresolved": count("unresolved"),
+        "duplicates": count("duplicate"),
+        "invalid": count("invalid"),
+    }
 
 
-def append_record(directory: str | Path, record: RegressionRecord, file: str = DEFAULT_FILE) -> Path:
+def append_record(
+    directory: str | Path, record: RegressionRecord, file: str = DEFAULT_FILE
+) -> Path:
     """Append one record as one line (under an exclusive lock; a line is written in one call)."""
     if "/" in file or "\\" in file or not file.endswith(".jsonl") or file.startswith("."):
         raise RegressionError("the regression file is a plain name ending in .jsonl")
@@ -306,10 +389,26 @@ def append_record(directory: str | Path, record: RegressionRecord, file: str = D
     return path
 
 
-def new_record(question: str, document: str, page: int, note: str = "", date: str = "", answer: str = "",
-               language: str = "") -> RegressionRecord:
-    return parse_record({"question": question, "document": document, "page": page, "note": note,
-                         "date": date or date_cls.today().isoformat(), "answer": answer, "language": language})
+def new_record(
+    question: str,
+    document: str,
+    page: int,
+    note: str = "",
+    date: str = "",
+    answer: str = "",
+    language: str = "",
+) -> RegressionRecord:
+    return parse_record(
+        {
+            "question": question,
+            "document": document,
+            "page": page,
+            "note": note,
+            "date": date or date_cls.today().isoformat(),
+            "answer": answer,
+            "language": language,
+        }
+    )
 
 
 def as_dict(record: RegressionRecord) -> dict[str, Any]:

@@ -14,17 +14,24 @@ Where the model's labels come from:
 Judge quality is measured on the held-out split only (`split.py`); the development split is
 counted, never scored.
 """
+
 from __future__ import annotations
 
 import json
 from collections import defaultdict
+from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from itertools import combinations
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from evalset_pipeline.core.paths import DataPaths
 from evalset_pipeline.core.review.agreement import (
-    LABELS, Confusion, classification_report, headline, label_views, proportion,
+    LABELS,
+    Confusion,
+    classification_report,
+    headline,
+    label_views,
+    proportion,
 )
 from evalset_pipeline.core.review.split import DEV, DEV_FRACTION, HELDOUT, split_info, split_of
 from evalset_pipeline.core.review.store import PairKey, PairReview
@@ -47,7 +54,11 @@ class Judge:
 def judge_from_identity(identity: Mapping[str, Any]) -> Judge:
     """The judge named in a backend identity / golden provenance ({backend, model, prompts})."""
     prompts = identity.get("prompts") or {}
-    return Judge(str(identity.get("backend") or ""), str(identity.get("model") or ""), str(prompts.get("label") or ""))
+    return Judge(
+        str(identity.get("backend") or ""),
+        str(identity.get("model") or ""),
+        str(prompts.get("label") or ""),
+    )
 
 
 def model_human_agreement(
@@ -72,7 +83,9 @@ def model_human_agreement(
             "pairs": len(reviews),
             "resolved": len(resolved),
             "in_conflict": sum(1 for r in reviews if r.state == "conflict"),
-            "by_source": {s: sum(1 for r in resolved if r.source == s) for s in ("human", "adjudicated")},
+            "by_source": {
+                s: sum(1 for r in resolved if r.source == s) for s in ("human", "adjudicated")
+            },
         },
         "dev": {"labels": len(parts[DEV]), "items": len({r.key.item_id for r in parts[DEV]})},
         "heldout": {
@@ -84,10 +97,14 @@ def model_human_agreement(
         },
     }
     if scored:
-        report["heldout"].update(label_views(
-            [r.label for r in scored], [model_labels[r.key] for r in scored],
-            clusters=[r.key.item_id for r in scored], bootstrap=bootstrap,
-        ))
+        report["heldout"].update(
+            label_views(
+                [r.label for r in scored if r.label is not None],
+                [model_labels[r.key] for r in scored],
+                clusters=[r.key.item_id for r in scored],
+                bootstrap=bootstrap,
+            )
+        )
     return report
 
 
@@ -112,15 +129,29 @@ def inter_annotator(reviews: Iterable[PairReview]) -> dict[str, Any]:
         pooled_ref += ref
         pooled_pred += pred
         rep = classification_report(Confusion.from_pairs(ref, pred, LABELS))
-        pairs_out.append({"annotators": [a, b], "n": rep["n"], "agreement": rep["accuracy"],
-                          "cohens_kappa": rep["cohens_kappa"], "matrix": rep["matrix"],
-                          "matrix_layout": f"rows = {a}, columns = {b}"})
-    out: dict[str, Any] = {"double_annotated_pairs": double, "items": len(items), "annotator_pairs": pairs_out}
+        pairs_out.append(
+            {
+                "annotators": [a, b],
+                "n": rep["n"],
+                "agreement": rep["accuracy"],
+                "cohens_kappa": rep["cohens_kappa"],
+                "matrix": rep["matrix"],
+                "matrix_layout": f"rows = {a}, columns = {b}",
+            }
+        )
+    out: dict[str, Any] = {
+        "double_annotated_pairs": double,
+        "items": len(items),
+        "annotator_pairs": pairs_out,
+    }
     if pooled_ref:
         rep = classification_report(Confusion.from_pairs(pooled_ref, pooled_pred, LABELS))
-        agree = sum(1 for x, y in zip(pooled_ref, pooled_pred) if x == y)
-        out["pooled"] = {"comparisons": len(pooled_ref), "agreement": proportion(agree, len(pooled_ref)),
-                         "cohens_kappa": rep["cohens_kappa"]}
+        agree = sum(1 for x, y in zip(pooled_ref, pooled_pred, strict=False) if x == y)
+        out["pooled"] = {
+            "comparisons": len(pooled_ref),
+            "agreement": proportion(agree, len(pooled_ref)),
+            "cohens_kappa": rep["cohens_kappa"],
+        }
     return out
 
 
@@ -138,22 +169,30 @@ def statement(report: Mapping[str, Any], total_labels: int | None = None) -> str
     if total_labels is not None:
         reviewed += f" of {total_labels}"
     if not h.get("three_class"):
-        return (f"Candidate labels were pre-labelled by the model {who}; {reviewed}; "
-                f"model-human agreement not measured yet (no held-out human labels for this judge).")
+        return (
+            f"Candidate labels were pre-labelled by the model {who}; {reviewed}; "
+            f"model-human agreement not measured yet (no held-out human labels for this judge)."
+        )
     t, b = h["three_class"], h["sufficient_vs_supporting"]
     ci = t["accuracy"]["ci95"]
-    text = (f"Candidate labels were pre-labelled by the model {who}; {reviewed}. On {t['n']} held-out human labels "
-            f"({t['items']} questions) the model agrees on {_fmt(t['accuracy']['value'])} "
-            f"[95% CI {_fmt(ci[0])}-{_fmt(ci[1])}], Cohen's kappa {_fmt(t['cohens_kappa'])}, macro-F1 "
-            f"{_fmt(t['macro_f1'])}")
+    text = (
+        f"Candidate labels were pre-labelled by the model {who}; {reviewed}. On {t['n']} held-out human labels "
+        f"({t['items']} questions) the model agrees on {_fmt(t['accuracy']['value'])} "
+        f"[95% CI {_fmt(ci[0])}-{_fmt(ci[1])}], Cohen's kappa {_fmt(t['cohens_kappa'])}, macro-F1 "
+        f"{_fmt(t['macro_f1'])}"
+    )
     if b["n"]:
         bci = b["accuracy"]["ci95"]
-        text += (f"; on the sufficient/supporting boundary {_fmt(b['accuracy']['value'])} "
-                 f"[{_fmt(bci[0])}-{_fmt(bci[1])}] (n={b['n']})")
+        text += (
+            f"; on the sufficient/supporting boundary {_fmt(b['accuracy']['value'])} "
+            f"[{_fmt(bci[0])}-{_fmt(bci[1])}] (n={b['n']})"
+        )
     return text + "."
 
 
-def provenance_summary(report: Mapping[str, Any], inter: Mapping[str, Any], total_labels: int) -> dict[str, Any]:
+def provenance_summary(
+    report: Mapping[str, Any], inter: Mapping[str, Any], total_labels: int
+) -> dict[str, Any]:
     """The compact form stored in golden provenance (`model_human_agreement`)."""
     h = report["heldout"]
     out: dict[str, Any] = {
@@ -171,17 +210,21 @@ def provenance_summary(report: Mapping[str, Any], inter: Mapping[str, Any], tota
             out[view] = headline(h[view])
     if inter.get("double_annotated_pairs"):
         pooled = inter.get("pooled") or {}
-        out["inter_annotator"] = {"double_annotated_pairs": inter["double_annotated_pairs"],
-                                  "agreement": (pooled.get("agreement") or {}).get("value"),
-                                  "agreement_ci95": (pooled.get("agreement") or {}).get("ci95"),
-                                  "cohens_kappa": pooled.get("cohens_kappa")}
+        out["inter_annotator"] = {
+            "double_annotated_pairs": inter["double_annotated_pairs"],
+            "agreement": (pooled.get("agreement") or {}).get("value"),
+            "agreement_ci95": (pooled.get("agreement") or {}).get("ci95"),
+            "cohens_kappa": pooled.get("cohens_kappa"),
+        }
     return out
 
 
 # --- model labels from the ledger or from the records ---------------------------------------------
 
 
-def ledger_labels(paths: DataPaths, reviews: Iterable[PairReview]) -> dict[Judge, dict[PairKey, str]]:
+def ledger_labels(
+    paths: DataPaths, reviews: Iterable[PairReview]
+) -> dict[Judge, dict[PairKey, str]]:
     """Every judge's label for the reviewed pairs, from the model-call ledger (read-only).
 
     Raises OSError-like duckdb errors when the ledger is missing or locked; callers fall back.
@@ -212,7 +255,9 @@ def ledger_labels(paths: DataPaths, reviews: Iterable[PairReview]) -> dict[Judge
             continue
         label = json.loads(response).get("label")
         for key in keys:
-            out[Judge(backend, model, prompt_hash)][key] = label  # newest call wins (ORDER BY created_at)
+            out[Judge(backend, model, prompt_hash)][key] = (
+                label  # newest call wins (ORDER BY created_at)
+            )
     return dict(out)
 
 
@@ -222,7 +267,11 @@ def recorded_labels(reviews: Iterable[PairReview]) -> dict[Judge, dict[PairKey, 
     for r in reviews:
         for row in r.by_annotator.values():
             if row.get("model_label"):
-                judge = Judge(row.get("judge_backend") or "", row.get("judge_model") or "", row.get("label_prompt") or "")
+                judge = Judge(
+                    row.get("judge_backend") or "",
+                    row.get("judge_model") or "",
+                    row.get("label_prompt") or "",
+                )
                 out[judge].setdefault(r.key, row["model_label"])
     return dict(out)
 
@@ -235,14 +284,23 @@ def agreement_report(
 ) -> dict[str, Any]:
     """The full report `evalset review agreement` prints: one section per judge, then annotators."""
     if not reviews:
-        return {"model_labels_from": None, "note": "", "current_judge": current.as_dict() if current else None,
-                "judges": [], "inter_annotator": inter_annotator([])}
+        return {
+            "model_labels_from": None,
+            "note": "",
+            "current_judge": current.as_dict() if current else None,
+            "judges": [],
+            "inter_annotator": inter_annotator([]),
+        }
     source = "ledger"
     note = ""
     try:
         by_judge = ledger_labels(paths, reviews.values())
     except Exception as exc:  # noqa: BLE001 - a locked or missing ledger is expected; fall back
-        by_judge, source, note = {}, "recorded", f"model-call ledger not readable ({type(exc).__name__}: {exc})"
+        by_judge, source, note = (
+            {},
+            "recorded",
+            f"model-call ledger not readable ({type(exc).__name__}: {exc})",
+        )
     recorded = recorded_labels(reviews.values())
     for judge, labels in recorded.items():  # judges the ledger no longer (or never) had
         if judge not in by_judge:
@@ -257,5 +315,10 @@ def agreement_report(
         rep = model_human_agreement(reviews.values(), {}, current, dev_fraction)
         rep["current"] = True
         sections.insert(0, rep)
-    return {"model_labels_from": source, "note": note, "current_judge": current.as_dict() if current else None,
-            "judges": sections, "inter_annotator": inter_annotator(reviews.values())}
+    return {
+        "model_labels_from": source,
+        "note": note,
+        "current_judge": current.as_dict() if current else None,
+        "judges": sections,
+        "inter_annotator": inter_annotator(reviews.values()),
+    }

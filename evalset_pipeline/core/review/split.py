@@ -11,11 +11,13 @@ by re-running anything. Changing `DEV_FRACTION` or the salt would move items acr
 invalidate the held-out set for every exemplar already chosen: don't, or start a new salt and
 re-select exemplars.
 """
+
 from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from evalset_pipeline.core.review.store import PairReview
 
@@ -25,17 +27,23 @@ DEV, HELDOUT = "dev", "heldout"
 
 
 def split_of(item_id: str, dev_fraction: float = DEV_FRACTION, salt: str = SPLIT_SALT) -> str:
-    h = int.from_bytes(hashlib.sha256(f"{salt}:{item_id}".encode("utf-8")).digest()[:8], "big")
+    h = int.from_bytes(hashlib.sha256(f"{salt}:{item_id}".encode()).digest()[:8], "big")
     return DEV if h / 2**64 < dev_fraction else HELDOUT
 
 
 def split_info(dev_fraction: float = DEV_FRACTION) -> dict[str, Any]:
-    return {"by": "sha256(salt:item_id)", "salt": SPLIT_SALT, "dev_fraction": dev_fraction,
-            "dev_use": "prompt exemplars only", "heldout_use": "judge validation only"}
+    return {
+        "by": "sha256(salt:item_id)",
+        "salt": SPLIT_SALT,
+        "dev_fraction": dev_fraction,
+        "dev_use": "prompt exemplars only",
+        "heldout_use": "judge validation only",
+    }
 
 
-def dev_exemplars(reviews: Iterable[PairReview], per_class: int = 2,
-                  dev_fraction: float = DEV_FRACTION) -> list[dict[str, Any]]:
+def dev_exemplars(
+    reviews: Iterable[PairReview], per_class: int = 2, dev_fraction: float = DEV_FRACTION
+) -> list[dict[str, Any]]:
     """Human-labelled pairs from the development split only, up to `per_class` per label.
 
     Balanced per class (a rare class is represented), one pair per item at most so examples are
@@ -58,7 +66,16 @@ def dev_exemplars(reviews: Iterable[PairReview], per_class: int = 2,
                 continue
             used_items.add(r.key.item_id)
             taken += 1
-            out.append({"item_id": r.key.item_id, "unit_id": r.key.unit_id, "question": r.question,
-                        "render_hash": r.render_hash, "label": label, "source": r.source, "split": DEV,
-                        "rationale": r.rationale()})
+            out.append(
+                {
+                    "item_id": r.key.item_id,
+                    "unit_id": r.key.unit_id,
+                    "question": r.question,
+                    "render_hash": r.render_hash,
+                    "label": label,
+                    "source": r.source,
+                    "split": DEV,
+                    "rationale": r.rationale(),
+                }
+            )
     return out

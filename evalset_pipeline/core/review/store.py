@@ -21,17 +21,19 @@ A label is attached to the *question text* it was given for (`question_sha`), no
 item id: if a later version rewrites an item's question, the old labels no longer apply to it
 and are reported as stale instead of being silently carried over.
 """
+
 from __future__ import annotations
 
 import fcntl
 import os
 import re
 from collections import defaultdict
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -41,23 +43,44 @@ from evalset_pipeline.core.paths import DataPaths
 from evalset_pipeline.core.tables import write_table
 
 TS = pa.timestamp("us", tz="UTC")
-LABEL_SCHEMA = pa.schema([
-    ("item_id", pa.string()), ("unit_id", pa.string()),
-    ("question_sha", pa.string()), ("question", pa.string()),  # the question the label was given for
-    ("render_hash", pa.string()),  # the page image shown (joins the model-call ledger)
-    ("label", pa.string()), ("note", pa.string()),
-    ("annotator", pa.string()), ("imported_at", TS),
-    ("version_id", pa.string()), ("packet_id", pa.string()), ("slot", pa.string()),
-    ("sheet", pa.string()), ("sheet_sha256", pa.string()),
-    # What the model said when the packet was made, and which judge said it (blind: not shown).
-    ("model_label", pa.string()), ("judge_backend", pa.string()), ("judge_model", pa.string()),
-    ("label_prompt", pa.string()), ("blind", pa.bool_()),
-])
-ADJUDICATION_SCHEMA = pa.schema([
-    ("item_id", pa.string()), ("unit_id", pa.string()), ("question_sha", pa.string()), ("question", pa.string()),
-    ("render_hash", pa.string()), ("label", pa.string()), ("note", pa.string()),
-    ("adjudicator", pa.string()), ("adjudicated_at", TS), ("source", pa.string()),
-])
+LABEL_SCHEMA = pa.schema(
+    [
+        ("item_id", pa.string()),
+        ("unit_id", pa.string()),
+        ("question_sha", pa.string()),
+        ("question", pa.string()),  # the question the label was given for
+        ("render_hash", pa.string()),  # the page image shown (joins the model-call ledger)
+        ("label", pa.string()),
+        ("note", pa.string()),
+        ("annotator", pa.string()),
+        ("imported_at", TS),
+        ("version_id", pa.string()),
+        ("packet_id", pa.string()),
+        ("slot", pa.string()),
+        ("sheet", pa.string()),
+        ("sheet_sha256", pa.string()),
+        # What the model said when the packet was made, and which judge said it (blind: not shown).
+        ("model_label", pa.string()),
+        ("judge_backend", pa.string()),
+        ("judge_model", pa.string()),
+        ("label_prompt", pa.string()),
+        ("blind", pa.bool_()),
+    ]
+)
+ADJUDICATION_SCHEMA = pa.schema(
+    [
+        ("item_id", pa.string()),
+        ("unit_id", pa.string()),
+        ("question_sha", pa.string()),
+        ("question", pa.string()),
+        ("render_hash", pa.string()),
+        ("label", pa.string()),
+        ("note", pa.string()),
+        ("adjudicator", pa.string()),
+        ("adjudicated_at", TS),
+        ("source", pa.string()),
+    ]
+)
 
 
 def question_sha(question: str) -> str:
@@ -83,7 +106,9 @@ class PairReview:
     key: PairKey
     question: str
     render_hash: str
-    by_annotator: dict[str, dict[str, Any]] = field(default_factory=dict)  # newest label row per annotator
+    by_annotator: dict[str, dict[str, Any]] = field(
+        default_factory=dict
+    )  # newest label row per annotator
     adjudication: dict[str, Any] | None = None  # newest adjudication row
 
     @property
@@ -128,8 +153,14 @@ class PairReview:
             if self.by_annotator:
                 text += " (" + ", ".join(f"{k}: {v}" for k, v in self.human_labels.items()) + ")"
             return text + (f": {a['note']}" if a.get("note") else "")
-        notes = "; ".join(f"{a}: {r['note']}" for a, r in sorted(self.by_annotator.items()) if r.get("note"))
-        return "human label by " + ", ".join(sorted(self.by_annotator)) + (f" ({notes})" if notes else "")
+        notes = "; ".join(
+            f"{a}: {r['note']}" for a, r in sorted(self.by_annotator.items()) if r.get("note")
+        )
+        return (
+            "human label by "
+            + ", ".join(sorted(self.by_annotator))
+            + (f" ({notes})" if notes else "")
+        )
 
 
 class ReviewStore:
@@ -152,8 +183,15 @@ class ReviewStore:
             finally:
                 fcntl.flock(f.fileno(), fcntl.LOCK_UN)
 
-    def _write(self, directory: Path, who: str, digest: str, rows: list[dict[str, Any]], schema: pa.Schema,
-               now: datetime) -> Path:
+    def _write(
+        self,
+        directory: Path,
+        who: str,
+        digest: str,
+        rows: list[dict[str, Any]],
+        schema: pa.Schema,
+        now: datetime,
+    ) -> Path:
         name = f"{now.strftime('%Y%m%dT%H%M%S%fZ')}-{slug(who)}-{digest[:12]}.parquet"
         path = directory / name
         write_table(path, pa.Table.from_pylist(rows, schema=schema))
@@ -171,28 +209,45 @@ class ReviewStore:
                 return path
         return None
 
-    def add_labels(self, rows: list[dict[str, Any]], annotator: str, sheet_sha256: str,
-                   now: datetime | None = None) -> tuple[Path | None, bool]:
+    def add_labels(
+        self,
+        rows: list[dict[str, Any]],
+        annotator: str,
+        sheet_sha256: str,
+        now: datetime | None = None,
+    ) -> tuple[Path | None, bool]:
         """Store one sheet's labels; returns (file, created). Re-importing the same sheet is a no-op."""
-        now = now or datetime.now(timezone.utc)
+        now = now or datetime.now(UTC)
         with self._lock():
             existing = self.find_import(annotator, sheet_sha256)
             if existing is not None:
                 return existing, False
             if not rows:
                 return None, False
-            full = [{**r, "annotator": annotator, "imported_at": now, "sheet_sha256": sheet_sha256} for r in rows]
-            return self._write(self.labels_dir, annotator, sheet_sha256, full, LABEL_SCHEMA, now), True
+            full = [
+                {**r, "annotator": annotator, "imported_at": now, "sheet_sha256": sheet_sha256}
+                for r in rows
+            ]
+            return self._write(
+                self.labels_dir, annotator, sheet_sha256, full, LABEL_SCHEMA, now
+            ), True
 
-    def add_adjudications(self, rows: list[dict[str, Any]], adjudicator: str, source: str,
-                          now: datetime | None = None) -> Path | None:
+    def add_adjudications(
+        self, rows: list[dict[str, Any]], adjudicator: str, source: str, now: datetime | None = None
+    ) -> Path | None:
         if not rows:
             return None
-        now = now or datetime.now(timezone.utc)
-        full = [{**r, "adjudicator": adjudicator, "adjudicated_at": now, "source": source} for r in rows]
-        digest = sha256_text(repr(sorted((r["item_id"], r["unit_id"], r["label"]) for r in rows)) + source)
+        now = now or datetime.now(UTC)
+        full = [
+            {**r, "adjudicator": adjudicator, "adjudicated_at": now, "source": source} for r in rows
+        ]
+        digest = sha256_text(
+            repr(sorted((r["item_id"], r["unit_id"], r["label"]) for r in rows)) + source
+        )
         with self._lock():
-            return self._write(self.adjudications_dir, adjudicator, digest, full, ADJUDICATION_SCHEMA, now)
+            return self._write(
+                self.adjudications_dir, adjudicator, digest, full, ADJUDICATION_SCHEMA, now
+            )
 
     # --- reading -------------------------------------------------------------------------------
 
@@ -220,10 +275,15 @@ class ReviewStore:
         return resolve(self.label_rows(), self.adjudication_rows())
 
     def is_empty(self) -> bool:
-        return not any(d.is_dir() and any(d.glob("*.parquet")) for d in (self.labels_dir, self.adjudications_dir))
+        return not any(
+            d.is_dir() and any(d.glob("*.parquet"))
+            for d in (self.labels_dir, self.adjudications_dir)
+        )
 
 
-def resolve(labels: Iterable[dict[str, Any]], adjudications: Iterable[dict[str, Any]]) -> dict[PairKey, PairReview]:
+def resolve(
+    labels: Iterable[dict[str, Any]], adjudications: Iterable[dict[str, Any]]
+) -> dict[PairKey, PairReview]:
     out: dict[PairKey, PairReview] = {}
     # Files are read in name order (= import time); sorting by time again makes it explicit.
     for r in sorted(labels, key=lambda r: r["imported_at"]):

@@ -22,13 +22,15 @@ vectors through faiss IndexFlatIP for the dense ones; a sparse product for BM25)
 per query. The run carries the corpus fingerprint and page count from the corpus manifest, so
 `evalset score`'s guards can check it.
 """
+
 from __future__ import annotations
 
 import functools
 import hashlib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -77,7 +79,7 @@ class IndexPage:
     text_hash: str = ""
 
     @classmethod
-    def from_row(cls, row: dict) -> "IndexPage":
+    def from_row(cls, row: dict) -> IndexPage:
         return cls(**{f: row[f] for f in cls.__dataclass_fields__ if f in row})
 
 
@@ -99,8 +101,12 @@ class CorpusIndex:
         return len(self.pages)
 
     def run_meta(self, run_name: str) -> RunMeta:
-        return RunMeta(corpus_fingerprint=self.corpus_fingerprint, corpus_pages=self.corpus_pages,
-                       corpus_documents=self.corpus_documents, run_name=run_name)
+        return RunMeta(
+            corpus_fingerprint=self.corpus_fingerprint,
+            corpus_pages=self.corpus_pages,
+            corpus_documents=self.corpus_documents,
+            run_name=run_name,
+        )
 
 
 def load_corpus_index(paths: DataPaths) -> CorpusIndex:
@@ -109,11 +115,19 @@ def load_corpus_index(paths: DataPaths) -> CorpusIndex:
 
     from evalset_pipeline.core.tables import read_rows
 
-    pages = tuple(IndexPage.from_row(r) for r in read_rows(paths.table("page_renders"), producer="page_renders"))
+    pages = tuple(
+        IndexPage.from_row(r)
+        for r in read_rows(paths.table("page_renders"), producer="page_renders")
+    )
     manifest_path = paths.table_file(MANIFEST)
     manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {}
-    return CorpusIndex(pages=pages, corpus_fingerprint=manifest.get("fingerprint"), corpus_pages=manifest.get("pages"),
-                       corpus_documents=manifest.get("documents"), root=paths.root)
+    return CorpusIndex(
+        pages=pages,
+        corpus_fingerprint=manifest.get("fingerprint"),
+        corpus_pages=manifest.get("pages"),
+        corpus_documents=manifest.get("documents"),
+        root=paths.root,
+    )
 
 
 @dataclass(frozen=True)
@@ -126,12 +140,18 @@ class Retriever:
 
     name: str
     description: str
-    page_vectors: Any  # (n_pages, dim): float32 ndarray, or CSR, rows aligned with CorpusIndex.pages
+    page_vectors: (
+        Any  # (n_pages, dim): float32 ndarray, or CSR, rows aligned with CorpusIndex.pages
+    )
     encode: Callable[[Sequence[str], Sequence[str]], Any]
 
-    _scores: dict = field(default_factory=dict, compare=False, repr=False)  # sparse: all scores per query block
+    _scores: dict = field(
+        default_factory=dict, compare=False, repr=False
+    )  # sparse: all scores per query block
 
-    def pair_scores(self, query_vectors: Any, rows: Sequence[int] | np.ndarray, q: int) -> np.ndarray:
+    def pair_scores(
+        self, query_vectors: Any, rows: Sequence[int] | np.ndarray, q: int
+    ) -> np.ndarray:
         """Scores of query `q` against the pages at index rows `rows`."""
         rows = np.asarray(rows, dtype=np.int64)
         if sp.issparse(self.page_vectors):
@@ -139,7 +159,10 @@ class Retriever:
             # matrix per item costs more than the whole product.
             held = self._scores.get(id(query_vectors))
             if held is None or held[0] is not query_vectors:
-                held = (query_vectors, np.asarray((query_vectors @ self.page_vectors.T).todense(), dtype=np.float32))
+                held = (
+                    query_vectors,
+                    np.asarray((query_vectors @ self.page_vectors.T).todense(), dtype=np.float32),
+                )
                 self._scores.clear()
                 self._scores[id(query_vectors)] = held
             return held[1][q, rows]
@@ -153,45 +176,62 @@ def _normalise(v: np.ndarray) -> np.ndarray:
 
 
 @functools.lru_cache(maxsize=4)
-def _model(name: str):
+def _model(name: str) -> Any:
     """One loaded sentence-transformers model per process (loading costs seconds)."""
     return load_sentence_transformer(name)
 
 
-def _encoder(model_name: str, cache_root: Path | None = None) -> Callable[[Sequence[str], Sequence[str]], np.ndarray]:
+def _encoder(
+    model_name: str, cache_root: Path | None = None
+) -> Callable[[Sequence[str], Sequence[str]], np.ndarray]:
     def encode(query_ids: Sequence[str], texts: Sequence[str]) -> np.ndarray:
         if not len(texts):
             return np.zeros((0, 1), np.float32)
-        if cache_root is not None:  # [perf, benchmarks/rebuild.py] a no-change rebuild loads no model
-            return _normalise(encode_texts_cached(model_name, list(texts), cache_root, load=_model, batch_size=64))
-        vectors = _model(model_name).encode(list(texts), batch_size=64, normalize_embeddings=True,
-                                            convert_to_numpy=True)
+        if (
+            cache_root is not None
+        ):  # [perf, benchmarks/rebuild.py] a no-change rebuild loads no model
+            return _normalise(
+                encode_texts_cached(model_name, list(texts), cache_root, load=_model, batch_size=64)
+            )
+        vectors = _model(model_name).encode(
+            list(texts), batch_size=64, normalize_embeddings=True, convert_to_numpy=True
+        )
         return _normalise(vectors)
 
     return encode
 
 
 def bm25_retriever(paths: DataPaths, index: CorpusIndex) -> Retriever:
-    from evalset_pipeline.core.render.text_layer import load_text_layer
+    from evalset_pipeline.core.pagetext.layer import load_text_layer
     from evalset_pipeline.core.scoring import bm25
 
     def texts() -> list[str]:
-        return [str(load_text_layer(index.root / p.text_path).get("text") or "") for p in index.pages]
+        return [
+            str(load_text_layer(index.root / p.text_path).get("text") or "") for p in index.pages
+        ]
 
     hashes = [p.text_hash or p.render_hash for p in index.pages]
     matrix, vocab, _ = bm25.cached_matrix(hashes, texts, paths.embeddings / "bm25")
     width = matrix.shape[1]
     return Retriever(
         name="bm25",
-        description=f"BM25 (bm25s, {bm25.METHOD}, k1 {bm25.K1}, b {bm25.B}) over each page's text layer; query = the question",
+        description=f"BM25 (bm25s, {bm25.METHOD}, k1 {bm25.K1}, b {bm25.B}) over each page's text layer; "
+        "query = the question",
         page_vectors=matrix,
         encode=lambda ids, qs: bm25.query_matrix(list(qs), vocab, width),
     )
 
 
 def text_retriever(paths: DataPaths, index: CorpusIndex) -> Retriever:
-    inputs = [EmbedInput(p.render_hash, index.root / p.render_path, index.root / p.text_path, index.root / p.thumb_path)
-              for p in index.pages]
+    inputs = [
+        EmbedInput(
+            p.render_hash,
+            index.root / p.render_path,
+            index.root / p.text_path,
+            index.root / p.thumb_path,
+        )
+        for p in index.pages
+    ]
     vectors, _ = embed_pages(TEXT_SPEC, inputs, paths.embeddings)
     return Retriever(
         name="text",
@@ -202,13 +242,17 @@ def text_retriever(paths: DataPaths, index: CorpusIndex) -> Retriever:
 
 
 def _page_embedding_model(paths: DataPaths) -> tuple[list[str], np.ndarray, str]:
-    from evalset_pipeline.core.pipeline.page_embeddings import VECTORS
+    from evalset_pipeline.core.index.embeddings import VECTORS
     from evalset_pipeline.core.tables import read_table
 
     table = read_table(paths.table("page_embeddings"), producer="page_embeddings")
     ids = table.column("unit_id").to_pylist()
     model_ids = sorted(set(table.column("model_id").to_pylist()))
-    return ids, np.load(paths.table_file(VECTORS)), model_ids[0] if len(model_ids) == 1 else ",".join(model_ids)
+    return (
+        ids,
+        np.load(paths.table_file(VECTORS)),
+        model_ids[0] if len(model_ids) == 1 else ",".join(model_ids),
+    )
 
 
 def appearance_retriever(paths: DataPaths, index: CorpusIndex) -> Retriever:
@@ -222,7 +266,7 @@ def appearance_retriever(paths: DataPaths, index: CorpusIndex) -> Retriever:
             "can embed text in the page space (`evalset build --embedder <clip/siglip or text model>`), or use "
             "`--retriever text`."
         )
-    name, _, modality = model_id[len("st:"):].rpartition(":")  # st:<name or path>:<modality>
+    name, _, modality = model_id[len("st:") :].rpartition(":")  # st:<name or path>:<modality>
     where = {u: i for i, u in enumerate(ids)}
     missing = [p.unit_id for p in index.pages if p.unit_id not in where]
     if missing or len(vectors) != len(ids):
@@ -245,18 +289,28 @@ def _seeded_gaussian(seed: int, key: str, dim: int = RANDOM_DIM) -> np.ndarray:
 
 
 def random_retriever(index: CorpusIndex, seed: int = DEFAULT_SEED) -> Retriever:
-    pages = np.stack([_seeded_gaussian(seed, "page:" + u) for u in index.unit_ids]) if len(index) else np.zeros((0, RANDOM_DIM))
+    pages = (
+        np.stack([_seeded_gaussian(seed, "page:" + u) for u in index.unit_ids])
+        if len(index)
+        else np.zeros((0, RANDOM_DIM))
+    )
 
     def encode(query_ids: Sequence[str], texts: Sequence[str]) -> np.ndarray:
         if not len(query_ids):
             return np.zeros((0, RANDOM_DIM), np.float32)
         return _normalise(np.stack([_seeded_gaussian(seed, "query:" + q) for q in query_ids]))
 
-    return Retriever(name="random", description=f"seeded Gaussian vectors (seed {seed}): the chance floor",
-                     page_vectors=_normalise(pages), encode=encode)
+    return Retriever(
+        name="random",
+        description=f"seeded Gaussian vectors (seed {seed}): the chance floor",
+        page_vectors=_normalise(pages),
+        encode=encode,
+    )
 
 
-def make_retriever(kind: str, paths: DataPaths, index: CorpusIndex, *, seed: int = DEFAULT_SEED) -> Retriever:
+def make_retriever(
+    kind: str, paths: DataPaths, index: CorpusIndex, *, seed: int = DEFAULT_SEED
+) -> Retriever:
     if kind == "bm25":
         return bm25_retriever(paths, index)
     if kind == "text":
@@ -276,11 +330,15 @@ def appearance_available(paths: DataPaths) -> bool:
         return False
 
 
-def _sparse_search(pages: sp.csr_matrix, queries: sp.csr_matrix, k: int) -> tuple[np.ndarray, np.ndarray]:
+def _sparse_search(
+    pages: sp.csr_matrix, queries: sp.csr_matrix, k: int
+) -> tuple[np.ndarray, np.ndarray]:
     """Exact top-k of sparse inner products, best first, ties by lower row (as faiss orders them)."""
     scores, rows = [], []
     for start in range(0, queries.shape[0], _QUERY_BATCH):
-        dense = np.asarray((queries[start : start + _QUERY_BATCH] @ pages.T).todense(), dtype=np.float32)
+        dense = np.asarray(
+            (queries[start : start + _QUERY_BATCH] @ pages.T).todense(), dtype=np.float32
+        )
         top = np.argsort(-dense, axis=1, kind="stable")[:, :k]
         rows.append(top.astype(np.int64))
         scores.append(np.take_along_axis(dense, top, axis=1))
@@ -302,7 +360,9 @@ def search(page_vectors: Any, query_vectors: Any, depth: int) -> tuple[np.ndarra
     flat.add(np.ascontiguousarray(page_vectors, dtype=np.float32))
     scores, rows = [], []
     for start in range(0, len(query_vectors), _QUERY_BATCH):
-        s, r = flat.search(np.ascontiguousarray(query_vectors[start : start + _QUERY_BATCH], dtype=np.float32), k)
+        s, r = flat.search(
+            np.ascontiguousarray(query_vectors[start : start + _QUERY_BATCH], dtype=np.float32), k
+        )
         scores.append(s)
         rows.append(r)
     return np.vstack(scores), np.vstack(rows)
@@ -364,8 +424,7 @@ def write_run(run: Run, path: str | Path, tag: str | None = None) -> str:
 
     import pyarrow.parquet as pq
 
-    from evalset_pipeline.core.scoring.metrics import declared_order
-    from evalset_pipeline.core.scoring.runs import PARQUET_META_KEY, write_trec_run
+    from evalset_pipeline.core.scoring.runs import PARQUET_META_KEY, declared_order, write_trec_run
 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -376,16 +435,25 @@ def write_run(run: Run, path: str | Path, tag: str | None = None) -> str:
         write_trec_run(run, path, tag=tag)
         return "trec"
     order = pa.array(declared_order(run.query_ids, run.unit_ids, run.scores))
-    table = pa.table({"qid": run.query_ids.take(order), "docid": run.unit_ids.take(order),
-                      "score": pa.array(run.scores[order.to_numpy()], pa.float64())})
+    table = pa.table(
+        {
+            "qid": run.query_ids.take(order),
+            "docid": run.unit_ids.take(order),
+            "score": pa.array(run.scores[order.to_numpy()], pa.float64()),
+        }
+    )
     if suffix in (".parquet", ".pq"):
         table = table.replace_schema_metadata({PARQUET_META_KEY: json.dumps(meta)})
         pq.write_table(table, path)
         return "parquet"
     with path.open("w", encoding="utf-8") as fh:
         fh.write(json.dumps({"_meta": meta}) + "\n")
-        for q, u, s in zip(table.column("qid").to_pylist(), table.column("docid").to_pylist(),
-                           table.column("score").to_pylist()):
+        for q, u, s in zip(
+            table.column("qid").to_pylist(),
+            table.column("docid").to_pylist(),
+            table.column("score").to_pylist(),
+            strict=False,
+        ):
             fh.write(json.dumps({"qid": q, "docid": u, "score": s}) + "\n")
     return "jsonl"
 

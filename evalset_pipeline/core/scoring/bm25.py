@@ -9,13 +9,14 @@ pool scoring, the headline), with `page_vectors` a CSR matrix (pages x vocabular
 The index is cached by content: the key is the pages' text hashes in order plus the BM25
 parameters and bm25s version, so a rebuild whose text layers did not change reads no text layer.
 """
+
 from __future__ import annotations
 
 import hashlib
 import io
 import json
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 import scipy.sparse as sp
@@ -46,7 +47,9 @@ def build_matrix(texts: Sequence[str]) -> tuple[sp.csr_matrix, dict[str, int]]:
     s = retriever.scores
     vocab = dict(retriever.vocab_dict)
     # bm25s stores it column-major by token: indptr over tokens, indices = page rows.
-    matrix = sp.csc_matrix((s["data"], s["indices"], s["indptr"]), shape=(s["num_docs"], len(s["indptr"]) - 1))
+    matrix = sp.csc_matrix(
+        (s["data"], s["indices"], s["indptr"]), shape=(s["num_docs"], len(s["indptr"]) - 1)
+    )
     return matrix.tocsr().astype(np.float32), vocab
 
 
@@ -73,7 +76,9 @@ def cache_key(text_hashes: Sequence[str]) -> str:
     return h.hexdigest()[:32]
 
 
-def cached_matrix(text_hashes: Sequence[str], load_texts, store: Path) -> tuple[sp.csr_matrix, dict[str, int], bool]:
+def cached_matrix(
+    text_hashes: Sequence[str], load_texts: Callable[[], Sequence[str]], store: Path
+) -> tuple[sp.csr_matrix, dict[str, int], bool]:
     """The index for these pages from `store` when their texts are unchanged, else built and stored.
     `load_texts()` returns the texts in order; it is called only on a miss. Returns (matrix, vocab, built)."""
     path = Path(store) / f"{cache_key(text_hashes)}.npz"
@@ -85,7 +90,13 @@ def cached_matrix(text_hashes: Sequence[str], load_texts, store: Path) -> tuple[
     matrix, vocab = build_matrix(load_texts())
     ordered = [t for t, _ in sorted(vocab.items(), key=lambda kv: kv[1])]
     buf = io.BytesIO()
-    np.savez(buf, data=matrix.data, indices=matrix.indices, indptr=matrix.indptr, shape=np.asarray(matrix.shape),
-             vocab=np.asarray(json.dumps(ordered)))
+    np.savez(
+        buf,
+        data=matrix.data,
+        indices=matrix.indices,
+        indptr=matrix.indptr,
+        shape=np.asarray(matrix.shape),
+        vocab=np.asarray(json.dumps(ordered)),
+    )
     write_bytes_atomic(path, buf.getvalue())
     return matrix, vocab, True

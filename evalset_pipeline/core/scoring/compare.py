@@ -12,10 +12,12 @@ vector of counts, and every metric's resampled mean is one matrix product. That 
 report (a hundred-odd metrics, 10,000 resamples) to about a second, where calling scipy per
 metric gathers a (resamples x queries) array per metric.
 """
+
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 import numpy as np
 from scipy.special import ndtr, ndtri
@@ -68,7 +70,8 @@ def bootstrap_mean_intervals(
     theta_hat = diffs.mean(axis=1)
     degenerate = np.all(diffs == diffs[:, :1], axis=1)
     out: list[Interval | None] = [
-        Interval(float(theta_hat[i]), float(theta_hat[i]), "degenerate") if degenerate[i] else None for i in range(m)
+        Interval(float(theta_hat[i]), float(theta_hat[i]), "degenerate") if degenerate[i] else None
+        for i in range(m)
     ]
     live = np.flatnonzero(~degenerate)
     if len(live) == 0:
@@ -82,7 +85,9 @@ def bootstrap_mean_intervals(
     for start in range(0, n_resamples, batch):
         size = min(batch, n_resamples - start)
         idx = rng.integers(0, n, (size, n))
-        counts = np.bincount((idx + (np.arange(size) * n)[:, None]).ravel(), minlength=size * n).reshape(size, n)
+        counts = np.bincount(
+            (idx + (np.arange(size) * n)[:, None]).ravel(), minlength=size * n
+        ).reshape(size, n)
         theta_b[:, start : start + size] = (data @ counts.T.astype(np.float64)) / n
 
     # Bias correction z0 from the share of resampled means below the estimate (ties count half).
@@ -145,10 +150,16 @@ def verdict(family: str, interval: Interval) -> str:
 
 
 def _check_paired(a: QueryScores, b: QueryScores) -> None:
-    if a.version_id != b.version_id or len(a.item_ids) != len(b.item_ids) or not np.array_equal(a.item_ids, b.item_ids):
+    if (
+        a.version_id != b.version_id
+        or len(a.item_ids) != len(b.item_ids)
+        or not np.array_equal(a.item_ids, b.item_ids)
+    ):
         raise ValueError("paired comparison needs both runs scored on the same golden version")
     if a.relevance != b.relevance or a.gain != b.gain or a.ks != b.ks:
-        raise ValueError("paired comparison needs both runs scored with the same relevance, gain and cutoffs")
+        raise ValueError(
+            "paired comparison needs both runs scored with the same relevance, gain and cutoffs"
+        )
 
 
 def compare_scores(
@@ -237,7 +248,9 @@ def build_compare_report(
         "seed": seed,
         "n_queries": int(len(a.item_ids)),
         "counts": {name: {"n_items": s.n_items, "n_scored": s.n_scored} for name, s in sa.items()},
-        "slices": compare_scores(a, b, n_resamples=n_resamples, confidence_level=confidence_level, seed=seed),
+        "slices": compare_scores(
+            a, b, n_resamples=n_resamples, confidence_level=confidence_level, seed=seed
+        ),
         "warnings": list(warnings) + extra,
         "conventions": conventions(a.relevance, a.gain),
     }

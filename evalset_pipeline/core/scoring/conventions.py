@@ -5,17 +5,18 @@ with nothing to find, averaging), and two numbers computed under different conve
 compared. Everything that fixes one of them lives here, so the code, the printed report and
 `docs/scoring.md` cannot drift apart silently: `conventions()` is what reports embed.
 """
+
 from __future__ import annotations
 
 from typing import Final, Literal
 
+# Grades and slices are the golden set's vocabulary (core/labels.py); re-exported for reports.
+from evalset_pipeline.core.labels import GRADES as GRADES
+from evalset_pipeline.core.labels import SLICES as SLICES
+from evalset_pipeline.core.labels import SUFFICIENT, SUPPORTING
+
 # Cutoffs reported for every metric. The deepest one is also how much of each ranking is read.
 KS: Final[tuple[int, ...]] = (1, 3, 5, 10)
-
-# Graded labels and their linear gains (nDCG gain = grade). Unjudged units get no grade.
-GRADES: Final[dict[str, int]] = {"sufficient": 2, "supporting": 1, "irrelevant": 0}
-SUFFICIENT: Final[int] = GRADES["sufficient"]
-SUPPORTING: Final[int] = GRADES["supporting"]
 
 Relevance = Literal["sufficient", "supporting"]
 # Binary relevance for Recall@k / MRR@k and for deciding which queries can be scored at all.
@@ -28,8 +29,6 @@ DEFAULT_RELEVANCE: Final[Relevance] = "sufficient"
 Gain = Literal["graded", "binary"]
 GAINS: Final[tuple[str, ...]] = ("graded", "binary")
 DEFAULT_GAIN: Final[Gain] = "graded"
-
-SLICES: Final[tuple[str, ...]] = ("main", "underspecified", "regression")
 
 # Guards: the bench refuses to measure (exit 2) past these, unless explicitly overridden.
 DEFAULT_MAX_AGE_DAYS: Final[float] = 30.0
@@ -91,9 +90,13 @@ def metric_keys(slice_name: str, ks: tuple[int, ...] = KS) -> list[str]:
     return keys
 
 
-def conventions(relevance: Relevance = DEFAULT_RELEVANCE, gain: Gain = DEFAULT_GAIN) -> dict[str, str]:
+def conventions(
+    relevance: Relevance = DEFAULT_RELEVANCE, gain: Gain = DEFAULT_GAIN
+) -> dict[str, str]:
     """The declared conventions, as embedded in every report (JSON and human-readable)."""
-    thr = "labelled sufficient" if relevance == "sufficient" else "labelled sufficient or supporting"
+    thr = (
+        "labelled sufficient" if relevance == "sufficient" else "labelled sufficient or supporting"
+    )
     if gain == "binary":
         gain_text = (
             f"nDCG@k (--gain binary): gain 1 for a relevant unit ({thr}), 0 otherwise (as any tool computes "

@@ -8,10 +8,12 @@ Each guard exists because a number came out and the number was wrong:
 Refusals can be overridden (--allow-stale, --allow-empty); the override then becomes a warning,
 so a forced number never leaves the bench without saying so.
 """
+
 from __future__ import annotations
 
-from datetime import datetime, timezone
-from typing import Any, Mapping
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any
 
 import numpy as np
 
@@ -40,7 +42,7 @@ def _as_utc(value: Any) -> datetime | None:
             dt = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
         except ValueError:
             return None
-    return dt if dt.tzinfo else dt.replace(tzinfo=timezone.utc)  # schema stores UTC
+    return dt if dt.tzinfo else dt.replace(tzinfo=UTC)  # schema stores UTC
 
 
 def check_golden_age(
@@ -55,7 +57,7 @@ def check_golden_age(
     version = info.get("version_id", "?")
     if created is None:
         return [f"golden set {version} has no creation date; its age cannot be checked"]
-    now = now or datetime.now(timezone.utc)
+    now = now or datetime.now(UTC)
     age_days = (now - created).total_seconds() / 86400.0
     if age_days <= max_age_days:
         return []
@@ -84,9 +86,7 @@ def check_empty_queries(
     if n == 0 or empty == 0:
         return []
     share = empty / n
-    message = (
-        f"{empty} of {n} golden queries ({share:.1%}) have no results in {run_name} (limit {max_share:.0%})."
-    )
+    message = f"{empty} of {n} golden queries ({share:.1%}) have no results in {run_name} (limit {max_share:.0%})."
     if share <= max_share:
         return [f"{message} They count as zero."]
     # A component that is down usually degrades silently to an empty list; measuring that would
@@ -140,5 +140,7 @@ def run_pair_warnings(meta_a: RunMeta, meta_b: RunMeta, name_a: str, name_b: str
         ]
     if (fa is None) != (fb is None):
         missing = name_a if fa is None else name_b
-        return [f"{missing} carries no corpus fingerprint; the two runs cannot be checked for the same corpus"]
+        return [
+            f"{missing} carries no corpus fingerprint; the two runs cannot be checked for the same corpus"
+        ]
     return []

@@ -23,12 +23,14 @@ because the two headline columns cannot be subtracted from each other.
 Every number comes out of `score_run`, so the scorer's conventions (tie-break by unit id,
 unjudged = irrelevant, zero-relevant items excluded) hold here too.
 """
+
 from __future__ import annotations
 
 import hashlib
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -78,8 +80,11 @@ class Headline:
 
     def numbers(self) -> dict[str, float | int | None]:
         """Flat numbers (for Dagster metadata and assertions)."""
-        out: dict[str, float | int | None] = {"random_negatives_R": self.random_negatives,
-                                               "median_pool": self.median_pool, "index_pages": self.index_pages}
+        out: dict[str, float | int | None] = {
+            "random_negatives_R": self.random_negatives,
+            "median_pool": self.median_pool,
+            "index_pages": self.index_pages,
+        }
         for key, col in self.columns.items():
             out[f"{key}_n"] = col.n
             for m, v in col.metrics.items():
@@ -105,13 +110,15 @@ class Headline:
             f"| **n (questions)** | **{rnd.n}** written | **{hard.n}** kept |",
             f"| whole index ({self.index_pages} pages): top-1 / sufficient@1 | {_f(rnd_i.metrics['top@1'])} | "
             f"{_f(hard_i.metrics['sufficient@1'])} |",
-            f"| whole index: top-5 / sufficient@5 | {_f(rnd_i.metrics['top@5'])} | {_f(hard_i.metrics['sufficient@5'])} |",
+            f"| whole index: top-5 / sufficient@5 | {_f(rnd_i.metrics['top@5'])} | "
+            f"{_f(hard_i.metrics['sufficient@5'])} |",
             f"| whole index: supporting-only@5 | — | {_f(hard_i.metrics['supporting_only@5'])} |",
             f"| whole index: judged@5 | — | {_f(hard_i.metrics['judged@5'])} |",
             "",
             f"The columns have different denominators ({rnd.n} questions before validation, {hard.n} after): "
             "read each down, do not subtract across. Funnel: "
-            + ", ".join(f"{k} {v}" for k, v in self.funnel.items()) + ".",
+            + ", ".join(f"{k} {v}" for k, v in self.funnel.items())
+            + ".",
             "",
             f"One change at a time, same {self.bridge_n} kept questions:",
             "",
@@ -125,7 +132,9 @@ class Headline:
 
 
 def _f(value: float | None) -> str:
-    return "—" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.3f}"
+    return (
+        "—" if value is None or (isinstance(value, float) and math.isnan(value)) else f"{value:.3f}"
+    )
 
 
 # --- building blocks ---------------------------------------------------------------------------
@@ -151,15 +160,23 @@ class _RandomPools:
         self.short = 0  # items with fewer than R eligible pages
 
     def rows(self, item_id: str, gold_row: int) -> np.ndarray:
-        eligible = np.flatnonzero((self.template != self.template[gold_row]) & (self.document != self.document[gold_row]))
+        eligible = np.flatnonzero(
+            (self.template != self.template[gold_row]) & (self.document != self.document[gold_row])
+        )
         take = min(self.r, len(eligible))
         if take < self.r:
             self.short += 1
-        drawn = _item_rng(self.seed, item_id).choice(eligible, size=take, replace=False) if take else eligible[:0]
+        drawn = (
+            _item_rng(self.seed, item_id).choice(eligible, size=take, replace=False)
+            if take
+            else eligible[:0]
+        )
         return np.concatenate([[gold_row], np.sort(drawn)]).astype(np.int64)
 
 
-def _encode_once(retriever: Retriever, pairs: Sequence[tuple[str, str]]):
+def _encode_once(
+    retriever: Retriever, pairs: Sequence[tuple[str, str]]
+) -> Callable[[Sequence[str], Sequence[str]], np.ndarray]:
     """Embed each distinct (query id, text) once (a question as written is often the validated
     one too); returns encode(ids, texts) that slices the result."""
     unique = list(dict.fromkeys(pairs))
@@ -167,31 +184,51 @@ def _encode_once(retriever: Retriever, pairs: Sequence[tuple[str, str]]):
     vectors = retriever.encode([q for q, _ in unique], [t for _, t in unique]) if unique else None
 
     def encode(ids: Sequence[str], texts: Sequence[str]) -> np.ndarray:
-        rows = [where[(q, t)] for q, t in zip(ids, texts)]
-        return vectors[rows] if rows and vectors is not None else np.zeros((0, retriever.page_vectors.shape[1]), np.float32)
+        rows = [where[(q, t)] for q, t in zip(ids, texts, strict=False)]
+        return (
+            vectors[rows]
+            if rows and vectors is not None
+            else np.zeros((0, retriever.page_vectors.shape[1]), np.float32)
+        )
 
     return encode
 
 
 def _gold_qrels(item_ids: Sequence[str], golds: Sequence[str]) -> Any:
     """Single-gold qrels: the source page is the one correct answer (what top-1 scores)."""
-    items = pa.table({"item_id": pa.array(list(item_ids), pa.string()), "slice": pa.array(["main"] * len(item_ids)),
-                      "gold_unit_id": pa.array(list(golds), pa.string())})
-    judgments = pa.table({"item_id": items.column("item_id"), "unit_id": items.column("gold_unit_id"),
-                          "label": pa.array(["sufficient"] * len(item_ids))})
+    items = pa.table(
+        {
+            "item_id": pa.array(list(item_ids), pa.string()),
+            "slice": pa.array(["main"] * len(item_ids)),
+            "gold_unit_id": pa.array(list(golds), pa.string()),
+        }
+    )
+    judgments = pa.table(
+        {
+            "item_id": items.column("item_id"),
+            "unit_id": items.column("gold_unit_id"),
+            "label": pa.array(["sufficient"] * len(item_ids)),
+        }
+    )
     return qrels_from_tables(items, judgments, version_id="single-gold")
 
 
-def _pool_run(retriever: Retriever, query_vectors: np.ndarray, ids: Sequence[str], rows: Sequence[np.ndarray],
-              index: CorpusIndex) -> Any:
+def _pool_run(
+    retriever: Retriever,
+    query_vectors: np.ndarray,
+    ids: Sequence[str],
+    rows: Sequence[np.ndarray],
+    index: CorpusIndex,
+) -> Any:
     units = np.asarray(index.unit_ids, dtype=object)
     q, u, s = [], [], []
-    for i, (item_id, r) in enumerate(zip(ids, rows)):
+    for i, (item_id, r) in enumerate(zip(ids, rows, strict=False)):
         q += [item_id] * len(r)
         u += units[r].tolist()
         s.append(retriever.pair_scores(query_vectors, r, i).astype(np.float64))
-    return run_from_columns(pa.array(q, pa.string()), pa.array(u, pa.string()),
-                            np.concatenate(s) if s else np.zeros(0))
+    return run_from_columns(
+        pa.array(q, pa.string()), pa.array(u, pa.string()), np.concatenate(s) if s else np.zeros(0)
+    )
 
 
 def _means(scores: QueryScores, keys: Sequence[str]) -> tuple[int, dict[str, float | None]]:
@@ -205,8 +242,16 @@ def _means(scores: QueryScores, keys: Sequence[str]) -> tuple[int, dict[str, flo
 
 
 def _per_item(scores: QueryScores, key: str) -> dict[str, float]:
-    return {i: float(v) for i, v, ok in zip(scores.item_ids.tolist(), scores.values[key].tolist(), scores.eligible.tolist())
-            if ok and not math.isnan(v)}
+    return {
+        i: float(v)
+        for i, v, ok in zip(
+            scores.item_ids.tolist(),
+            scores.values[key].tolist(),
+            scores.eligible.tolist(),
+            strict=False,
+        )
+        if ok and not math.isnan(v)
+    }
 
 
 def _load_working(paths: DataPaths) -> tuple[list[dict[str, Any]], dict[str, str], dict[str, Any]]:
@@ -215,7 +260,10 @@ def _load_working(paths: DataPaths) -> tuple[list[dict[str, Any]], dict[str, str
     from evalset_pipeline.core.tables import read_rows
 
     questions = read_rows(paths.table("candidate_questions"), producer="candidate_questions")
-    templates = {r["unit_id"]: r["template_id"] for r in read_rows(paths.table("template_groups"), producer="template_groups")}
+    templates = {
+        r["unit_id"]: r["template_id"]
+        for r in read_rows(paths.table("template_groups"), producer="template_groups")
+    }
     manifest_path = paths.table_file(MANIFEST)
     manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {}
     return questions, templates, manifest
@@ -226,10 +274,19 @@ POOL_ROLES = ("gold", "distractor")
 
 def pool_sizes(golden: GoldenSet) -> dict[str, int]:
     """Hard-pool units per main-slice item (the gold + its distractors), by item id."""
-    main = set(pc.filter(golden.items.column("item_id"), pc.equal(golden.items.column("slice"), "main")).to_pylist())
+    main = set(
+        pc.filter(
+            golden.items.column("item_id"), pc.equal(golden.items.column("slice"), "main")
+        ).to_pylist()
+    )
     out: dict[str, set[str]] = {i: set() for i in main}
-    for item, unit, label, role in zip(golden.judgments.column("item_id").to_pylist(), golden.judgments.column("unit_id").to_pylist(),
-                                       golden.judgments.column("label").to_pylist(), golden.judgments.column("role").to_pylist()):
+    for item, unit, label, role in zip(
+        golden.judgments.column("item_id").to_pylist(),
+        golden.judgments.column("unit_id").to_pylist(),
+        golden.judgments.column("label").to_pylist(),
+        golden.judgments.column("role").to_pylist(),
+        strict=False,
+    ):
         if item in out and label is not None and role in POOL_ROLES:
             out[item].add(unit)
     return {i: len(units) for i, units in out.items()}
@@ -238,7 +295,9 @@ def pool_sizes(golden: GoldenSet) -> dict[str, int]:
 def random_negative_count(sizes: dict[str, int]) -> tuple[int, float]:
     """R = median pool size (rounded half up) minus one: both columns then rank as many candidates."""
     if not sizes:
-        raise ValueError("the golden version has no main-slice items; there is no hard-negative column to set beside")
+        raise ValueError(
+            "the golden version has no main-slice items; there is no hard-negative column to set beside"
+        )
     median = float(np.median(list(sizes.values())))
     return max(1, int(math.floor(median + 0.5)) - 1), median
 
@@ -246,24 +305,44 @@ def random_negative_count(sizes: dict[str, int]) -> tuple[int, float]:
 # --- the report --------------------------------------------------------------------------------
 
 
-_METRICS = {"random": ("top@1", "top@5"), "random_index": ("top@1", "top@5"),
-            "hard": ("sufficient@1", "sufficient@5", "supporting_only@5", "top@1"),
-            "hard_index": ("sufficient@1", "sufficient@5", "supporting_only@5", "judged@5")}
+_METRICS = {
+    "random": ("top@1", "top@5"),
+    "random_index": ("top@1", "top@5"),
+    "hard": ("sufficient@1", "sufficient@5", "supporting_only@5", "top@1"),
+    "hard_index": ("sufficient@1", "sufficient@5", "supporting_only@5", "judged@5"),
+}
 
 
-def _empty(golden: GoldenSet, retriever: Retriever, index: CorpusIndex, seed: int,
-           written_rows: list[dict[str, Any]]) -> Headline:
+def _empty(
+    golden: GoldenSet,
+    retriever: Retriever,
+    index: CorpusIndex,
+    seed: int,
+    written_rows: list[dict[str, Any]],
+) -> Headline:
     """No main-slice item: no hard column, and R (its median pool size) is undefined. A report
     that says so, rather than a failure, since an empty main slice is a state of the set."""
     n_written = sum(1 for w in written_rows if w["written"])
-    columns = {key: Column(key, "", "", 0, 0, 0.0, {m: None for m in metrics}) for key, metrics in _METRICS.items()}
+    columns = {
+        key: Column(key, "", "", 0, 0, 0.0, {m: None for m in metrics})
+        for key, metrics in _METRICS.items()
+    }
     return Headline(
-        version_id=golden.version_id, retriever=retriever.name, retriever_description=retriever.description, seed=seed,
-        random_negatives=0, median_pool=0.0, index_pages=len(index),
-        funnel={"sampled": len(written_rows), "written": n_written, "kept": 0}, columns=columns,
-        bridge=[], bridge_n=0,
-        warnings=[f"golden version {golden.version_id} has no main-slice items: there is no hard-negative column, and "
-                  "R (the median hard pool size minus one) is undefined, so neither column is computed"],
+        version_id=golden.version_id,
+        retriever=retriever.name,
+        retriever_description=retriever.description,
+        seed=seed,
+        random_negatives=0,
+        median_pool=0.0,
+        index_pages=len(index),
+        funnel={"sampled": len(written_rows), "written": n_written, "kept": 0},
+        columns=columns,
+        bridge=[],
+        bridge_n=0,
+        warnings=[
+            f"golden version {golden.version_id} has no main-slice items: there is no hard-negative column, and "
+            "R (the median hard pool size minus one) is undefined, so neither column is computed"
+        ],
     )
 
 
@@ -287,27 +366,44 @@ def compute_headline(
     r, median = random_negative_count(sizes)
 
     # Do the working tables (the naive column's source) belong to this golden version?
-    if manifest.get("fingerprint") and golden.info.get("corpus_fingerprint") and manifest["fingerprint"] != golden.info["corpus_fingerprint"]:
-        warnings.append(f"the working tables are from corpus {manifest['fingerprint'][:16]}, golden version {golden.version_id} "
-                        f"from {str(golden.info['corpus_fingerprint'])[:16]}: the columns describe different corpora")
+    if (
+        manifest.get("fingerprint")
+        and golden.info.get("corpus_fingerprint")
+        and manifest["fingerprint"] != golden.info["corpus_fingerprint"]
+    ):
+        warnings.append(
+            f"the working tables are from corpus {manifest['fingerprint'][:16]}, golden version {golden.version_id} "
+            f"from {str(golden.info['corpus_fingerprint'])[:16]}: the columns describe different corpora"
+        )
     by_id = {w["item_id"]: w for w in written_rows}
-    foreign = [i["item_id"] for i in main if by_id.get(i["item_id"], {}).get("question") != i["original_question"]]
+    foreign = [
+        i["item_id"]
+        for i in main
+        if by_id.get(i["item_id"], {}).get("question") != i["original_question"]
+    ]
     if foreign:
-        warnings.append(f"{len(foreign)} of {len(main)} main items are not among the written questions of the working tables "
-                        f"as written (e.g. {foreign[0]}): candidate_questions is from another build than {golden.version_id}; "
-                        "rebuild, or read the random-negatives column as describing that build")
+        warnings.append(
+            f"{len(foreign)} of {len(main)} main items are not among the written questions of the working tables "
+            f"as written (e.g. {foreign[0]}): candidate_questions is from another build than {golden.version_id}; "
+            "rebuild, or read the random-negatives column as describing that build"
+        )
 
     # Random negatives: every written question, as written.
     written = [w for w in written_rows if w["written"]]
     missing_gold = [w for w in written if w["gold_unit_id"] not in row_of]
     if missing_gold:
-        warnings.append(f"{len(missing_gold)} written question(s) have a source page that is not in the index and are left out")
+        warnings.append(
+            f"{len(missing_gold)} written question(s) have a source page that is not in the index and are left out"
+        )
     written = [w for w in written if w["gold_unit_id"] in row_of]
     w_ids = [w["item_id"] for w in written]
     kept = [i for i in main if i["gold_unit_id"] in row_of]
-    encode = _encode_once(retriever, [(w["item_id"], w["question"]) for w in written]
-                          + [(i["item_id"], i["question"]) for i in main]
-                          + [(i["item_id"], i["original_question"] or i["question"]) for i in kept])
+    encode = _encode_once(
+        retriever,
+        [(w["item_id"], w["question"]) for w in written]
+        + [(i["item_id"], i["question"]) for i in main]
+        + [(i["item_id"], i["original_question"] or i["question"]) for i in kept],
+    )
     w_vectors = encode(w_ids, [w["question"] for w in written])
     pools = _RandomPools(index, templates, seed, r)
     w_rows = [pools.rows(w["item_id"], row_of[w["gold_unit_id"]]) for w in written]
@@ -315,44 +411,77 @@ def compute_headline(
     top_keys = [f"gold_recall@{k}" for k in KS]
     s_random = score_run(gold_qrels, _pool_run(retriever, w_vectors, w_ids, w_rows, index), ks=KS)
     n_random, m_random = _means(s_random, top_keys)
-    s_random_index = score_run(gold_qrels, retrieve(retriever, index, w_ids, [], INDEX_DEPTH, query_vectors=w_vectors), ks=KS)
+    s_random_index = score_run(
+        gold_qrels,
+        retrieve(retriever, index, w_ids, [], INDEX_DEPTH, query_vectors=w_vectors),
+        ks=KS,
+    )
     n_random_index, m_random_index = _means(s_random_index, top_keys)
     if pools.short:
-        warnings.append(f"{pools.short} question(s) had fewer than {r} pages of another template and document to draw from")
+        warnings.append(
+            f"{pools.short} question(s) had fewer than {r} pages of another template and document to draw from"
+        )
 
     # Hard negatives: the main slice as validated, against its judged pool.
     main_ids = [i["item_id"] for i in main]
-    main_items = golden.items.filter(pc.is_in(golden.items.column("item_id"), pa.array(main_ids, pa.string())))
-    main_judgments = golden.judgments.filter(pc.is_in(golden.judgments.column("item_id"), pa.array(main_ids, pa.string())))
+    main_items = golden.items.filter(
+        pc.is_in(golden.items.column("item_id"), pa.array(main_ids, pa.string()))
+    )
+    main_judgments = golden.judgments.filter(
+        pc.is_in(golden.judgments.column("item_id"), pa.array(main_ids, pa.string()))
+    )
     hard_qrels = qrels_from_tables(main_items, main_judgments, version_id=golden.version_id)
     pool_units: dict[str, list[str]] = {i: [] for i in main_ids}
-    for item, unit, role in zip(main_judgments.column("item_id").to_pylist(), main_judgments.column("unit_id").to_pylist(),
-                                main_judgments.column("role").to_pylist()):
+    for item, unit, role in zip(
+        main_judgments.column("item_id").to_pylist(),
+        main_judgments.column("unit_id").to_pylist(),
+        main_judgments.column("role").to_pylist(),
+        strict=False,
+    ):
         if role in POOL_ROLES:
             pool_units[item].append(unit)
     unranked = sum(1 for units in pool_units.values() for u in units if u not in row_of)
     if unranked:
-        warnings.append(f"{unranked} judged unit(s) are not in the index (not rendered now) and cannot be ranked")
-    h_rows = [np.asarray(sorted(row_of[u] for u in set(pool_units[i]) if u in row_of), dtype=np.int64) for i in main_ids]
+        warnings.append(
+            f"{unranked} judged unit(s) are not in the index (not rendered now) and cannot be ranked"
+        )
+    h_rows = [
+        np.asarray(sorted(row_of[u] for u in set(pool_units[i]) if u in row_of), dtype=np.int64)
+        for i in main_ids
+    ]
     h_vectors = encode(main_ids, [i["question"] for i in main])
     hard_keys = ["sufficient@1", "sufficient@5", "supporting_only@5", "gold_recall@1"]
     s_hard = score_run(hard_qrels, _pool_run(retriever, h_vectors, main_ids, h_rows, index), ks=KS)
     n_hard, m_hard = _means(s_hard, hard_keys)
-    s_hard_index = score_run(hard_qrels, retrieve(retriever, index, main_ids, [], INDEX_DEPTH, query_vectors=h_vectors), ks=KS)
+    s_hard_index = score_run(
+        hard_qrels,
+        retrieve(retriever, index, main_ids, [], INDEX_DEPTH, query_vectors=h_vectors),
+        ks=KS,
+    )
     n_hard_index, m_hard_index = _means(s_hard_index, hard_keys[:3] + ["judged@5"])
     excluded = len(main_ids) - n_hard
     if excluded:
-        warnings.append(f"{excluded} main item(s) have no unit labelled sufficient and are excluded (conventions: zero_relevant)")
+        warnings.append(
+            f"{excluded} main item(s) have no unit labelled sufficient and are excluded (conventions: zero_relevant)"
+        )
 
     # The bridge: kept items only, one change at a time, one denominator.
     k_ids = [i["item_id"] for i in kept]
-    k_rows = [pools.rows(i["item_id"], row_of[i["gold_unit_id"]]) for i in kept]  # the same draws as above
+    k_rows = [
+        pools.rows(i["item_id"], row_of[i["gold_unit_id"]]) for i in kept
+    ]  # the same draws as above
     k_qrels = _gold_qrels(k_ids, [i["gold_unit_id"] for i in kept])
     as_written = encode(k_ids, [i["original_question"] or i["question"] for i in kept])
     position = {item: n for n, item in enumerate(main_ids)}
     validated = h_vectors[[position[i] for i in k_ids]] if k_ids else h_vectors[:0]
-    b1 = _per_item(score_run(k_qrels, _pool_run(retriever, as_written, k_ids, k_rows, index), ks=KS), "gold_recall@1")
-    b2 = _per_item(score_run(k_qrels, _pool_run(retriever, validated, k_ids, k_rows, index), ks=KS), "gold_recall@1")
+    b1 = _per_item(
+        score_run(k_qrels, _pool_run(retriever, as_written, k_ids, k_rows, index), ks=KS),
+        "gold_recall@1",
+    )
+    b2 = _per_item(
+        score_run(k_qrels, _pool_run(retriever, validated, k_ids, k_rows, index), ks=KS),
+        "gold_recall@1",
+    )
     b3 = _per_item(s_hard, "gold_recall@1")
     b4 = _per_item(s_hard, "sufficient@1")
     common = [i for i in k_ids if i in b1 and i in b2 and i in b3 and i in b4]
@@ -361,37 +490,99 @@ def compute_headline(
         return float(np.mean([values[i] for i in common])) if common else None
 
     bridge = [
-        {"key": "as_written_random_top1", "label": "as written, random negatives: top-1", "changed": "—", "value": mean(b1)},
-        {"key": "validated_random_top1", "label": "validated question, same random negatives: top-1",
-         "changed": "the question", "value": mean(b2)},
-        {"key": "validated_hard_top1", "label": "validated question, hard pool: top-1 (source page first)",
-         "changed": "the negatives", "value": mean(b3)},
-        {"key": "validated_hard_sufficient1", "label": "validated question, hard pool: sufficient@1",
-         "changed": "the label", "value": mean(b4)},
+        {
+            "key": "as_written_random_top1",
+            "label": "as written, random negatives: top-1",
+            "changed": "—",
+            "value": mean(b1),
+        },
+        {
+            "key": "validated_random_top1",
+            "label": "validated question, same random negatives: top-1",
+            "changed": "the question",
+            "value": mean(b2),
+        },
+        {
+            "key": "validated_hard_top1",
+            "label": "validated question, hard pool: top-1 (source page first)",
+            "changed": "the negatives",
+            "value": mean(b3),
+        },
+        {
+            "key": "validated_hard_sufficient1",
+            "label": "validated question, hard pool: sufficient@1",
+            "changed": "the label",
+            "value": mean(b4),
+        },
     ]
 
     qsz = [len(x) for x in h_rows]
     columns = {
-        "random": Column("random", "as written, before validation", f"gold + {r} random pages (other template and document)",
-                         n_random, len(written_rows), float(np.median([len(x) for x in w_rows])) if w_rows else 0.0,
-                         {"top@1": m_random["gold_recall@1"], "top@5": m_random["gold_recall@5"]}),
-        "random_index": Column("random_index", "as written, before validation", f"all {len(index)} pages", n_random_index,
-                               len(written_rows), float(len(index)),
-                               {"top@1": m_random_index["gold_recall@1"], "top@5": m_random_index["gold_recall@5"]}),
-        "hard": Column("hard", "validated, main slice", f"hard pool: gold + distractors (median {median:g})",
-                       n_hard, len(main_ids), float(np.median(qsz)) if qsz else 0.0,
-                       {"sufficient@1": m_hard["sufficient@1"], "sufficient@5": m_hard["sufficient@5"],
-                        "supporting_only@5": m_hard["supporting_only@5"], "top@1": m_hard["gold_recall@1"]}),
-        "hard_index": Column("hard_index", "validated, main slice", f"all {len(index)} pages (unjudged = irrelevant)",
-                             n_hard_index, len(main_ids), float(len(index)),
-                             {"sufficient@1": m_hard_index["sufficient@1"], "sufficient@5": m_hard_index["sufficient@5"],
-                              "supporting_only@5": m_hard_index["supporting_only@5"], "judged@5": m_hard_index["judged@5"]}),
+        "random": Column(
+            "random",
+            "as written, before validation",
+            f"gold + {r} random pages (other template and document)",
+            n_random,
+            len(written_rows),
+            float(np.median([len(x) for x in w_rows])) if w_rows else 0.0,
+            {"top@1": m_random["gold_recall@1"], "top@5": m_random["gold_recall@5"]},
+        ),
+        "random_index": Column(
+            "random_index",
+            "as written, before validation",
+            f"all {len(index)} pages",
+            n_random_index,
+            len(written_rows),
+            float(len(index)),
+            {"top@1": m_random_index["gold_recall@1"], "top@5": m_random_index["gold_recall@5"]},
+        ),
+        "hard": Column(
+            "hard",
+            "validated, main slice",
+            f"hard pool: gold + distractors (median {median:g})",
+            n_hard,
+            len(main_ids),
+            float(np.median(qsz)) if qsz else 0.0,
+            {
+                "sufficient@1": m_hard["sufficient@1"],
+                "sufficient@5": m_hard["sufficient@5"],
+                "supporting_only@5": m_hard["supporting_only@5"],
+                "top@1": m_hard["gold_recall@1"],
+            },
+        ),
+        "hard_index": Column(
+            "hard_index",
+            "validated, main slice",
+            f"all {len(index)} pages (unjudged = irrelevant)",
+            n_hard_index,
+            len(main_ids),
+            float(len(index)),
+            {
+                "sufficient@1": m_hard_index["sufficient@1"],
+                "sufficient@5": m_hard_index["sufficient@5"],
+                "supporting_only@5": m_hard_index["supporting_only@5"],
+                "judged@5": m_hard_index["judged@5"],
+            },
+        ),
     }
-    funnel = {"sampled": len(written_rows), "written": len([w for w in written_rows if w["written"]]), "kept": len(main_ids)}
+    funnel = {
+        "sampled": len(written_rows),
+        "written": len([w for w in written_rows if w["written"]]),
+        "kept": len(main_ids),
+    }
     return Headline(
-        version_id=golden.version_id, retriever=retriever.name, retriever_description=retriever.description, seed=seed,
-        random_negatives=r, median_pool=median, index_pages=len(index), funnel=funnel, columns=columns,
-        bridge=bridge, bridge_n=len(common), warnings=warnings,
+        version_id=golden.version_id,
+        retriever=retriever.name,
+        retriever_description=retriever.description,
+        seed=seed,
+        random_negatives=r,
+        median_pool=median,
+        index_pages=len(index),
+        funnel=funnel,
+        columns=columns,
+        bridge=bridge,
+        bridge_n=len(common),
+        warnings=warnings,
     )
 
 
@@ -407,7 +598,9 @@ def headline(
     from evalset_pipeline.core.scoring.baselines import load_corpus_index, make_retriever
 
     index = index or load_corpus_index(paths)
-    return compute_headline(paths, golden, make_retriever(retriever_kind, paths, index, seed=seed), index, seed=seed)
+    return compute_headline(
+        paths, golden, make_retriever(retriever_kind, paths, index, seed=seed), index, seed=seed
+    )
 
 
 def headline_for_version(
@@ -426,13 +619,23 @@ def headline_for_version(
     """
     from evalset_pipeline.core.golden.reader import load_golden_set
     from evalset_pipeline.core.index.embeddings import APPEARANCE
-    from evalset_pipeline.core.scoring.baselines import (DEFAULT_RETRIEVER, appearance_available, load_corpus_index,
-                                                         make_retriever)
+    from evalset_pipeline.core.scoring.baselines import (
+        DEFAULT_RETRIEVER,
+        appearance_available,
+        load_corpus_index,
+        make_retriever,
+    )
 
     golden = load_golden_set(version, paths.root)
     index = load_corpus_index(paths)
     if retrievers is None:
-        retrievers = [DEFAULT_RETRIEVER] + (["appearance"] if page_embedder != APPEARANCE and appearance_available(paths) else [])
-    reports = [compute_headline(paths, golden, make_retriever(k, paths, index, seed=seed), index, seed=seed)
-               for k in retrievers]
+        retrievers = [DEFAULT_RETRIEVER] + (
+            ["appearance"] if page_embedder != APPEARANCE and appearance_available(paths) else []
+        )
+    reports = [
+        compute_headline(
+            paths, golden, make_retriever(k, paths, index, seed=seed), index, seed=seed
+        )
+        for k in retrievers
+    ]
     return golden.version_id, reports

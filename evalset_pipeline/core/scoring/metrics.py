@@ -8,6 +8,7 @@ pace with trec_eval's C code (benchmarks/score.py).
 Grades in the matrix: 2 sufficient, 1 supporting, 0 irrelevant, UNJUDGED (-1) for a unit with no
 judgment for that item, EMPTY (-2) for a rank the run did not fill.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -35,13 +36,6 @@ UNJUDGED = -1
 EMPTY = -2
 
 
-def declared_order(query_ids: pa.Array, unit_ids: pa.Array, scores: np.ndarray) -> np.ndarray:
-    """Row order: query id, then score descending, then unit id ascending (the declared tie-break)."""
-    table = pa.table({"q": query_ids, "s": scores, "u": unit_ids})
-    keys = [("q", "ascending"), ("s", "descending"), ("u", "ascending")]
-    return pc.sort_indices(table, sort_keys=keys).to_numpy()
-
-
 @dataclass(frozen=True)
 class RankedRun:
     """The top `depth` results of every golden query, as matrices aligned with qrels items."""
@@ -67,9 +61,11 @@ def _group_ranks(q: np.ndarray) -> np.ndarray:
     return np.arange(n) - np.repeat(starts, np.diff(np.append(starts, n)))
 
 
-def _fill(n_items: int, depth: int, q: np.ndarray, rank: np.ndarray, values: np.ndarray, empty: int | bool) -> np.ndarray:
+def _fill(
+    n_items: int, depth: int, q: np.ndarray, rank: np.ndarray, values: np.ndarray, empty: int | bool
+) -> np.ndarray:
     dtype = np.bool_ if isinstance(empty, bool) else np.int8
-    out = np.full((n_items, depth), empty, dtype=dtype)
+    out: np.ndarray = np.full((n_items, depth), empty, dtype=dtype)
     top = rank < depth
     out[q[top], rank[top]] = values[top]
     return out
@@ -180,7 +176,9 @@ def rank_run(qrels: Qrels, run: Run, depth: int = max(KS)) -> RankedRun:
         win = np.flatnonzero(raw_rank < window) if window else np.arange(len(q))
         win_units = units.take(pa.array(order[win] if order is not None else win))
         enc = pc.dictionary_encode(win_units)
-        win_dup = _repeats(q[win], enc.indices.to_numpy(zero_copy_only=False).astype(np.int64), len(enc.dictionary))
+        win_dup = _repeats(
+            q[win], enc.indices.to_numpy(zero_copy_only=False).astype(np.int64), len(enc.dictionary)
+        )
         distinct = np.bincount(q[win][~win_dup], minlength=n_items)
         short = (distinct < depth) & (n_results_raw > window)
         if not window or not short.any():
@@ -266,10 +264,14 @@ def _rank_metrics(
             out[metric_key("ndcg", k, suffix_judged)] = dcg[:, c] / idcg_cum[:, c]
             out[metric_key("mrr", k, suffix_judged)] = np.where(first_rel < k, inv_first, 0.0)
             out[metric_key("sufficient", k, suffix_judged)] = suff.astype(np.float64)
-            out[metric_key("supporting_only", k, suffix_judged)] = ((cum_supp[:, c] > 0) & ~suff).astype(np.float64)
+            out[metric_key("supporting_only", k, suffix_judged)] = (
+                (cum_supp[:, c] > 0) & ~suff
+            ).astype(np.float64)
             if not suffix_judged:  # in the condensed list every listed unit is judged
                 out[metric_key("judged", k)] = cum_judged[:, c] / float(k)
-            out[metric_key("gold_recall", k, suffix_judged)] = (cum_gold[:, c] > 0).astype(np.float64)
+            out[metric_key("gold_recall", k, suffix_judged)] = (cum_gold[:, c] > 0).astype(
+                np.float64
+            )
             out[metric_key("gold_ndcg", k, suffix_judged)] = np.where(gold_pos < k, gold_gain, 0.0)
     return out
 
@@ -289,9 +291,20 @@ def score_ranked(
     eligible = n_relevant > 0
     ideal = qrels.ideal_gains(depth, binary_threshold=threshold if gain == "binary" else None)
     idcg_cum = np.cumsum(ideal * _discounts(depth), axis=1)
-    values = _rank_metrics(ranked.grades, ranked.gold, ks, threshold, n_relevant, idcg_cum, False, gain)
+    values = _rank_metrics(
+        ranked.grades, ranked.gold, ks, threshold, n_relevant, idcg_cum, False, gain
+    )
     values.update(
-        _rank_metrics(ranked.grades_judged, ranked.gold_judged, ks, threshold, n_relevant, idcg_cum, True, gain)
+        _rank_metrics(
+            ranked.grades_judged,
+            ranked.gold_judged,
+            ks,
+            threshold,
+            n_relevant,
+            idcg_cum,
+            True,
+            gain,
+        )
     )
     has_gold = pc.is_valid(qrels.gold_unit_ids).to_numpy(zero_copy_only=False)
     for key, arr in values.items():
@@ -323,10 +336,14 @@ def score_run(
 ) -> QueryScores:
     """Every metric at every cutoff for every golden item (see conventions.py for the rules)."""
     if relevance not in RELEVANCE_THRESHOLDS:
-        raise ValueError(f"relevance must be one of {sorted(RELEVANCE_THRESHOLDS)}, not {relevance!r}")
+        raise ValueError(
+            f"relevance must be one of {sorted(RELEVANCE_THRESHOLDS)}, not {relevance!r}"
+        )
     if gain not in GAINS:
         raise ValueError(f"gain must be one of {list(GAINS)}, not {gain!r}")
     ks = tuple(sorted(set(int(k) for k in ks)))
     if not ks or ks[0] < 1:
         raise ValueError("cutoffs must be positive integers")
-    return score_ranked(qrels, rank_run(qrels, run, depth=max(ks)), ks=ks, relevance=relevance, gain=gain)
+    return score_ranked(
+        qrels, rank_run(qrels, run, depth=max(ks)), ks=ks, relevance=relevance, gain=gain
+    )

@@ -9,25 +9,28 @@ label_source `model`). Items, corpus manifest and config fingerprint are the par
 provenance gains a `pooling` record (runs, depth, counts, judge). A second identical pool add
 finds nothing new and returns the same version id without publishing.
 """
+
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from evalset_pipeline.core.golden.model import CorpusManifest, GoldenSet, GoldenSetDraft
+from evalset_pipeline.core.corpus.manifest import CorpusManifest
+from evalset_pipeline.core.golden.model import GoldenSet, GoldenSetDraft
 from evalset_pipeline.core.golden.publish import publish_golden_set
 from evalset_pipeline.core.golden.schema import GOLDEN_JUDGMENTS, GOLDEN_UNITS
+from evalset_pipeline.core.golden.units import unit_row
 from evalset_pipeline.core.paths import DataPaths
-from evalset_pipeline.core.scoring.metrics import declared_order
 from evalset_pipeline.core.scoring.qrels import index_strings
-from evalset_pipeline.core.scoring.runs import Run
+from evalset_pipeline.core.scoring.runs import Run, declared_order
 
 DEFAULT_POOL_DEPTH = 10
 POOLED = "pooled"
@@ -89,7 +92,16 @@ def _manifest(info: dict[str, Any]) -> CorpusManifest:
     built = info.get("corpus_built_at")
     if isinstance(built, str):
         built = datetime.fromisoformat(built.replace("Z", "+00:00"))
-    return CorpusManifest(str(info["corpus_fingerprint"]), built, int(info["corpus_documents"]), int(info["corpus_pages"]))
+    if not isinstance(built, datetime):
+        raise ValueError(
+            f"golden set {info.get('version_id')}: corpus_built_at is not a time ({built!r})"
+        )
+    return CorpusManifest(
+        str(info["corpus_fingerprint"]),
+        built,
+        int(info["corpus_documents"]),
+        int(info["corpus_pages"]),
+    )
 
 
 def working_pages(paths: DataPaths) -> tuple[dict[str, Any], dict[str, Any], str | None]:
@@ -99,21 +111,15 @@ def working_pages(paths: DataPaths) -> tuple[dict[str, Any], dict[str, Any], str
     from evalset_pipeline.core.scoring.baselines import MANIFEST, IndexPage
     from evalset_pipeline.core.tables import read_rows
 
-    renders = {r["unit_id"]: IndexPage.from_row(r) for r in read_rows(paths.table("page_renders"), producer="page_renders")}
+    renders = {
+        r["unit_id"]: IndexPage.from_row(r)
+        for r in read_rows(paths.table("page_renders"), producer="page_renders")
+    }
     meta_path = paths.table("page_metadata")
     meta = {r["unit_id"]: r for r in read_rows(meta_path)} if meta_path.exists() else {}
     manifest = paths.table_file(MANIFEST)
     fingerprint = json.loads(manifest.read_text()).get("fingerprint") if manifest.exists() else None
     return renders, meta, fingerprint
-
-
-def unit_row(unit_id: str, render: Any, meta: dict[str, Any] | None) -> dict[str, Any]:
-    """A golden_units row, filled as core/pipeline/golden_set.assemble_draft fills it."""
-    get = (lambda f: meta.get(f) or "") if meta is not None else (lambda f: "")
-    return {"unit_id": unit_id, "document_path": render.document_path, "document_sha256": render.document_sha256,
-            "page_number": render.page_number, "render_path": render.render_path, "text_path": render.text_path,
-            "render_hash": render.render_hash, "template_id": get("template_id"), "entity": get("entity"),
-            "metric": get("metric"), "period": get("period"), "revision": get("revision"), "language": get("language")}
 
 
 def pool_runs(
@@ -131,8 +137,12 @@ def pool_runs(
     """
     from evalset_pipeline.core.vlm.base import PageView
 
-    def page_view(page: Any, root: Path) -> PageView:  # as core/pipeline/pages.page_view, without its imports
-        return PageView(page.unit_id, root / page.render_path, root / page.text_path, page.render_hash)
+    def page_view(
+        page: Any, root: Path
+    ) -> PageView:  # as core/pipeline/pages.page_view, without its imports
+        return PageView(
+            page.unit_id, root / page.render_path, root / page.text_path, page.render_hash
+        )
 
     if depth < 1:
         raise ValueError("depth must be at least 1")
@@ -147,56 +157,111 @@ def pool_runs(
     for run in runs:
         q, units, unknown = top_pairs(run, item_ids, depth)
         unknown_rows += unknown
-        for qi, u in zip(q.tolist(), units):
+        for qi, u in zip(q.tolist(), units, strict=False):
             wanted[(items_py[qi], u)] = None
     if unknown_rows:
-        warnings.append(f"{unknown_rows} run row(s) have query ids that are not items of {golden.version_id}; ignored")
-    judged = set(zip(golden.judgments.column("item_id").to_pylist(), golden.judgments.column("unit_id").to_pylist()))
+        warnings.append(
+            f"{unknown_rows} run row(s) have query ids that are not items of {golden.version_id}; ignored"
+        )
+    judged = set(
+        zip(
+            golden.judgments.column("item_id").to_pylist(),
+            golden.judgments.column("unit_id").to_pylist(),
+            strict=False,
+        )
+    )
     new = [pair for pair in wanted if pair not in judged]
     already = len(wanted) - len(new)
 
     renders, meta, working_fp = working_pages(paths) if new else ({}, {}, None)
     if new and working_fp and working_fp != golden.info.get("corpus_fingerprint"):
-        warnings.append(f"the rendered pages are from corpus {working_fp[:16]}, {golden.version_id} was built on "
-                        f"{str(golden.info.get('corpus_fingerprint'))[:16]}; pooled pages are judged as rendered now")
+        warnings.append(
+            f"the rendered pages are from corpus {working_fp[:16]}, {golden.version_id} was built on "
+            f"{str(golden.info.get('corpus_fingerprint'))[:16]}; pooled pages are judged as rendered now"
+        )
     unknown_units = sum(1 for _, u in new if u not in renders)
     if unknown_units:
-        warnings.append(f"{unknown_units} pooled pair(s) name units that are not rendered pages; left unjudged")
+        warnings.append(
+            f"{unknown_units} pooled pair(s) name units that are not rendered pages; left unjudged"
+        )
     new = [(i, u) for i, u in new if u in renders]
 
-    base = dict(version_id=golden.version_id, parent_version=golden.version_id, runs=names, depth=depth,
-                considered=len(wanted), already_judged=already, unknown_units=unknown_units,
-                unknown_query_rows=unknown_rows)
+    base: dict[str, Any] = dict(
+        version_id=golden.version_id,
+        parent_version=golden.version_id,
+        runs=names,
+        depth=depth,
+        considered=len(wanted),
+        already_judged=already,
+        unknown_units=unknown_units,
+        unknown_query_rows=unknown_rows,
+    )
     if not new:
-        return PoolResult(created=False, added=0, by_label={}, model_calls=0, cache_hits=0, warnings=warnings, **base)
+        return PoolResult(
+            created=False,
+            added=0,
+            by_label={},
+            model_calls=0,
+            cache_hits=0,
+            warnings=warnings,
+            **base,
+        )
 
     questions = {i["item_id"]: (i["question"], i["answer"] or "") for i in golden.items.to_pylist()}
     backend = open_backend()
     try:
-        results = backend.label([(*questions[i], page_view(renders[u], paths.root)) for i, u in new])
+        results = backend.label(
+            [(*questions[i], page_view(renders[u], paths.root)) for i, u in new]
+        )
         stats = backend.stats
-        judge = {"backend": backend.name, "model": backend.model, "label_prompt": backend.prompt_hash("label")}
+        judge = {
+            "backend": backend.name,
+            "model": backend.model,
+            "label_prompt": backend.prompt_hash("label"),
+        }
     finally:
         backend.cache.close()
 
     judgment_schema = pa.schema([f for f in GOLDEN_JUDGMENTS if f.name != "version_id"])
     added = pa.Table.from_pylist(
-        [{"item_id": i, "unit_id": u, "role": POOLED, "axis": "", "label": r.label, "rationale": r.rationale,
-          "label_source": "model"} for (i, u), r in zip(new, results)],
+        [
+            {
+                "item_id": i,
+                "unit_id": u,
+                "role": POOLED,
+                "axis": "",
+                "label": r.label,
+                "rationale": r.rationale,
+                "label_source": "model",
+            }
+            for (i, u), r in zip(new, results, strict=False)
+        ],
         schema=judgment_schema,
     )
     units = _without_version(golden.units)
     have = set(units.column("unit_id").to_pylist())
     unit_schema = pa.schema([f for f in GOLDEN_UNITS if f.name != "version_id"])
     extra_units = pa.Table.from_pylist(
-        [unit_row(u, renders[u], meta.get(u)) for u in sorted({u for _, u in new} - have)], schema=unit_schema)
+        [unit_row(u, renders[u], meta.get(u)) for u in sorted({u for _, u in new} - have)],
+        schema=unit_schema,
+    )
     by_label = dict(sorted(Counter(r.label for r in results).items()))
     calls, hits = int(stats.calls.get("label", 0)), int(stats.cache_hits.get("label", 0))
 
     provenance = dict(golden.info.get("provenance") or {})
-    record = {"parent_version": golden.version_id, "runs": names, "depth": depth, "considered": len(wanted),
-              "already_judged": already, "added": len(new), "by_label": by_label, "unknown_units": unknown_units,
-              "judge": judge, "model_calls": calls, "cache_hits": hits}
+    record = {
+        "parent_version": golden.version_id,
+        "runs": names,
+        "depth": depth,
+        "considered": len(wanted),
+        "already_judged": already,
+        "added": len(new),
+        "by_label": by_label,
+        "unknown_units": unknown_units,
+        "judge": judge,
+        "model_calls": calls,
+        "cache_hits": hits,
+    }
     provenance["pooling"] = list(provenance.get("pooling") or []) + [record]
     sources = dict(provenance.get("labels_by_source") or {})
     if sources:
@@ -204,7 +269,9 @@ def pool_runs(
         provenance["labels_by_source"] = sources
     draft = GoldenSetDraft(
         items=_without_version(golden.items),
-        judgments=pa.concat_tables([_without_version(golden.judgments).cast(judgment_schema), added]),
+        judgments=pa.concat_tables(
+            [_without_version(golden.judgments).cast(judgment_schema), added]
+        ),
         units=pa.concat_tables([units.cast(unit_schema), extra_units]),
         corpus=_manifest(golden.info),
         config_fingerprint=str(golden.info["config_fingerprint"]),
@@ -212,8 +279,15 @@ def pool_runs(
         provenance=provenance,
     )
     published = publish_golden_set(paths, draft)
-    return PoolResult(**{**base, "version_id": published.version_id}, created=published.created, added=len(new),
-                      by_label=by_label, model_calls=calls, cache_hits=hits, warnings=warnings)
+    return PoolResult(
+        **{**base, "version_id": published.version_id},
+        created=published.created,
+        added=len(new),
+        by_label=by_label,
+        model_calls=calls,
+        cache_hits=hits,
+        warnings=warnings,
+    )
 
 
 def read_runs(run_paths: Sequence[str | Path]) -> list[Run]:

@@ -3,6 +3,7 @@
 Items and judgments become integer-indexed numpy arrays once, so scoring a run is array work
 rather than dictionary lookups per result.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -69,7 +70,9 @@ class Qrels:
         """Graded qrels as trec_eval / pytrec_eval take them: {item_id: {unit_id: grade}}."""
         items = self.item_ids.to_pylist()
         out: dict[str, dict[str, int]] = {}
-        for i, unit, grade in zip(self.j_item.tolist(), self.j_unit.to_pylist(), self.j_grade.tolist()):
+        for i, unit, grade in zip(
+            self.j_item.tolist(), self.j_unit.to_pylist(), self.j_grade.tolist(), strict=False
+        ):
             out.setdefault(items[i], {})[unit] = int(grade)
         return out
 
@@ -90,15 +93,29 @@ def index_strings(values: pa.Array, value_set: pa.Array, *, grouped: bool = True
     if n == 0:
         return np.zeros(0, np.int64)
     if not grouped:
-        return pc.index_in(values, value_set=value_set).fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64)
+        return (
+            pc.index_in(values, value_set=value_set)
+            .fill_null(-1)
+            .to_numpy(zero_copy_only=False)
+            .astype(np.int64)
+        )
     change = np.ones(n, bool)
     if n > 1:
-        change[1:] = pc.not_equal(values[1:], values[:-1]).fill_null(True).to_numpy(zero_copy_only=False)
+        change[1:] = (
+            pc.not_equal(values[1:], values[:-1]).fill_null(True).to_numpy(zero_copy_only=False)
+        )
     starts = np.flatnonzero(change)
     if len(starts) * 4 > n:  # hardly any runs: hash every row
-        return pc.index_in(values, value_set=value_set).fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64)
+        return (
+            pc.index_in(values, value_set=value_set)
+            .fill_null(-1)
+            .to_numpy(zero_copy_only=False)
+            .astype(np.int64)
+        )
     found = pc.index_in(values.take(pa.array(starts)), value_set=value_set).fill_null(-1)
-    return np.repeat(found.to_numpy(zero_copy_only=False).astype(np.int64), np.diff(np.append(starts, n)))
+    return np.repeat(
+        found.to_numpy(zero_copy_only=False).astype(np.int64), np.diff(np.append(starts, n))
+    )
 
 
 def _member(values: np.ndarray, sorted_set: np.ndarray) -> np.ndarray:
@@ -142,7 +159,9 @@ def qrels_from_tables(items: pa.Table, judgments: pa.Table, version_id: str = ""
         raise ValueError(f"unknown judgment label(s) {found[:5]}; expected one of {list(GRADES)}")
     orphans = int((label_valid & (j_item < 0)).sum())
     if orphans:
-        warnings.append(f"{orphans} judgment(s) refer to items not in the golden set and were ignored")
+        warnings.append(
+            f"{orphans} judgment(s) refer to items not in the golden set and were ignored"
+        )
     # A null label means "not judged": such a row is not a judgment at all.
     usable = (j_item >= 0) & (label_idx >= 0) & pc.is_valid(j_unit).to_numpy(zero_copy_only=False)
     if not usable.all():
@@ -162,7 +181,9 @@ def qrels_from_tables(items: pa.Table, judgments: pa.Table, version_id: str = ""
     missing = g_code < 0
     if missing.any():
         extra = pc.unique(gold_units.filter(pa.array(missing)))
-        g_code[missing] = len(vocab) + index_strings(gold_units.filter(pa.array(missing)), extra, grouped=False)
+        g_code[missing] = len(vocab) + index_strings(
+            gold_units.filter(pa.array(missing)), extra, grouped=False
+        )
         vocab = pa.concat_arrays([vocab, extra])
     n_vocab = max(len(vocab), 1)
 
@@ -175,7 +196,9 @@ def qrels_from_tables(items: pa.Table, judgments: pa.Table, version_id: str = ""
     first = np.ones(len(pair), bool)
     first[1:] = pair[1:] != pair[:-1]
     if not first.all():
-        warnings.append(f"{int((~first).sum())} duplicate (item, unit) judgment(s); the highest label was kept")
+        warnings.append(
+            f"{int((~first).sum())} duplicate (item, unit) judgment(s); the highest label was kept"
+        )
     keep = order[first]
     j_item, j_grade, keys = j_item[keep], j_grade[keep], pair[first]
     j_unit = j_unit.take(pa.array(keep))

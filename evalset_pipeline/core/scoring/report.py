@@ -3,11 +3,14 @@
 Warnings always come first and conventions always come along: a number read without them is
 read wrong.
 """
+
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from datetime import date, datetime
+from typing import Any
 
 import numpy as np
 from rich.console import Console
@@ -53,7 +56,9 @@ def summarize(scores: QueryScores) -> dict[str, SliceSummary]:
             n_scored=int(scored.sum()),
             n_excluded=int((mask & ~scores.eligible).sum()),
             n_without_results=int((scored & (scores.n_results == 0)).sum()),
-            metrics={key: _mean(scores.values[key][scored]) for key in metric_keys(name, scores.ks)},
+            metrics={
+                key: _mean(scores.values[key][scored]) for key in metric_keys(name, scores.ks)
+            },
         )
     return out
 
@@ -82,7 +87,9 @@ def run_warnings(scores: QueryScores) -> list[str]:
             f"{scores.version_id} and were ignored: {shown}"
         )
     if scores.n_duplicates:
-        out.append(f"{scores.n_duplicates} duplicate (query, unit) row(s) in the run; each unit kept its best score")
+        out.append(
+            f"{scores.n_duplicates} duplicate (query, unit) row(s) in the run; each unit kept its best score"
+        )
     return out
 
 
@@ -106,7 +113,7 @@ def build_score_report(
         "version": version_id,
         "golden": {
             "version_id": version_id,
-            "created_at": created.isoformat() if hasattr(created, "isoformat") else created,
+            "created_at": created.isoformat() if isinstance(created, (datetime, date)) else created,
             "corpus_fingerprint": golden_info.get("corpus_fingerprint"),
             "corpus_pages": golden_info.get("corpus_pages"),
         },
@@ -124,7 +131,10 @@ def build_score_report(
             }
             for name, s in summaries.items()
         },
-        "slices": {name: {k: _json_number(v) for k, v in s.metrics.items()} for name, s in summaries.items()},
+        "slices": {
+            name: {k: _json_number(v) for k, v in s.metrics.items()}
+            for name, s in summaries.items()
+        },
         "warnings": all_warnings,
         "conventions": conventions(scores.relevance, scores.gain),
     }
@@ -145,7 +155,9 @@ def _warnings_panel(console: Console, warnings: list[str]) -> None:
 
 def _conventions_panel(console: Console, conv: Mapping[str, str]) -> None:
     body = "\n".join(f"[bold]{k}[/bold]: {v}" for k, v in conv.items())
-    console.print(Panel(body, title="conventions (docs/scoring.md)", border_style="dim", expand=True))
+    console.print(
+        Panel(body, title="conventions (docs/scoring.md)", border_style="dim", expand=True)
+    )
 
 
 _FAMILY_LABELS = {
@@ -188,8 +200,12 @@ def render_score_report(report: Mapping[str, Any], console: Console | None = Non
             for fam in families_for_slice(name):
                 if judged_only and fam == "judged":
                     continue
-                label = _FAMILY_LABELS.get(fam, fam) + (f" {JUDGED_SUFFIX[1:]}-only" if judged_only else "")
-                table.add_row(label, *(_fmt(metrics.get(metric_key(fam, k, judged_only))) for k in ks))
+                label = _FAMILY_LABELS.get(fam, fam) + (
+                    f" {JUDGED_SUFFIX[1:]}-only" if judged_only else ""
+                )
+                table.add_row(
+                    label, *(_fmt(metrics.get(metric_key(fam, k, judged_only))) for k in ks)
+                )
             if not judged_only:
                 table.add_section()
         console.print(table)
@@ -217,8 +233,15 @@ def render_compare_report(
             console.print(f"[dim]{name}: nothing to compare (n=0)[/dim]")
             continue
         table = Table(title=f"{name}: n={n} paired queries", title_justify="left")
-        for col, just in (("metric", "left"), ("A", "right"), ("B", "right"), ("Δ", "right"), ("95% CI", "right"),
-                          ("McNemar p", "right"), ("verdict", "left")):
+        for col, just in (
+            ("metric", "left"),
+            ("A", "right"),
+            ("B", "right"),
+            ("Δ", "right"),
+            ("95% CI", "right"),
+            ("McNemar p", "right"),
+            ("verdict", "left"),
+        ):
             table.add_column(col, justify=just)  # type: ignore[arg-type]
         for key, m in metrics.items():
             if key.endswith(JUDGED_SUFFIX) and not show_judged:

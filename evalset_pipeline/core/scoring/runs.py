@@ -10,15 +10,17 @@ Corpus metadata (which corpus the run was retrieved from) can travel:
   * Parquet: schema metadata keys (or one JSON object under `evalset_run_meta`), or constant columns
   * any:     a sidecar `RUN.meta.json` next to the run file (the file's own metadata wins)
 """
+
 from __future__ import annotations
 
 import io
 import json
 import math
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -49,13 +51,15 @@ class RunMeta:
     corpus_documents: int | None = None
     run_name: str | None = None
 
-    def merged_over(self, other: "RunMeta") -> "RunMeta":
+    def merged_over(self, other: RunMeta) -> RunMeta:
         """This metadata, with gaps filled from `other` (lower precedence)."""
         return RunMeta(
             corpus_fingerprint=self.corpus_fingerprint or other.corpus_fingerprint,
             corpus_pages=self.corpus_pages if self.corpus_pages is not None else other.corpus_pages,
             corpus_documents=(
-                self.corpus_documents if self.corpus_documents is not None else other.corpus_documents
+                self.corpus_documents
+                if self.corpus_documents is not None
+                else other.corpus_documents
             ),
             run_name=self.run_name or other.run_name,
         )
@@ -81,7 +85,7 @@ class Run:
     def name(self) -> str:
         return self.meta.run_name or (Path(self.source).name if self.source else "run")
 
-    def with_meta(self, meta: RunMeta) -> "Run":
+    def with_meta(self, meta: RunMeta) -> Run:
         return replace(self, meta=meta)
 
 
@@ -94,7 +98,9 @@ def _as_string_array(values: Any, what: str) -> pa.Array:
         try:
             arr = pc.cast(arr, pa.string())
         except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
-            raise RunFormatError(f"{what} column of type {arr.type} cannot be read as text") from exc
+            raise RunFormatError(
+                f"{what} column of type {arr.type} cannot be read as text"
+            ) from exc
     if arr.null_count:
         raise RunFormatError(f"{arr.null_count} row(s) with an empty {what}")
     return arr
@@ -117,7 +123,9 @@ def run_from_columns(
     else:
         s = np.asarray(scores, dtype=np.float64)
     if not (len(q) == len(u) == len(s)):
-        raise RunFormatError(f"column lengths differ: {len(q)} query ids, {len(u)} unit ids, {len(s)} scores")
+        raise RunFormatError(
+            f"column lengths differ: {len(q)} query ids, {len(u)} unit ids, {len(s)} scores"
+        )
     if np.isnan(s).any():
         # NaN has no place in an order; silently sorting it somewhere would change every metric.
         raise RunFormatError(f"{int(np.isnan(s).sum())} row(s) have a NaN score")
@@ -176,7 +184,9 @@ def _constant_columns(table: pa.Table, where: str) -> dict[str, Any]:
             continue
         distinct = pc.unique(table.column(key).combine_chunks().drop_null()).to_pylist()
         if len(distinct) > 1:
-            raise RunFormatError(f"{where}: column {key} takes {len(distinct)} values; one run, one corpus")
+            raise RunFormatError(
+                f"{where}: column {key} takes {len(distinct)} values; one run, one corpus"
+            )
         if distinct:
             out[key] = distinct[0]
     return out
@@ -185,7 +195,9 @@ def _constant_columns(table: pa.Table, where: str) -> dict[str, Any]:
 def _pick(table: pa.Table, names: Sequence[str], what: str, where: str) -> pa.ChunkedArray:
     found = [n for n in names if n in table.column_names]
     if not found:
-        raise RunFormatError(f"{where}: no {what} column (expected one of {', '.join(names)}); has {table.column_names}")
+        raise RunFormatError(
+            f"{where}: no {what} column (expected one of {', '.join(names)}); has {table.column_names}"
+        )
     if len(found) > 1:
         raise RunFormatError(f"{where}: ambiguous {what} columns {found}; keep one")
     return table.column(found[0])
@@ -222,15 +234,24 @@ def _trec_fast(raw: bytes) -> tuple[pa.Array, pa.Array, np.ndarray, str | None] 
     # A tab, a doubled, leading or trailing space would become an extra or a merged column.
     # (Substring tests, not a regex: they run at memory speed on a large file.)
     irregular = (b"\t", b"  ", b"\n ", b" \n", b" \r\n")
-    if not raw.strip() or raw.startswith(b" ") or raw.endswith(b" ") or any(p in raw for p in irregular):
+    if (
+        not raw.strip()
+        or raw.startswith(b" ")
+        or raw.endswith(b" ")
+        or any(p in raw for p in irregular)
+    ):
         return None
     string_cols = {c: pa.string() for c in _TREC_COLUMNS}
     try:
         table = pa_csv.read_csv(
             io.BytesIO(raw),
             read_options=pa_csv.ReadOptions(column_names=_TREC_COLUMNS),
-            parse_options=pa_csv.ParseOptions(delimiter=" ", quote_char=False, ignore_empty_lines=True),
-            convert_options=pa_csv.ConvertOptions(column_types={**string_cols, "score": pa.float64()}),
+            parse_options=pa_csv.ParseOptions(
+                delimiter=" ", quote_char=False, ignore_empty_lines=True
+            ),
+            convert_options=pa_csv.ConvertOptions(
+                column_types={**string_cols, "score": pa.float64()}
+            ),
         )
     except (pa.ArrowInvalid, pa.ArrowTypeError):
         return None
@@ -248,9 +269,13 @@ def _trec_general(text: str, path: Path) -> tuple[pa.Array, pa.Array, np.ndarray
         # Ragged lines misalign the second column, which writers fill with one constant ("Q0").
         for n, line in enumerate(text.splitlines(), 1):
             if line.strip() and len(line.split()) != 6:
-                raise RunFormatError(f"{path}:{n}: expected 6 fields (qid Q0 docid rank score tag), got {line!r}")
+                raise RunFormatError(
+                    f"{path}:{n}: expected 6 fields (qid Q0 docid rank score tag), got {line!r}"
+                )
     try:
-        scores = pc.cast(pa.array(tokens[4::6], pa.string()), pa.float64()).to_numpy(zero_copy_only=False)
+        scores = pc.cast(pa.array(tokens[4::6], pa.string()), pa.float64()).to_numpy(
+            zero_copy_only=False
+        )
     except pa.ArrowInvalid as exc:
         raise RunFormatError(f"{path}: non-numeric score ({exc})") from exc
     tag = tokens[5] if tokens else None
@@ -274,7 +299,11 @@ def read_trec_run(path: str | Path) -> Run:
         meta["run_name"] = tag  # the tag column names the run
     try:
         return run_from_columns(
-            query_ids, unit_ids, scores, meta=meta_from_mapping(meta).merged_over(read_sidecar(path)), source=str(path)
+            query_ids,
+            unit_ids,
+            scores,
+            meta=meta_from_mapping(meta).merged_over(read_sidecar(path)),
+            source=str(path),
         )
     except RunFormatError as exc:
         raise RunFormatError(f"{path}: {exc}") from exc
@@ -313,7 +342,13 @@ def read_jsonl_run(path: str | Path) -> Run:
             meta.update(head["_meta"])
             raw = raw[first_end + 1 :] if first_end >= 0 else b""
     if not raw.strip():
-        table = pa.table({"qid": pa.array([], pa.string()), "docid": pa.array([], pa.string()), "score": pa.array([], pa.float64())})
+        table = pa.table(
+            {
+                "qid": pa.array([], pa.string()),
+                "docid": pa.array([], pa.string()),
+                "score": pa.array([], pa.float64()),
+            }
+        )
     else:
         try:
             table = pa_json.read_json(io.BytesIO(raw))
@@ -322,7 +357,9 @@ def read_jsonl_run(path: str | Path) -> Run:
             # sometimes as strings are legal JSON, so fall back to the (slower) Python parser.
             table = _read_jsonl_python(raw, path)
     meta.update({k: v for k, v in _constant_columns(table, str(path)).items() if k not in meta})
-    return _run_from_table(table, meta_from_mapping(meta).merged_over(read_sidecar(path)), str(path))
+    return _run_from_table(
+        table, meta_from_mapping(meta).merged_over(read_sidecar(path)), str(path)
+    )
 
 
 def read_parquet_run(path: str | Path) -> Run:
@@ -337,7 +374,9 @@ def read_parquet_run(path: str | Path) -> Run:
             raise RunFormatError(f"{path}: schema metadata {PARQUET_META_KEY} is not JSON") from exc
     meta.update({k: v for k, v in schema_meta.items() if k in META_KEYS and k not in meta})
     meta.update({k: v for k, v in _constant_columns(table, str(path)).items() if k not in meta})
-    return _run_from_table(table, meta_from_mapping(meta).merged_over(read_sidecar(path)), str(path))
+    return _run_from_table(
+        table, meta_from_mapping(meta).merged_over(read_sidecar(path)), str(path)
+    )
 
 
 def detect_format(path: Path) -> str:
@@ -368,17 +407,24 @@ def read_run(path: str | Path, fmt: str | None = None) -> Run:
     return readers[fmt](path)
 
 
+def declared_order(query_ids: pa.Array, unit_ids: pa.Array, scores: np.ndarray) -> np.ndarray:
+    """Row order: query id, then score descending, then unit id ascending (the declared tie-break)."""
+    table = pa.table({"q": query_ids, "s": scores, "u": unit_ids})
+    keys = [("q", "ascending"), ("s", "descending"), ("u", "ascending")]
+    return pc.sort_indices(table, sort_keys=keys).to_numpy()
+
+
 def write_trec_run(run: Run, path: str | Path, tag: str = "run") -> None:
     """Write a run as TREC lines (ranks follow the declared order); metadata as comment lines."""
-    from evalset_pipeline.core.scoring.metrics import declared_order  # local: metrics imports runs
-
     order = declared_order(run.query_ids, run.unit_ids, run.scores)
     q = run.query_ids.take(pa.array(order)).to_pylist()
     u = run.unit_ids.take(pa.array(order)).to_pylist()
     s = run.scores[order].tolist()
-    lines = [f"# {k}: {v}" for k, v in run.meta.to_dict().items() if v is not None and k != "run_name"]
+    lines = [
+        f"# {k}: {v}" for k, v in run.meta.to_dict().items() if v is not None and k != "run_name"
+    ]
     rank, prev = 0, None
-    for qi, ui, si in zip(q, u, s):
+    for qi, ui, si in zip(q, u, s, strict=False):
         rank = rank + 1 if qi == prev else 1
         prev = qi
         lines.append(f"{qi} Q0 {ui} {rank} {si!r} {tag}")

@@ -36,38 +36,64 @@ registrant printing the same figure for the same period and row is judged suffic
 without a text layer; meaning beyond words (an answer of "Yes. It decreased." states nothing a
 page can show, so it is never `sufficient`).
 """
+
 from __future__ import annotations
 
 import bisect
 import math
 import re
 import unicodedata
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from evalset_pipeline.core.hashing import sha256_text
-from evalset_pipeline.core.render.text_layer import load_text_layer
+from evalset_pipeline.core.pagetext.layer import load_text_layer
 from evalset_pipeline.core.vlm.base import LabelResult, PageContext, PageView
 from evalset_pipeline.core.vlm.table_reader import Table, cell_unit, parse_value, read_tables
 
-__all__ = ["AnswerFigure", "AnswerEvidenceJudge", "EvidenceVerdict", "answer_figures", "answer_printed",
-           "judge_evidence", "question_years"]
+__all__ = [
+    "AnswerFigure",
+    "AnswerEvidenceJudge",
+    "EvidenceVerdict",
+    "answer_figures",
+    "answer_printed",
+    "judge_evidence",
+    "question_years",
+]
 
 SCALE_TOLERANCE = 0.005  # relative, only between figures printed at different scales
 TEXT_SHARE = 0.8  # share of a text answer's own words the page must print
 WINDOW = 3  # lines either side of a prose figure that count as its context
 SPECIFIC_DIGITS = 3  # a figure this precise may rely on its table title for the subject
 
-_SCALES = {"thousand": 1e3, "k": 1e3, "million": 1e6, "mn": 1e6, "m": 1e6, "mm": 1e6, "billion": 1e9, "bn": 1e9,
-           "b": 1e9, "trillion": 1e12}
-_NUMBER = (r"(?<![\w.])(?P<neg>[-−])?\s?(?P<cur>US\$|\$|€|£|¥|₩)?\s?(?P<paren>\()?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?"
-           r"|\d+(?:\.\d+)?|\.\d+)\)?")
-_FIGURE = re.compile(_NUMBER + r"\s?(?P<pct>%|percent\b|per\s+cent\b)?\s?"
-                     r"(?P<scale>thousand|million|billion|trillion|mn|bn|mm|k|m|b)?(?![A-Za-z0-9])", re.I)
-_ASKED_SCALE = re.compile(r"\bin\s+(?:units\s+of\s+)?(?:usd\s+|us\$\s?|\$\s?|dollars?\s+)?(thousand|million|billion)s?\b",
-                          re.I)
+_SCALES = {
+    "thousand": 1e3,
+    "k": 1e3,
+    "million": 1e6,
+    "mn": 1e6,
+    "m": 1e6,
+    "mm": 1e6,
+    "billion": 1e9,
+    "bn": 1e9,
+    "b": 1e9,
+    "trillion": 1e12,
+}
+_NUMBER = (
+    r"(?<![\w.])(?P<neg>[-−])?\s?(?P<cur>US\$|\$|€|£|¥|₩)?\s?(?P<paren>\()?(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?"
+    r"|\d+(?:\.\d+)?|\.\d+)\)?"
+)
+_FIGURE = re.compile(
+    _NUMBER + r"\s?(?P<pct>%|percent\b|per\s+cent\b)?\s?"
+    r"(?P<scale>thousand|million|billion|trillion|mn|bn|mm|k|m|b)?(?![A-Za-z0-9])",
+    re.I,
+)
+_ASKED_SCALE = re.compile(
+    r"\bin\s+(?:units\s+of\s+)?(?:usd\s+|us\$\s?|\$\s?|dollars?\s+)?(thousand|million|billion)s?\b",
+    re.I,
+)
 _YEAR_SPELLINGS = (
     re.compile(r"\bFY\s?'?(\d{4}|\d{2})\b", re.I),
     re.compile(r"\bQ[1-4]\s?'?\s?(?:of\s+)?(?:FY\s?)?((?:19|20)\d{2})\b", re.I),
@@ -75,8 +101,9 @@ _YEAR_SPELLINGS = (
     re.compile(r"(?<![\d.,$])((?:19|20)\d{2})(?!\d|,\d)"),
 )
 # English function words and question scaffolding: never a subject.
-_STOP = frozenset("""
-a about above after again against all also am an and any are as at be because been before being below between both 
+_STOP = frozenset(
+    """
+a about above after again against all also am an and any are as at be because been before being below between both
 but by can could did do does doing down during each few for from further had has have having he her here hers him his
 how i if in into is it its itself just me more most my no nor not now of off on once only or other our out over own
 same she should so some such than that the their them then there these they this those through to too under until up
@@ -86,7 +113,8 @@ shown show shows listed stated reported report reports according primarily mainl
 amount amounts value values figure figures number total usd dollar dollars million millions billion billions thousand
 thousands percent percentage unit units round rounded decimal place places calculate calculated compute computed
 end ended ending change changed
-""".split())
+""".split()
+)
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9&'\-]*|\d+[A-Za-z][A-Za-z0-9]*")
 
 
@@ -118,7 +146,9 @@ class _PageValue:
 class EvidenceVerdict:
     label: str  # sufficient | supporting | irrelevant
     rationale: str
-    printed: bool | None  # the answer's figures (or words) are on the page, whatever their row and period; None: nothing to look for
+    printed: (
+        bool | None
+    )  # the answer's figures (or words) are on the page, whatever their row and period; None: nothing to look for
 
 
 def _norm(text: str) -> str:
@@ -129,20 +159,37 @@ def _decimals(num: str) -> int:
     return len(num.split(".", 1)[1]) if "." in num else 0
 
 
-_MONTH_BEFORE = re.compile(r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s*$", re.I)
+_MONTH_BEFORE = re.compile(
+    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s*$", re.I
+)
 
 
 def _not_a_figure(m: re.Match[str], text: str) -> bool:
     """Years, days of a date, list markers "(1)", and numbers inside a word ("COVID-19", "3M", "10-K")."""
     num, before = m["num"], text[: m.start()]
-    if (len(num) == 4 and num.isdigit() and 1900 <= int(num) <= 2100 and not m["cur"] and not m["pct"]
-            and not m["scale"]):
+    if (
+        len(num) == 4
+        and num.isdigit()
+        and 1900 <= int(num) <= 2100
+        and not m["cur"]
+        and not m["pct"]
+        and not m["scale"]
+    ):
         return True
-    if re.search(r"[A-Za-z][-\u2010-\u2013]$", before) or (m["scale"] and len(m["scale"]) == 1 and not m["cur"]):
+    if re.search(r"[A-Za-z][-\u2010-\u2013]$", before) or (
+        m["scale"] and len(m["scale"]) == 1 and not m["cur"]
+    ):
         return True
-    if num.isdigit() and int(num) <= 31 and _MONTH_BEFORE.search(before[-12:]) and not (m["cur"] or m["pct"]):
+    if (
+        num.isdigit()
+        and int(num) <= 31
+        and _MONTH_BEFORE.search(before[-12:])
+        and not (m["cur"] or m["pct"])
+    ):
         return True
-    return bool(m["paren"] and num.isdigit() and int(num) < 100 and not (m["cur"] or m["pct"] or m["scale"]))
+    return bool(
+        m["paren"] and num.isdigit() and int(num) < 100 and not (m["cur"] or m["pct"] or m["scale"])
+    )
 
 
 def answer_figures(answer: str, question: str = "") -> list[AnswerFigure]:
@@ -159,7 +206,9 @@ def answer_figures(answer: str, question: str = "") -> list[AnswerFigure]:
         if scale_word in ("m", "b", "k") and not m["cur"]:
             scale_word = ""  # "5 m" could be metres; only "$5m" is money
         scale = _SCALES.get(scale_word) if scale_word else (None if m["pct"] else asked_scale)
-        out.append(AnswerFigure(m.group(0).strip(), abs(value), _decimals(m["num"]), bool(m["pct"]), scale))
+        out.append(
+            AnswerFigure(m.group(0).strip(), abs(value), _decimals(m["num"]), bool(m["pct"]), scale)
+        )
     return out
 
 
@@ -186,7 +235,9 @@ def _stem(word: str) -> str:
 
 def _terms(text: str) -> set[str]:
     """Content words, stemmed: what a question is about (function words, scaffolding and years dropped)."""
-    text = re.sub(r"\b(?:[A-Za-z]\.){2,}", lambda m: m.group(0).replace(".", ""), _norm(text))  # "U.S." -> "US"
+    text = re.sub(
+        r"\b(?:[A-Za-z]\.){2,}", lambda m: m.group(0).replace(".", ""), _norm(text)
+    )  # "U.S." -> "US"
     out = set()
     for w in _WORD.findall(text):
         s = _stem(w)
@@ -239,14 +290,27 @@ def _table_values(tables: Sequence[Table]) -> list[_PageValue]:
                 year = (col.end.year if col.end else col.year) if col is not None else None
                 lead = row.label if row.label.strip() else (row.cells[0] or "")
                 labelled = re.fullmatch(r"\s*((?:19|20)\d{2})\s*", lead)
-                if labelled:  # a schedule by year (payments due in 2024, ...): the row is the period
+                if (
+                    labelled
+                ):  # a schedule by year (payments due in 2024, ...): the row is the period
                     year = int(labelled.group(1))
                     if i == 0 and not row.label.strip():
                         continue  # the year itself, read as a number
                 context = f"{row.parent} {row.label} {table.title} {col.header if col is not None else ''}"
                 bare = re.sub(r"[^\d.]", "", cell)
-                out.append(_PageValue(abs(value), _decimals(bare), percent or cell.strip().endswith("%"), scale, year,
-                                      context, context, "table", f"{row.parent} {row.label}"))
+                out.append(
+                    _PageValue(
+                        abs(value),
+                        _decimals(bare),
+                        percent or cell.strip().endswith("%"),
+                        scale,
+                        year,
+                        context,
+                        context,
+                        "table",
+                        f"{row.parent} {row.label}",
+                    )
+                )
     return out
 
 
@@ -254,16 +318,27 @@ def _text_values(text: str) -> list[_PageValue]:
     lines = [ln.strip() for ln in _norm(text).splitlines() if ln.strip()]
     out: list[_PageValue] = []
     for i, line in enumerate(lines):
-        window = " ".join(lines[max(0, i - WINDOW): i + WINDOW + 1])
-        local = " ".join(lines[max(0, i - 1): i + 2])
+        window = " ".join(lines[max(0, i - WINDOW) : i + WINDOW + 1])
+        local = " ".join(lines[max(0, i - 1) : i + 2])
         for m in _FIGURE.finditer(line):
             if _not_a_figure(m, line):
                 continue
             scale_word = (m["scale"] or "").lower()
             if scale_word in ("m", "b", "k") and not m["cur"]:
                 scale_word = ""
-            out.append(_PageValue(abs(float(m["num"].replace(",", ""))), _decimals(m["num"]), bool(m["pct"]),
-                                  _SCALES.get(scale_word), None, window, window, "text", local))
+            out.append(
+                _PageValue(
+                    abs(float(m["num"].replace(",", ""))),
+                    _decimals(m["num"]),
+                    bool(m["pct"]),
+                    _SCALES.get(scale_word),
+                    None,
+                    window,
+                    window,
+                    "text",
+                    local,
+                )
+            )
     return out
 
 
@@ -299,9 +374,9 @@ def _same(f: AnswerFigure, p: _PageValue) -> bool:
     a, b = f.value, p.value
     if f.scale and p.scale and f.scale != p.scale:
         b = p.value * p.scale / f.scale
-        return math.isclose(a, b, rel_tol=SCALE_TOLERANCE) or abs(a - b) <= 0.5 * 10 ** -f.decimals
+        return math.isclose(a, b, rel_tol=SCALE_TOLERANCE) or abs(a - b) <= 0.5 * 10**-f.decimals
     if p.decimals >= f.decimals:  # the page is as precise as the answer: it rounds to it
-        return abs(a - b) <= 0.5 * 10 ** -f.decimals + 1e-9
+        return abs(a - b) <= 0.5 * 10**-f.decimals + 1e-9
     # the page is coarser ("1,577" for "1577.00"): only an answer whose extra digits are zeros
     return abs(a - round(a, p.decimals)) <= 1e-9 and abs(a - b) <= 1e-9
 
@@ -329,8 +404,11 @@ def _subject_ok(f: AnswerFigure, p: _PageValue, subject: set[str]) -> bool:
     return _significant_digits(f) >= SPECIFIC_DIGITS and bool(_overlap(subject, _terms(p.context)))
 
 
-def _find(f: AnswerFigure, page: _Page, subject: set[str], years: set[int]) -> tuple[_PageValue | None, bool]:
-    """(a printed value that states this figure for the question's subject and period, whether the value is printed at all)."""
+def _find(
+    f: AnswerFigure, page: _Page, subject: set[str], years: set[int]
+) -> tuple[_PageValue | None, bool]:
+    """(a printed value that states this figure for the question's subject and period,
+    whether the value is printed at all)."""
     printed = False
     for p in page.values:
         if not _same(f, p):
@@ -345,16 +423,22 @@ def _own_words(answer: str, question: str) -> set[str]:
     return _terms(answer) - _terms(question) - {"yes", "no"}
 
 
-def judge_evidence(question: str, answer: str, layer: dict[str, Any], context: PageContext | None = None) -> EvidenceVerdict:
+def judge_evidence(
+    question: str, answer: str, layer: dict[str, Any], context: PageContext | None = None
+) -> EvidenceVerdict:
     """Does the page state `answer` for `question`'s subject and period? (See the module docstring.)"""
     page = _read(layer, context)
     subject = _terms(question)
     years = question_years(question)
-    shows_subject = bool(_overlap(subject, page.sorted_terms)) and (not years or bool(years & page.years_near(page.text)))
+    shows_subject = bool(_overlap(subject, page.sorted_terms)) and (
+        not years or bool(years & page.years_near(page.text))
+    )
     fallback = "supporting" if shows_subject else "irrelevant"
     figures = answer_figures(answer, question)
     if figures:
-        found, missing, elsewhere = [], [], []
+        found: list[str] = []
+        missing: list[str] = []
+        elsewhere: list[str] = []
         for f in figures:
             hit, printed = _find(f, page, subject, years)
             (found if hit else missing).append(f.text)
@@ -362,20 +446,37 @@ def judge_evidence(question: str, answer: str, layer: dict[str, Any], context: P
                 elsewhere.append(f.text)
         printed_all = not missing or len(elsewhere) == len(missing)
         if not missing:
-            return EvidenceVerdict("sufficient", f"states {', '.join(found)} for the question's subject and period",
-                                   True)
-        why = (f"prints {', '.join(elsewhere)} but not for the question's subject and period" if elsewhere
-               else f"does not print {', '.join(t for t in missing if t not in elsewhere)}")
-        return EvidenceVerdict(fallback, why + (f" (states {', '.join(found)})" if found else ""), printed_all)
+            return EvidenceVerdict(
+                "sufficient",
+                f"states {', '.join(found)} for the question's subject and period",
+                True,
+            )
+        why = (
+            f"prints {', '.join(elsewhere)} but not for the question's subject and period"
+            if elsewhere
+            else f"does not print {', '.join(t for t in missing if t not in elsewhere)}"
+        )
+        return EvidenceVerdict(
+            fallback, why + (f" (states {', '.join(found)})" if found else ""), printed_all
+        )
     words = _own_words(answer, question)
     if not words:
-        return EvidenceVerdict(fallback, "the answer states no figure or word a page could show", None)
+        return EvidenceVerdict(
+            fallback, "the answer states no figure or word a page could show", None
+        )
     share = len(_overlap(words, page.sorted_terms)) / len(words)
     if share >= TEXT_SHARE and shows_subject:
-        return EvidenceVerdict("sufficient", f"prints {share:.0%} of the answer's words with the question's subject",
-                               True)
-    return EvidenceVerdict(fallback, f"prints {share:.0%} of the answer's words" + ("" if shows_subject else
-                           ", without the question's subject or period"), share >= TEXT_SHARE)
+        return EvidenceVerdict(
+            "sufficient",
+            f"prints {share:.0%} of the answer's words with the question's subject",
+            True,
+        )
+    return EvidenceVerdict(
+        fallback,
+        f"prints {share:.0%} of the answer's words"
+        + ("" if shows_subject else ", without the question's subject or period"),
+        share >= TEXT_SHARE,
+    )
 
 
 def answer_printed(question: str, answer: str, layer: dict[str, Any]) -> bool | None:

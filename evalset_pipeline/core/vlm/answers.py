@@ -7,6 +7,7 @@ One deliberate departure from plain ANLS: when both answers are numbers they mus
 numbers. "1,234.5 USD m" and "1,284.5 USD m" are 92% similar as strings and are two different
 facts; an edit-distance threshold would call them the same answer.
 """
+
 from __future__ import annotations
 
 import math
@@ -22,14 +23,40 @@ ANLS_THRESHOLD = 0.5
 
 # Unit spellings that mean the same thing (after casefold). The value is the canonical unit.
 _UNIT_ALIASES = {
-    "usd m": "usd m", "usd mn": "usd m", "usd million": "usd m", "usd millions": "usd m", "$m": "usd m",
-    "$ m": "usd m", "us$m": "usd m", "us$ m": "usd m", "$ million": "usd m", "million usd": "usd m",
-    "m usd": "usd m", "million": "m", "mn": "m", "m": "m",
-    "usd bn": "usd bn", "usd billion": "usd bn", "$bn": "usd bn",
-    "억원": "억원", "억 원": "억원", "억": "억원",
-    "명": "persons", "employees": "persons", "employee": "persons", "people": "persons", "persons": "persons",
-    "ftes": "persons", "fte": "persons", "staff": "persons",
-    "%": "%", "percent": "%", "pct": "%", "퍼센트": "%", "% yoy": "%", "% y/y": "%",
+    "usd m": "usd m",
+    "usd mn": "usd m",
+    "usd million": "usd m",
+    "usd millions": "usd m",
+    "$m": "usd m",
+    "$ m": "usd m",
+    "us$m": "usd m",
+    "us$ m": "usd m",
+    "$ million": "usd m",
+    "million usd": "usd m",
+    "m usd": "usd m",
+    "million": "m",
+    "mn": "m",
+    "m": "m",
+    "usd bn": "usd bn",
+    "usd billion": "usd bn",
+    "$bn": "usd bn",
+    "억원": "억원",
+    "억 원": "억원",
+    "억": "억원",
+    "명": "persons",
+    "employees": "persons",
+    "employee": "persons",
+    "people": "persons",
+    "persons": "persons",
+    "ftes": "persons",
+    "fte": "persons",
+    "staff": "persons",
+    "%": "%",
+    "percent": "%",
+    "pct": "%",
+    "퍼센트": "%",
+    "% yoy": "%",
+    "% y/y": "%",
 }
 _QUANTITY = re.compile(
     r"^(?P<prefix>us\$|\$|usd|₩|krw|€|eur)?\s*(?P<sign>[+\-−])?\s*(?P<num>\d[\d.,' ]*\d|\d)\s*(?P<unit>[^\d]*)$"
@@ -117,7 +144,9 @@ def answers_agree(a: str | None, b: str | None) -> bool:
     qa, qb = parse_quantity(na), parse_quantity(nb)
     if qa is not None and qb is not None:
         # '+4.2%' and '4.2%' agree; '-4.2%' does not. An explicit '+' is not a different number.
-        return math.isclose(qa.value, qb.value, rel_tol=1e-9, abs_tol=1e-9) and _units_agree(qa.unit, qb.unit)
+        return math.isclose(qa.value, qb.value, rel_tol=1e-9, abs_tol=1e-9) and _units_agree(
+            qa.unit, qb.unit
+        )
     if na == nb:
         return True
     fa, fb = _FILLER.sub("", na).strip(), _FILLER.sub("", nb).strip()

@@ -4,14 +4,17 @@ A backend is what a vision-language model would be: it sees one page (its render
 text layer) at a time and never the corpus metadata. Two implementations exist: `textlayer`
 (offline, deterministic) and `openai` (any OpenAI-compatible endpoint).
 """
+
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal, Protocol, Sequence
+from typing import Protocol
 
-Label = Literal["sufficient", "supporting", "irrelevant"]
-LABELS: tuple[Label, ...] = ("sufficient", "supporting", "irrelevant")
+from evalset_pipeline.core.labels import LABELS as LABELS
+from evalset_pipeline.core.labels import Label
+
 TASKS = ("write", "judge", "label", "qualify")
 
 
@@ -36,8 +39,12 @@ class PageContext:
     period_end: str = ""  # ISO date
 
     def as_dict(self) -> dict[str, str]:
-        return {"registrant": self.entity, "form": self.form, "fiscal_period": self.period,
-                "period_end": self.period_end}
+        return {
+            "registrant": self.entity,
+            "form": self.form,
+            "fiscal_period": self.period,
+            "period_end": self.period_end,
+        }
 
 
 @dataclass(frozen=True)
@@ -46,9 +53,13 @@ class PageView:
 
     unit_id: str
     image_path: Path  # PNG render
-    text_path: Path  # JSON text layer written by the render stage ({"text", "words", "width", "height"})
+    text_path: (
+        Path  # JSON text layer written by the render stage ({"text", "words", "width", "height"})
+    )
     image_hash: str  # sha256 of the PNG, part of every cache key
-    context: PageContext | None = None  # the page's document; part of the judge's and labeller's cache keys
+    context: PageContext | None = (
+        None  # the page's document; part of the judge's and labeller's cache keys
+    )
 
     def context_key(self) -> dict[str, str] | None:
         return self.context.as_dict() if self.context else None
@@ -88,7 +99,7 @@ class Rewrite(str):
 
     usage: CallUsage | None
 
-    def __new__(cls, text: str, usage: CallUsage | None = None) -> "Rewrite":
+    def __new__(cls, text: str, usage: CallUsage | None = None) -> Rewrite:
         obj = super().__new__(cls, text)
         obj.usage = usage
         return obj
@@ -103,7 +114,9 @@ class CallFailure:
     """One request of a batch that failed for good (after retries, and one repair for bad output)."""
 
     index: int  # position in the batch
-    error: str  # why, without secrets: "invalid reply after one repair attempt: ...", "refused: ..."
+    error: (
+        str  # why, without secrets: "invalid reply after one repair attempt: ...", "refused: ..."
+    )
     raw: str = ""  # what the model replied, verbatim (JSON list of attempts), for the ledger
     usage: CallUsage | None = None  # tokens a failed call still spent
 
@@ -115,8 +128,12 @@ class BatchError(RuntimeError):
     A failed call is never returned as a result, so it is never cached as one.
     """
 
-    def __init__(self, message: str, results: dict[int, object] | None = None,
-                 failures: Sequence[CallFailure] = ()):
+    def __init__(
+        self,
+        message: str,
+        results: dict[int, object] | None = None,
+        failures: Sequence[CallFailure] = (),
+    ):
         from evalset_pipeline.core.redact import redact
 
         super().__init__(redact(message))  # it quotes raw replies, and Dagster stores the message

@@ -1,4 +1,5 @@
 """Pick and build the question writer / judge backend from plain settings. Never falls back."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -38,11 +39,17 @@ def make_backend(config: VLMConfig) -> VLMBackend:
 
 def backend_identity(backend: VLMBackend) -> dict[str, Any]:
     """What produced the labels: goes into the config fingerprint and the golden set's provenance."""
-    return {"backend": backend.name, "model": backend.model, "prompts": {t: backend.prompt_hash(t) for t in TASKS}}
+    return {
+        "backend": backend.name,
+        "model": backend.model,
+        "prompts": {t: backend.prompt_hash(t) for t in TASKS},
+    }
 
 
 def open_cached_backend(config: VLMConfig, paths: DataPaths) -> CachedBackend:
     # Each chunk waits for its slowest call before it is stored; chunks several times the
     # in-flight limit keep the endpoint busy while still bounding what a crash can lose.
     chunk = max(64, 8 * config.max_in_flight)
-    return CachedBackend(make_backend(config), CallCache(paths.cache_db), config.prices, chunk=chunk)
+    return CachedBackend(
+        make_backend(config), CallCache(paths.cache_db), config.prices, chunk=chunk
+    )

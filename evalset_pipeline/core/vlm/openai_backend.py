@@ -25,6 +25,7 @@ Secrets: the API key is read from the environment variable named by `api_key_env
 client is first built (not before: a fully cached rebuild needs no key), handed to the client,
 and written nowhere; error messages are scrubbed of it.
 """
+
 from __future__ import annotations
 
 import base64
@@ -35,10 +36,11 @@ import re
 import threading
 import time
 from collections import Counter, OrderedDict
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from evalset_pipeline.core.redact import redact, register_secret_env
 from evalset_pipeline.core.vlm.base import (
@@ -85,10 +87,12 @@ class _EndpointDown(Exception):
     """The endpoint is failing (the batch stops starting requests)."""
 
 
-def _add(a: CallUsage | None, b: CallUsage | None) -> CallUsage | None:
-    if a is None or b is None:
-        return a or b
-    return CallUsage(a.prompt_tokens + b.prompt_tokens, a.completion_tokens + b.completion_tokens, a.latency_s + b.latency_s)
+def _add(a: CallUsage, b: CallUsage) -> CallUsage:
+    return CallUsage(
+        a.prompt_tokens + b.prompt_tokens,
+        a.completion_tokens + b.completion_tokens,
+        a.latency_s + b.latency_s,
+    )
 
 
 class OpenAIBackend:
@@ -111,11 +115,17 @@ class OpenAIBackend:
         prompts_dir: str | Path | None = None,
     ):
         if not model:
-            raise ValueError("the openai backend needs a model name (evalset build --model NAME, or vlm.model)")
+            raise ValueError(
+                "the openai backend needs a model name (evalset build --model NAME, or vlm.model)"
+            )
         if response_format not in ("auto", *RESPONSE_FORMATS):
-            raise ValueError(f"response_format must be auto or one of {', '.join(RESPONSE_FORMATS)}")
+            raise ValueError(
+                f"response_format must be auto or one of {', '.join(RESPONSE_FORMATS)}"
+            )
         self.model = model
-        self.base_url = (base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL).rstrip("/")
+        self.base_url = (base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL).rstrip(
+            "/"
+        )
         self.api_key_env = api_key_env  # the variable's name; its value goes to the client only
         register_secret_env(api_key_env)  # and is scrubbed from everything persisted or printed
         self.max_in_flight = max(1, int(max_in_flight))
@@ -131,13 +141,19 @@ class OpenAIBackend:
         self._images: OrderedDict[tuple[str, str], str] = OrderedDict()
 
     @classmethod
-    def from_config(cls, config: Any) -> "OpenAIBackend":
+    def from_config(cls, config: Any) -> OpenAIBackend:
         """From a `VLMConfig` (core/vlm/factory.py); optional knobs it may not carry get defaults."""
         return cls(
-            config.model, base_url=config.base_url, api_key_env=config.api_key_env,
-            max_in_flight=config.max_in_flight, image_max_side=config.image_max_side, timeout_s=config.timeout_s,
-            max_retries=config.max_retries, response_format=getattr(config, "response_format", "auto"),
-            temperature=getattr(config, "temperature", 0.0), prompts_dir=getattr(config, "prompts_dir", None),
+            config.model,
+            base_url=config.base_url,
+            api_key_env=config.api_key_env,
+            max_in_flight=config.max_in_flight,
+            image_max_side=config.image_max_side,
+            timeout_s=config.timeout_s,
+            max_retries=config.max_retries,
+            response_format=getattr(config, "response_format", "auto"),
+            temperature=getattr(config, "temperature", 0.0),
+            prompts_dir=getattr(config, "prompts_dir", None),
         )
 
     def __repr__(self) -> str:  # never the key
@@ -154,17 +170,29 @@ class OpenAIBackend:
         return self._batch([_Request("write", None, p) for p in pages])
 
     def judge(self, pairs: Sequence[tuple[str, PageView]]) -> list[Judgment]:
-        return self._batch([_Request("judge", {"question": q, **_document(p)}, p) for q, p in pairs])
+        return self._batch(
+            [_Request("judge", {"question": q, **_document(p)}, p) for q, p in pairs]
+        )
 
     def label(self, triples: Sequence[tuple[str, str, PageView]]) -> list[LabelResult]:
-        return self._batch([_Request("label", {"question": q, "reference_answer": a, **_document(p)}, p)
-                            for q, a, p in triples])
+        return self._batch(
+            [
+                _Request("label", {"question": q, "reference_answer": a, **_document(p)}, p)
+                for q, a, p in triples
+            ]
+        )
 
     def qualify(self, items: Sequence[tuple[str, Qualifiers]]) -> list[str]:
-        return self._batch([
-            _Request("qualify", {"question": q, "qualifiers": dict(quals.values), "language": quals.language}, None)
-            for q, quals in items
-        ])
+        return self._batch(
+            [
+                _Request(
+                    "qualify",
+                    {"question": q, "qualifiers": dict(quals.values), "language": quals.language},
+                    None,
+                )
+                for q, quals in items
+            ]
+        )
 
     # --- batches ----------------------------------------------------------------------------------
 
@@ -182,7 +210,9 @@ class OpenAIBackend:
             try:
                 results[i] = self._call(requests[i])
             except _Failed as f:
-                failures.append(CallFailure(i, f.error, json.dumps(f.raw, ensure_ascii=False), f.usage))
+                failures.append(
+                    CallFailure(i, f.error, json.dumps(f.raw, ensure_ascii=False), f.usage)
+                )
             except _EndpointDown as e:
                 down.append(str(e))
                 stop.set()
@@ -200,7 +230,8 @@ class OpenAIBackend:
                 f"VLM endpoint {self.base_url} (model {self.model!r}) is failing: {down[-1]}. "
                 f"{len(results)} of {len(requests)} {task} calls in this batch completed; the call cache keeps "
                 f"them and every earlier one, so a re-run resumes here. Nothing falls back to the textlayer backend.",
-                results, failures,
+                results,
+                failures,
             )
         if failures:
             failures.sort(key=lambda f: f.index)
@@ -212,7 +243,8 @@ class OpenAIBackend:
                 f"raw reply {_clip(first.raw, 300)}. Failed calls are recorded with their raw replies in the ledger "
                 f"table model_call_failures and never cached; completed calls are cached, so a re-run asks only for "
                 f"the failed ones.",
-                results, failures,
+                results,
+                failures,
             )
         return [results[i] for i in range(len(requests))]
 
@@ -223,28 +255,42 @@ class OpenAIBackend:
         try:
             user: Any = prompt.user_text(req.inputs)
             if req.page is not None:
-                user = [{"type": "text", "text": user},
-                        {"type": "image_url", "image_url": {"url": self._data_url(req.page)}}]
+                user = [
+                    {"type": "text", "text": user},
+                    {"type": "image_url", "image_url": {"url": self._data_url(req.page)}},
+                ]
         except OSError as exc:
             raise _Failed(f"page image unreadable: {type(exc).__name__}: {exc}", [], None) from None
-        messages: list[dict[str, Any]] = [{"role": "system", "content": prompt.system}, {"role": "user", "content": user}]
+        messages: list[dict[str, Any]] = [
+            {"role": "system", "content": prompt.system},
+            {"role": "user", "content": user},
+        ]
         raw, usage, refusal = self._complete(req.task, messages)
         if refusal is not None:
             raise _Failed(f"refused: {_clip(refusal, 200)}", [refusal], usage)
         try:
             result = parse_reply(req.task, raw)
         except InvalidReply as first:
-            messages += [{"role": "assistant", "content": raw},
-                         {"role": "user", "content": prompt.repair_text(str(first))}]
+            messages += [
+                {"role": "assistant", "content": raw},
+                {"role": "user", "content": prompt.repair_text(str(first))},
+            ]
             raw2, usage2, refusal2 = self._complete(req.task, messages)
             usage = _add(usage, usage2)
             if refusal2 is not None:
-                raise _Failed(f"refused: {_clip(refusal2, 200)} (on repair; first reply: {first})", [raw, refusal2], usage)
+                raise _Failed(
+                    f"refused: {_clip(refusal2, 200)} (on repair; first reply: {first})",
+                    [raw, refusal2],
+                    usage,
+                ) from first
             try:
                 result = parse_reply(req.task, raw2)
             except InvalidReply as second:
-                raise _Failed(f"invalid reply after one repair attempt: {second} (first reply: {first})",
-                              [raw, raw2], usage) from None
+                raise _Failed(
+                    f"invalid reply after one repair attempt: {second} (first reply: {first})",
+                    [raw, raw2],
+                    usage,
+                ) from None
         return self._with_usage(result, usage)
 
     @staticmethod
@@ -255,7 +301,9 @@ class OpenAIBackend:
             return Rewrite(result, usage)
         return replace(result, usage=usage)
 
-    def _complete(self, task: str, messages: list[dict[str, Any]]) -> tuple[str, CallUsage, str | None]:
+    def _complete(
+        self, task: str, messages: list[dict[str, Any]]
+    ) -> tuple[str, CallUsage, str | None]:
         """One chat completion (the client retries transient faults): (text, usage, refusal or None)."""
         import openai
 
@@ -265,8 +313,14 @@ class OpenAIBackend:
             fmt, temperature = self._format, self.temperature
             kwargs: dict[str, Any] = {"model": self.model, "messages": messages}
             if fmt == "json_schema":
-                kwargs["response_format"] = {"type": "json_schema", "json_schema": {
-                    "name": f"evalset_{task}", "schema": self.prompts[task].schema, "strict": True}}
+                kwargs["response_format"] = {
+                    "type": "json_schema",
+                    "json_schema": {
+                        "name": f"evalset_{task}",
+                        "schema": self.prompts[task].schema,
+                        "strict": True,
+                    },
+                }
             elif fmt == "json_object":
                 kwargs["response_format"] = {"type": "json_object"}
             if temperature is not None:
@@ -279,19 +333,29 @@ class OpenAIBackend:
                     continue  # the server does not support what we asked for: ask again without it
                 raise _Failed(f"request rejected: {self._describe(exc)}", [], None) from None
             except openai.APITimeoutError as exc:
-                raise _EndpointDown(f"requests time out (after {self.timeout_s:g}s, {self.max_retries} retries with "
-                                    f"exponential backoff; last error: {self._describe(exc)})") from None
+                raise _EndpointDown(
+                    f"requests time out (after {self.timeout_s:g}s, {self.max_retries} retries with "
+                    f"exponential backoff; last error: {self._describe(exc)})"
+                ) from None
             except openai.APIConnectionError as exc:
-                raise _EndpointDown(f"cannot connect ({self.max_retries} retries with exponential backoff; "
-                                    f"last error: {self._describe(exc)})") from None
+                raise _EndpointDown(
+                    f"cannot connect ({self.max_retries} retries with exponential backoff; "
+                    f"last error: {self._describe(exc)})"
+                ) from None
             except (openai.AuthenticationError, openai.PermissionDeniedError) as exc:
-                raise _EndpointDown(f"not authorised; is the key in ${self.api_key_env} right? "
-                                    f"({self._describe(exc)})") from None
+                raise _EndpointDown(
+                    f"not authorised; is the key in ${self.api_key_env} right? "
+                    f"({self._describe(exc)})"
+                ) from None
             except openai.NotFoundError as exc:
-                raise _EndpointDown(f"not found; check the base URL and the model name ({self._describe(exc)})") from None
+                raise _EndpointDown(
+                    f"not found; check the base URL and the model name ({self._describe(exc)})"
+                ) from None
             except openai.APIStatusError as exc:
-                raise _EndpointDown(f"gave up after {self.max_retries} retries with exponential backoff; last error: "
-                                    f"{self._describe(exc)}") from None
+                raise _EndpointDown(
+                    f"gave up after {self.max_retries} retries with exponential backoff; last error: "
+                    f"{self._describe(exc)}"
+                ) from None
             except openai.OpenAIError as exc:
                 raise _EndpointDown(self._describe(exc)) from None
         latency = time.perf_counter() - start
@@ -343,10 +407,16 @@ class OpenAIBackend:
                 key = os.environ.get(self.api_key_env, "")
                 if not key:
                     if self.base_url == DEFAULT_BASE_URL:
-                        raise _EndpointDown(f"no API key: set the environment variable {self.api_key_env}")
+                        raise _EndpointDown(
+                            f"no API key: set the environment variable {self.api_key_env}"
+                        )
                     key = "no-key"  # local servers (vLLM, Ollama) take any key unless started with one
-                self._client = openai.OpenAI(api_key=key, base_url=self.base_url, timeout=self.timeout_s,
-                                             max_retries=self.max_retries)
+                self._client = openai.OpenAI(
+                    api_key=key,
+                    base_url=self.base_url,
+                    timeout=self.timeout_s,
+                    max_retries=self.max_retries,
+                )
             return self._client
 
     def _describe(self, exc: Exception) -> str:
@@ -377,13 +447,16 @@ def _fit(png: bytes, max_side: int) -> bytes:
     """The image as PNG with its longer side at most `max_side` pixels (unchanged bytes if it fits)."""
     from PIL import Image
 
-    with Image.open(io.BytesIO(png)) as im:
-        w, h = im.size
-        if im.format == "PNG" and (max_side <= 0 or max(w, h) <= max_side):
+    with Image.open(io.BytesIO(png)) as opened:
+        w, h = opened.size
+        if opened.format == "PNG" and (max_side <= 0 or max(w, h) <= max_side):
             return png
+        im: Image.Image = opened
         if max_side > 0 and max(w, h) > max_side:
             scale = max_side / max(w, h)
-            im = im.resize((max(1, round(w * scale)), max(1, round(h * scale))), Image.Resampling.LANCZOS)
+            im = opened.resize(
+                (max(1, round(w * scale)), max(1, round(h * scale))), Image.Resampling.LANCZOS
+            )
         out = io.BytesIO()
         im.save(out, format="PNG", optimize=True)
         return out.getvalue()

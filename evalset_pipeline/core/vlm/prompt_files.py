@@ -10,6 +10,7 @@ section may use `{{input}}` (the task's input as JSON) and the repair section `{
 A prompt's hash is the sha256 of the whole file (first 16 hex digits), so any edit (instructions,
 schema, repair text) changes the cache key of that task and only that task.
 """
+
 from __future__ import annotations
 
 import json
@@ -88,8 +89,16 @@ def _load_cached(path: str, task: str, stamp: tuple[int, int]) -> PromptFile:
         raise PromptFileError(f"{path}: the schema block is not JSON ({exc})") from exc
     if schema.get("type") != "object":
         raise PromptFileError(f"{path}: the reply schema must describe a JSON object")
-    return PromptFile(task, version.group(1), Path(path), sha256_bytes(raw), sections["system"], sections["user"],
-                      sections["repair"], schema)  # key order kept: models fill fields in schema order
+    return PromptFile(
+        task,
+        version.group(1),
+        Path(path),
+        sha256_bytes(raw),
+        sections["system"],
+        sections["user"],
+        sections["repair"],
+        schema,
+    )  # key order kept: models fill fields in schema order
 
 
 def _load(path: str, task: str) -> PromptFile:

@@ -18,21 +18,25 @@ Each (subject, period, amount) becomes a `Table` of one row and one column, so t
 it and the judge reads it back exactly as a table cell ("What was rental expense under operating
 leases in 2018?" is answered by a note's sentence or by a table row of that name and year).
 """
+
 from __future__ import annotations
 
 import datetime
 import re
 import unicodedata
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
-from evalset_pipeline.core.metadata.fiscal import find_dates
+from evalset_pipeline.core.pagetext.fiscal import find_dates
 from evalset_pipeline.core.vlm.table_reader import Column, Row, Table
 
 __all__ = ["read_prose_tables", "PROSE_TITLE"]
 
 PROSE_TITLE = "(stated in prose)"  # the title of every table this reader makes: the writer can tell them apart
 
-_MONTH = r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
+_MONTH = (
+    r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
+)
 _DATE = _MONTH + r"\s+\d{1,2},\s+(?:19|20)\d{2}"
 _YEAR = r"(?:19|20)\d{2}(?![\d,.-]\d)"
 _LIST_SEP = r"(?:\s*,\s*(?:and\s+)?|\s*,?\s+and\s+)"
@@ -47,36 +51,77 @@ _PERIOD = re.compile(
     rf"|(?P<fiscal>fiscal)\s+(?:years?\s+)?(?P<fiscal_years>{_YEARS})"
     rf"|(?P<instant_dates>{_DATES})"
     rf"|(?P<years>{_YEARS})(?!\s*(?:{_MONTH}|\d)))",
-    re.I)
+    re.I,
+)
 _SCALE = r"(?P<scale>thousand|million|billion|trillion)s?\b"
 _AMOUNT = re.compile(
     r"(?:(?:approximately|about|roughly|nearly|almost|over)\s+)?"
     r"(?:(?P<cur>US\$|\$|€|£)\s?(?P<num>\d[\d,]*(?:\.\d+)?)(?:\s+" + _SCALE + r")?"
     r"(?P<per_share>\s+per\s+(?:basic\s+|diluted\s+)?(?:common\s+)?share\b)?"
-    r"|(?P<pct>\d[\d,]*(?:\.\d+)?)\s?(?:%|percent\b))")
+    r"|(?P<pct>\d[\d,]*(?:\.\d+)?)\s?(?:%|percent\b))"
+)
 _CURRENCY = {"$": "USD", "US$": "USD", "€": "EUR", "£": "GBP"}
 # The verb that states a level: a copula, "totaled", or a change that ends at the level ("increased
 # 5% to $14.7 billion", "grew to $3.0 billion"); the figure follows it directly.
-_VERB = re.compile(r"\s(?P<verb>was|were|is|are|totaled|totalled|totals|total|amounted\s+to|came\s+to|"
-                   r"(?:increased|decreased|grew|rose|declined|fell)(?:\s+(?:by\s+)?(?:approximately\s+)?"
-                   r"(?:(?:US\$|\$|€|£)\s?[\d.,]+(?:\s+(?:thousand|million|billion))?|[\d.]+\s?(?:%|percent)))?\s+to)"
-                   r"\s+(?=(?:approximately|about|roughly|nearly|almost|over)?\s*(?:US\$|\$|€|£|\d))", re.I)
+_VERB = re.compile(
+    r"\s(?P<verb>was|were|is|are|totaled|totalled|totals|total|amounted\s+to|came\s+to|"
+    r"(?:increased|decreased|grew|rose|declined|fell)(?:\s+(?:by\s+)?(?:approximately\s+)?"
+    r"(?:(?:US\$|\$|€|£)\s?[\d.,]+(?:\s+(?:thousand|million|billion))?|[\d.]+\s?(?:%|percent)))?\s+to)"
+    r"\s+(?=(?:approximately|about|roughly|nearly|almost|over)?\s*(?:US\$|\$|€|£|\d))",
+    re.I,
+)
 _RESPECTIVELY = re.compile(r"\s*,?\s*respectively\b", re.I)
 # The first words a subject may not start with (a pronoun or a quantifier names no line item).
-_NOT_SUBJECT = {"it", "this", "that", "these", "those", "there", "which", "what", "who", "we", "they", "he", "she",
-                "each", "both", "all", "such", "one", "none", "any", "some", "its", "our", "their", "amounts"}
-_LEAD_IN = re.compile(r"^(?:in|for|during|as|at|after|before|excluding|including|on|compared|since|additionally|"
-                      r"also|however|overall|accordingly|consequently|as\s+a\s+result|by|through|upon|with|while)\b",
-                      re.I)
-_QUALIFYING_LEAD = re.compile(r"^(?:for|excluding|including|adjusted|adjusting|on\s+an?|net\s+of|before|after|"
-                              r"within|among|of|under|with\s+respect\s+to|in\s+the\s+case\s+of|in\s+connection\s+with|"
-                              r"as\s+part\s+of|in\s+relation\s+to|relat(?:ed|ing)\s+to|due\s+to|as\s+a\s+result\s+of|"
-                              r"following|upon)\b", re.I)
-_DETERMINER = re.compile(r"^(?:the|our|its|their|a|an)\s+(?:(?:company|corporation|group|firm|bank|partnership|"
-                         r"trust|fund|registrant)(?:'|’)s\s+)?", re.I)
-_CLAUSE_WORD = re.compile(r"\b(?:this|these|those|such|said|was|were|is|are|has|have|had|will|would|which|that|who|whom|whose|if|when|"
-                          r"where|because|although|increased|decreased|includes?|included|recorded|reported|"
-                          r"recognized|compared)\b", re.I)
+_NOT_SUBJECT = {
+    "it",
+    "this",
+    "that",
+    "these",
+    "those",
+    "there",
+    "which",
+    "what",
+    "who",
+    "we",
+    "they",
+    "he",
+    "she",
+    "each",
+    "both",
+    "all",
+    "such",
+    "one",
+    "none",
+    "any",
+    "some",
+    "its",
+    "our",
+    "their",
+    "amounts",
+}
+_LEAD_IN = re.compile(
+    r"^(?:in|for|during|as|at|after|before|excluding|including|on|compared|since|additionally|"
+    r"also|however|overall|accordingly|consequently|as\s+a\s+result|by|through|upon|with|while)\b",
+    re.I,
+)
+_QUALIFYING_LEAD = re.compile(
+    r"^(?:for|excluding|including|adjusted|adjusting|on\s+an?|net\s+of|before|after|"
+    r"within|among|of|under|with\s+respect\s+to|in\s+the\s+case\s+of|in\s+connection\s+with|"
+    r"as\s+part\s+of|in\s+relation\s+to|relat(?:ed|ing)\s+to|due\s+to|as\s+a\s+result\s+of|"
+    r"following|upon)\b",
+    re.I,
+)
+_DETERMINER = re.compile(
+    r"^(?:the|our|its|their|a|an)\s+(?:(?:company|corporation|group|firm|bank|partnership|"
+    r"trust|fund|registrant)(?:'|’)s\s+)?",
+    re.I,
+)
+_CLAUSE_WORD = re.compile(
+    r"\b(?:this|these|those|such|said|was|were|is|are|has|have|had|will|would|which|that|who|whom|whose|if|when|"
+    r"where|because|although|increased|decreased|includes?|included|recorded|reported|"
+    r"recognized|compared)\b",
+    re.I,
+)
 _DANGLING_END = re.compile(r"\b(?:of|and|or|to|for|in|the|a|an|by|on|at|with|from|as)$", re.I)
 MAX_SUBJECT_WORDS = 12
 
@@ -96,15 +141,21 @@ def _paragraph_text(text: str) -> Iterator[str]:
             current[-1] = current[-1][:-1] + line  # a word broken at the line's end
         else:
             current.append(line)
-        nxt = next((x for x in lines[i + 1:] if x), "")
-        if len(line.split()) <= 6 and not re.search(r"[.,;:\-–—]$|\b(?:and|of|the|or|to)$", line) and nxt[:1].isupper():
+        nxt = next((x for x in lines[i + 1 :] if x), "")
+        if (
+            len(line.split()) <= 6
+            and not re.search(r"[.,;:\-–—]$|\b(?:and|of|the|or|to)$", line)
+            and nxt[:1].isupper()
+        ):
             yield " ".join(current)
             current = []
     if current:
         yield " ".join(current)
 
 
-_ABBREVIATION = re.compile(r"(?:\b[A-Z]\.[A-Z]\.|\b(?:Inc|Co|No|Nos|Corp|Ltd|Mr|Ms|Dr|Jr|Sr|St|vs)\.)$")
+_ABBREVIATION = re.compile(
+    r"(?:\b[A-Z]\.[A-Z]\.|\b(?:Inc|Co|No|Nos|Corp|Ltd|Mr|Ms|Dr|Jr|Sr|St|vs)\.)$"
+)
 
 
 def _sentences(paragraph: str) -> Iterator[str]:
@@ -128,7 +179,7 @@ def _dates_of(text: str) -> list[datetime.date]:
     if not found:
         return []
     out = list(found)
-    tail = text[text.rfind(str(found[-1].year)) + 4:] if found else ""
+    tail = text[text.rfind(str(found[-1].year)) + 4 :] if found else ""
     for y in re.findall(_YEAR, tail):
         try:
             out.append(found[-1].replace(year=int(y)))
@@ -137,7 +188,7 @@ def _dates_of(text: str) -> list[datetime.date]:
     return out
 
 
-def _periods(m: re.Match[str]) -> list["_Period"]:
+def _periods(m: re.Match[str]) -> list[_Period]:
     """(months, end, year, header) of each period a period phrase lists."""
     header = m.group(0)
     if m["span_dates"]:
@@ -161,14 +212,14 @@ def _subject(before: str) -> tuple[str, re.Match[str] | None] | None:
     text = re.sub(r"^(?:also|additionally|further|similarly),?\s+", "", text, flags=re.I)
     period = None
     lead = _PERIOD.match(text)
-    if lead is not None and re.match(r",?\s+(?!of\b|and\b)[a-z]", text[lead.end():]):
+    if lead is not None and re.match(r",?\s+(?!of\b|and\b)[a-z]", text[lead.end() :]):
         # "At December 31, 2022, the pension obligation was ...": the sentence opens with its period.
-        period, text = lead, text[lead.end():].lstrip(" ,")
+        period, text = lead, text[lead.end() :].lstrip(" ,")
     for m in _PERIOD.finditer(text):
         if m.end() == len(text):
             if period is not None:
                 return None  # a period before the subject and another after it: which one?
-            period, text = m, text[:m.start()].rstrip(" ,")
+            period, text = m, text[: m.start()].rstrip(" ,")
     if ", " in text:
         head, _, tail = text.rpartition(", ")
         if _QUALIFYING_LEAD.match(head) and not _PERIOD.fullmatch(head.strip()):
@@ -213,23 +264,29 @@ def _statements(sentence: str) -> Iterator[tuple[str, str, float, str, _Period]]
     """(subject, cell, value, unit, period) of each figure the sentence ties to a period."""
     verb = _VERB.search(sentence)
     if verb is not None:
-        subject = _subject(sentence[:verb.start()])
+        subject = _subject(sentence[: verb.start()])
         if subject is not None:
-            yield from _figures(*subject, sentence[verb.end():])
+            yield from _figures(*subject, sentence[verb.end() :])
         return
     recorded = _RECORDED.search(sentence)
     if recorded is not None:
         # "The Company recognized total rental expenses for operating leases of $75.2 million, ...
         # during the years ended ...": the figure's name is the object, its period may open the sentence.
-        lead = _PERIOD.match(re.sub(r"^(?:also|additionally),?\s+", "", sentence[:recorded.start()].strip(), flags=re.I))
+        lead = _PERIOD.match(
+            re.sub(
+                r"^(?:also|additionally),?\s+", "", sentence[: recorded.start()].strip(), flags=re.I
+            )
+        )
         name = _object_name(recorded["object"])
         if name is not None:
-            yield from _figures(name, lead, sentence[recorded.end():])
+            yield from _figures(name, lead, sentence[recorded.end() :])
 
 
-_RECORDED = re.compile(r"\b(?:recognized|recognised|recorded|incurred|reported|generated)\s+(?:an?\s+)?"
-                       r"(?P<object>[A-Za-z][^$€£\d,;:()]{2,90}?)\s+of\s+(?=(?:approximately\s+|about\s+)?(?:US\$|\$|€|£))",
-                       re.I)
+_RECORDED = re.compile(
+    r"\b(?:recognized|recognised|recorded|incurred|reported|generated)\s+(?:an?\s+)?"
+    r"(?P<object>[A-Za-z][^$€£\d,;:()]{2,90}?)\s+of\s+(?=(?:approximately\s+|about\s+)?(?:US\$|\$|€|£))",
+    re.I,
+)
 
 
 def _object_name(text: str) -> str | None:
@@ -237,8 +294,9 @@ def _object_name(text: str) -> str | None:
     points back to something named earlier ("the divestiture", "this settlement")."""
     text = text.strip()
     words = text.split()
-    if not 3 <= len(words) <= MAX_SUBJECT_WORDS or re.search(r"\b(?:the|this|these|those|such|its|their|our)\b", text,
-                                                            re.I):
+    if not 3 <= len(words) <= MAX_SUBJECT_WORDS or re.search(
+        r"\b(?:the|this|these|those|such|its|their|our)\b", text, re.I
+    ):
         return None
     if _CLAUSE_WORD.search(text) or _DANGLING_END.search(text):
         return None
@@ -247,12 +305,17 @@ def _object_name(text: str) -> str | None:
 
 # Words after a figure that narrow what it is of ("..., respectively, relating to interest income on
 # ...", "$54 million of tax expense"): the sentence's subject alone would misname the figure.
-_QUALIFIED = re.compile(r"^\s*,?\s*(?:respectively\s*,?\s*)?(?:relat(?:ed|ing)\s+to|attributable\s+to|associated\s+with|"
-                        r"in\s+connection\s+with|for\b|from\b|on\b|of\b|of\s+which|excluding|including|net\s+of|"
-                        r"before|after|under)", re.I)
+_QUALIFIED = re.compile(
+    r"^\s*,?\s*(?:respectively\s*,?\s*)?(?:relat(?:ed|ing)\s+to|attributable\s+to|associated\s+with|"
+    r"in\s+connection\s+with|for\b|from\b|on\b|of\b|of\s+which|excluding|including|net\s+of|"
+    r"before|after|under)",
+    re.I,
+)
 
 
-def _figures(name: str, subject_period: re.Match[str] | None, rest: str) -> Iterator[tuple[str, str, float, str, _Period]]:
+def _figures(
+    name: str, subject_period: re.Match[str] | None, rest: str
+) -> Iterator[tuple[str, str, float, str, _Period]]:
     if _QUALIFIED.match(_after_figures(rest)):
         return
     tied = list(_tied(rest))
@@ -263,21 +326,23 @@ def _figures(name: str, subject_period: re.Match[str] | None, rest: str) -> Iter
     run = _run(rest)
     if not run:
         return
-    tail = rest[run[-1][0]:]
+    tail = rest[run[-1][0] :]
     stripped = tail.lstrip(" ,")
     after = _PERIOD.match(stripped)
     listed = after is not None and len(run) > 1 and len(_periods(after)) == len(run)
-    if listed or _RESPECTIVELY.match(stripped[after.end():] if after is not None else tail):
+    if listed or _RESPECTIVELY.match(stripped[after.end() :] if after is not None else tail):
         # "were $A, $B and $C (for PERIODS)(, respectively)": the list pairs with the periods in order.
         source = after if after is not None else subject_period
         periods = _periods(source) if source is not None else []
         if len(run) > 1 and len(periods) == len(run):
-            for (_, (cell, value, unit)), period in zip(run, periods):
+            for (_, (cell, value, unit)), period in zip(run, periods, strict=False):
                 yield name, cell, value, unit, period
         return
     if len(run) == 1 and after is None and subject_period is not None:
         periods = _periods(subject_period)
-        if len(periods) == 1 and not _PERIOD.search(tail[:60]):  # "Rent expense for fiscal 2015 was $92.9 million."
+        if len(periods) == 1 and not _PERIOD.search(
+            tail[:60]
+        ):  # "Rent expense for fiscal 2015 was $92.9 million."
             cell, value, unit = run[0][1]
             yield name, cell, value, unit, periods[0]
 
@@ -322,7 +387,11 @@ def _tied(rest: str) -> Iterator[tuple[str, float, str, _Period]]:
             pos = sep.end()
         m = _AMOUNT.match(rest, pos)
         parsed = _amount(m) if m is not None else None
-        period = _PERIOD.match(rest, m.end() + 1) if m is not None and rest[m.end():m.end() + 1] == " " else None
+        period = (
+            _PERIOD.match(rest, m.end() + 1)
+            if m is not None and rest[m.end() : m.end() + 1] == " "
+            else None
+        )
         if m is None or parsed is None or period is None:
             return
         periods = _periods(period)
@@ -340,8 +409,26 @@ def read_prose_tables(layer: dict[str, Any]) -> list[Table]:
             continue
         for sentence in _sentences(paragraph):
             for name, cell, value, unit, (months, end, year, header) in _statements(sentence):
-                column = Column(index=0, header=header, months=months, end=end, year=year, x0=0.0, x1=0.0)
-                row = Row(label=name, parent="", cells=(cell,), values=(value,), indent=0.0, is_total=False)
-                tables.append(Table(columns=(column,), rows=(row,), unit=unit, per_share_unit=unit.split()[0],
-                                    title=PROSE_TITLE, top=0.0, bottom=0.0))
+                column = Column(
+                    index=0, header=header, months=months, end=end, year=year, x0=0.0, x1=0.0
+                )
+                row = Row(
+                    label=name,
+                    parent="",
+                    cells=(cell,),
+                    values=(value,),
+                    indent=0.0,
+                    is_total=False,
+                )
+                tables.append(
+                    Table(
+                        columns=(column,),
+                        rows=(row,),
+                        unit=unit,
+                        per_share_unit=unit.split()[0],
+                        title=PROSE_TITLE,
+                        top=0.0,
+                        bottom=0.0,
+                    )
+                )
     return tables

@@ -7,18 +7,27 @@ label: an empty question, a judge that says "answers" without an answer, a label
 classes, an empty rewrite. Either gate failing raises `InvalidReply` with a short reason, which is
 what the repair request tells the model.
 """
+
 from __future__ import annotations
 
 import json
 import re
-from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
+from evalset_pipeline.core.labels import Label
 from evalset_pipeline.core.vlm.base import Judgment, LabelResult, WrittenQuestion
 
-__all__ = ["InvalidReply", "WriteReply", "JudgeReply", "LabelReply", "QualifyReply", "REPLY_MODELS",
-           "extract_json", "parse_reply"]
+__all__ = [
+    "InvalidReply",
+    "WriteReply",
+    "JudgeReply",
+    "LabelReply",
+    "QualifyReply",
+    "REPLY_MODELS",
+    "extract_json",
+    "parse_reply",
+]
 
 MAX_QUESTION_CHARS = 1000
 MAX_ANSWER_CHARS = 300
@@ -50,7 +59,7 @@ class JudgeReply(_Reply):
 
 
 class LabelReply(_Reply):
-    label: Literal["sufficient", "supporting", "irrelevant"]
+    label: Label
     rationale: str = ""
 
     @field_validator("label", mode="before")
@@ -64,7 +73,10 @@ class QualifyReply(_Reply):
 
 
 REPLY_MODELS: dict[str, type[_Reply]] = {
-    "write": WriteReply, "judge": JudgeReply, "label": LabelReply, "qualify": QualifyReply,
+    "write": WriteReply,
+    "judge": JudgeReply,
+    "label": LabelReply,
+    "qualify": QualifyReply,
 }
 
 
@@ -123,11 +135,15 @@ def parse_reply(task: str, text: str) -> WrittenQuestion | Judgment | LabelResul
         if not answer:
             raise InvalidReply("has_question is true but the answer is empty")
         if len(question) > MAX_QUESTION_CHARS or len(answer) > MAX_ANSWER_CHARS:
-            raise InvalidReply(f"the question must be under {MAX_QUESTION_CHARS} characters and the answer "
-                               f"under {MAX_ANSWER_CHARS}")
+            raise InvalidReply(
+                f"the question must be under {MAX_QUESTION_CHARS} characters and the answer "
+                f"under {MAX_ANSWER_CHARS}"
+            )
         lang = _LANGUAGE.match(reply.language.strip().lower())
         if not lang:
-            raise InvalidReply(f"language must be an ISO 639-1 code like 'en' or 'ko', got {reply.language!r}")
+            raise InvalidReply(
+                f"language must be an ISO 639-1 code like 'en' or 'ko', got {reply.language!r}"
+            )
         return WrittenQuestion(question, answer, lang.group(1))
     if isinstance(reply, JudgeReply):
         answer = _one_line(reply.answer or "")
@@ -138,7 +154,8 @@ def parse_reply(task: str, text: str) -> WrittenQuestion | Judgment | LabelResul
         return Judgment(reply.answers, answer if reply.answers else None, _one_line(reply.reason))
     if isinstance(reply, LabelReply):
         return LabelResult(reply.label, _one_line(reply.rationale))
-    question = _one_line(reply.question)  # QualifyReply
+    assert isinstance(reply, QualifyReply), type(reply)  # REPLY_MODELS has one model per task
+    question = _one_line(reply.question)
     if not question:
         raise InvalidReply("the rewritten question is empty")
     if len(question) > MAX_QUESTION_CHARS:

@@ -16,40 +16,62 @@ matches (loosely: case, punctuation, word order) and a column of the asked kind 
 column, comparatives included; the entity named in a qualifier must be the page's, as the page
 prints it or as its document's registrant (`PageContext`).
 """
+
 from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date
-from typing import Any, Sequence
+from typing import Any
 
 from rapidfuzz import fuzz
 
 from evalset_pipeline.core.hashing import sha256_text
-from evalset_pipeline.core.metadata.fiscal import effective_year, find_dates
+from evalset_pipeline.core.pagetext.fiscal import effective_year, find_dates
+from evalset_pipeline.core.pagetext.periods import MONTH_NAMES
 from evalset_pipeline.core.vlm.base import Judgment, PageContext, WrittenQuestion
 from evalset_pipeline.core.vlm.prose_reader import read_prose_tables
 from evalset_pipeline.core.vlm.table_reader import Column, Row, Table, cell_unit, read_tables
 
-__all__ = ["TablePage", "TableQuestion", "read_table_page", "parse_table_question", "write_table_question",
-           "judge_table_question", "qualify_table_question", "has_dated_table", "column_measure",
-           "ROW_WITHOUT_PERIOD"]
+__all__ = [
+    "TablePage",
+    "TableQuestion",
+    "read_table_page",
+    "parse_table_question",
+    "write_table_question",
+    "judge_table_question",
+    "qualify_table_question",
+    "has_dated_table",
+    "column_measure",
+    "ROW_WITHOUT_PERIOD",
+]
 
-ROW_WITHOUT_PERIOD = "is on the page but not for the asked period"  # the judge's reason a labeller reads
+ROW_WITHOUT_PERIOD = (
+    "is on the page but not for the asked period"  # the judge's reason a labeller reads
+)
 
 LABEL_MATCH = 90.0
 ENTITY_MATCH = 90.0
 _SPANS = {3: "three months", 6: "six months", 9: "nine months", 12: "year"}
-_SPAN_WORDS = {"three months": 3, "six months": 6, "nine months": 9, "year": 12, "fiscal year": 12, "twelve months": 12}
-_MONTH_NAMES = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-                "November", "December")
+_SPAN_WORDS = {
+    "three months": 3,
+    "six months": 6,
+    "nine months": 9,
+    "year": 12,
+    "fiscal year": 12,
+    "twelve months": 12,
+}
 _DATE = r"[A-Z][a-z]+ \d{1,2}, \d{4}"
 _GRAMMAR = re.compile(
     r"^What (?:was|were) (?P<label>.+?)(?: under (?P<parent>.+?))?(?: in the (?P<measure>[^?]+?) column)? "
-    r"(?:for the (?P<span>three months|six months|nine months|twelve months|fiscal year|year) ended (?P<end>" + _DATE + r")"
+    r"(?:for the (?P<span>three months|six months|nine months|twelve months|fiscal year|year) ended (?P<end>"
+    + _DATE
+    + r")"
     r"|as of (?P<instant>" + _DATE + r")|in (?:fiscal )?(?P<year>\d{4}))"
-    r"(?P<rest>(?:, for [^?]+?)?(?:, as (?:restated|originally reported))?)\?$")
+    r"(?P<rest>(?:, for [^?]+?)?(?:, as (?:restated|originally reported))?)\?$"
+)
 _ENTITY = re.compile(r", for (?P<entity>[^?]+?)(?=, as (?:restated|originally reported)|$)")
 _PLURAL_START = re.compile(r"^(?:total\s+)?\S+s\b", re.I)
 
@@ -64,7 +86,9 @@ class TablePage:
 
 
 def read_table_page(layer: dict[str, Any]) -> TablePage:
-    return TablePage(str(layer.get("text") or ""), tuple(read_tables(layer)) + tuple(read_prose_tables(layer)))
+    return TablePage(
+        str(layer.get("text") or ""), tuple(read_tables(layer)) + tuple(read_prose_tables(layer))
+    )
 
 
 @dataclass(frozen=True)
@@ -76,7 +100,9 @@ class TableQuestion:
     year: int | None
     entity: str = ""
     revision: str = ""
-    measure: str = ""  # the sub-column asked ("Fair Value" of "December 31, 2018 Fair Value"), "" for none
+    measure: str = (
+        ""  # the sub-column asked ("Fair Value" of "December 31, 2018 Fair Value"), "" for none
+    )
 
 
 def _norm(text: str) -> str:
@@ -84,7 +110,7 @@ def _norm(text: str) -> str:
 
 
 def _date_text(d: date) -> str:
-    return f"{_MONTH_NAMES[d.month - 1]} {d.day}, {d.year}"
+    return f"{MONTH_NAMES[d.month - 1]} {d.day}, {d.year}"
 
 
 def _period_phrase(col: Column) -> str | None:
@@ -113,18 +139,25 @@ def _label_phrase(row: Row, table: Table | None = None, generic: bool = False) -
 
 
 # A label that names no line item on its own ("Total", "Other", "Americas", "Percent change").
-_GENERIC_LABEL = re.compile(r"^(?:(?:sub)?total|other|all other|net|corporate|percent(?:age)? change|change|"
-                            r"increase|decrease|[A-Za-z&.-]+|(?:balance|balances)(?:,)? (?:at|as of) (?:the )?"
-                            r"(?:beginning|end) of (?:the )?(?:period|year|quarter)|(?:beginning|ending|opening|"
-                            r"closing) balances?|(?:as a )?(?:percentage|percent|%) of (?:total )?\w+(?: \w+)?)$",
-                            re.I)
+_GENERIC_LABEL = re.compile(
+    r"^(?:(?:sub)?total|other|all other|net|corporate|percent(?:age)? change|change|"
+    r"increase|decrease|[A-Za-z&.-]+|(?:balance|balances)(?:,)? (?:at|as of) (?:the )?"
+    r"(?:beginning|end) of (?:the )?(?:period|year|quarter)|(?:beginning|ending|opening|"
+    r"closing) balances?|(?:as a )?(?:percentage|percent|%) of (?:total )?\w+(?: \w+)?)$",
+    re.I,
+)
 # Ranks and counts of positions are not amounts ("# of deals", "Rank"): never asked with a money unit.
 _RANK = re.compile(r"#|\brank(?:ing)?\b|\bposition\b", re.I)
 # A row named by a currency ("British Pounds £", "Euro") holds amounts in that currency, not the table's.
-_CURRENCY_ROW = re.compile(r"[£€¥₩]|\b(?:pounds?|euros?|yen|won|francs?|yuan|renminbi|rupees?|pesos?|"
-                           r"(?:canadian|australian)\s+dollars?)\b", re.I)
+_CURRENCY_ROW = re.compile(
+    r"[£€¥₩]|\b(?:pounds?|euros?|yen|won|francs?|yuan|renminbi|rupees?|pesos?|"
+    r"(?:canadian|australian)\s+dollars?)\b",
+    re.I,
+)
 # Year columns of a vintage or maturity table name when loans were made or fall due, not a period.
-_NOT_PERIOD_YEARS = re.compile(r"\borigination\b|\bvintage\b|\bmaturit|\bpayments?\s+due\b|\bdue\s+in\b", re.I)
+_NOT_PERIOD_YEARS = re.compile(
+    r"\borigination\b|\bvintage\b|\bmaturit|\bpayments?\s+due\b|\bdue\s+in\b", re.I
+)
 
 
 def _usable_row(row: Row) -> bool:
@@ -132,10 +165,19 @@ def _usable_row(row: Row) -> bool:
     # A parent that is a footnote or a sentence ("(a) For purposes of calculating ...") is a reading
     # accident, not a section: such a row cannot be named.
     parent_ok = not row.parent or (row.parent[0].isalpha() and len(row.parent.split()) <= 10)
-    return (len(letters) >= 3 and len(row.label) <= 90 and " under " not in row.label and "?" not in row.label
-            and not re.search(r"\d\s?%", row.label)  # "QTD Down 82% Int'l.": a reading of figures, not a label
-            and not _RANK.search(row.label) and not _CURRENCY_ROW.search(row.label) and parent_ok
-            and " under " not in row.parent)
+    return (
+        len(letters) >= 3
+        and len(row.label) <= 90
+        and " under " not in row.label
+        and "?" not in row.label
+        and not re.search(
+            r"\d\s?%", row.label
+        )  # "QTD Down 82% Int'l.": a reading of figures, not a label
+        and not _RANK.search(row.label)
+        and not _CURRENCY_ROW.search(row.label)
+        and parent_ok
+        and " under " not in row.parent
+    )
 
 
 def has_dated_table(page: TablePage) -> bool:
@@ -150,11 +192,14 @@ def _answer(cell: str, unit: str) -> str:
     return cell if not unit or cell.endswith("%") else f"{cell} ({unit})"
 
 
-_PERIOD_WORDS = re.compile(r"\b(?:for\s+the\s+)?(?:(?:three|six|nine|twelve)\s+months?|(?:fiscal\s+)?years?|quarters?|"
-                           r"periods?|weeks?)\s+(?:ended|ending)\b|\b(?:as\s+of|at|ended|ending|fiscal|fy)\b|"
-                           r"\b(?:January|February|March|April|May|June|July|August|September|October|November|"
-                           r"December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?(?:\s+\d{1,2})?\b|"
-                           r"\b(?:19|20)\d{2}\b", re.I)
+_PERIOD_WORDS = re.compile(
+    r"\b(?:for\s+the\s+)?(?:(?:three|six|nine|twelve)\s+months?|(?:fiscal\s+)?years?|quarters?|"
+    r"periods?|weeks?)\s+(?:ended|ending)\b|\b(?:as\s+of|at|ended|ending|fiscal|fy)\b|"
+    r"\b(?:January|February|March|April|May|June|July|August|September|October|November|"
+    r"December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?(?:\s+\d{1,2})?\b|"
+    r"\b(?:19|20)\d{2}\b",
+    re.I,
+)
 MAX_MEASURE_WORDS = 5
 
 
@@ -182,27 +227,43 @@ def _after_report(col: Column, context: PageContext | None) -> bool:
     return year is not None and year > report_year
 
 
-def _cells(tables: Sequence[Table], context: PageContext | None = None) -> list[tuple[Table, Row, int, str]]:
+def _cells(
+    tables: Sequence[Table], context: PageContext | None = None
+) -> list[tuple[Table, Row, int, str]]:
     out = []
     for t in tables:
         for row in t.rows:
             if not _usable_row(row):
                 continue
-            for i, (cell, value) in enumerate(zip(row.cells, row.values)):
+            for i, (cell, value) in enumerate(zip(row.cells, row.values, strict=False)):
                 col = t.columns[i] if i < len(t.columns) else None
                 phrase = _period_phrase(col) if col is not None else None
-                if not (cell and value is not None and phrase) or _after_report(col, context):
+                if (
+                    col is None
+                    or not (cell and value is not None and phrase)
+                    or _after_report(col, context)
+                ):
                     continue
-                if col.end is None and _NOT_PERIOD_YEARS.search(" ".join([t.title, *(c.header for c in t.columns)])):
+                if col.end is None and _NOT_PERIOD_YEARS.search(
+                    " ".join([t.title, *(c.header for c in t.columns)])
+                ):
                     continue
                 # Sub-columns of one period (U.S. / International / Total under "2021") are asked by
                 # their sub-header, when every one of them has its own; else never.
-                siblings = [other for j, other in enumerate(t.columns) if j != i and _same_period(col, other)]
+                siblings = [
+                    other
+                    for j, other in enumerate(t.columns)
+                    if j != i and _same_period(col, other)
+                ]
                 if siblings:
                     measure = column_measure(col)
                     names = [_norm(column_measure(o)) for o in siblings]
-                    if not measure or len(measure.split()) > MAX_MEASURE_WORDS or _norm(measure) in names \
-                            or not all(names):
+                    if (
+                        not measure
+                        or len(measure.split()) > MAX_MEASURE_WORDS
+                        or _norm(measure) in names
+                        or not all(names)
+                    ):
                         continue
                     phrase = f"in the {measure} column {phrase}"
                 out.append((t, row, i, phrase))
@@ -213,7 +274,9 @@ def _period_key(col: Column) -> date:
     return col.end or date(col.year or 1900, 12, 31)
 
 
-def write_table_question(page: TablePage, context: PageContext | None = None) -> WrittenQuestion | None:
+def write_table_question(
+    page: TablePage, context: PageContext | None = None
+) -> WrittenQuestion | None:
     """One question about one printed cell of the page's tables (deterministic), or None."""
     cells = _cells(page.tables, context)
     if not cells:
@@ -222,13 +285,17 @@ def write_table_question(page: TablePage, context: PageContext | None = None) ->
     # heading its table sits under; without one it cannot be asked.
     keys = [(_norm(r.label), phrase) for _, r, _, phrase in cells]
     tables_of: dict[tuple[str, str], set[int]] = {}
-    for (t, _, _, _), key in zip(cells, keys):
+    for (t, _, _, _), key in zip(cells, keys, strict=False):
         tables_of.setdefault(key, set()).add(id(t))
     phrased = []
-    for (t, r, i, phrase), key in zip(cells, keys):
+    for (t, r, i, phrase), key in zip(cells, keys, strict=False):
         generic = bool(_GENERIC_LABEL.match(r.label.strip())) or len(tables_of[key]) > 1
-        if t.subject and context is not None and context.entity and \
-                fuzz.ratio(_norm(t.subject), _norm(context.entity)) >= ENTITY_MATCH:
+        if (
+            t.subject
+            and context is not None
+            and context.entity
+            and fuzz.ratio(_norm(t.subject), _norm(context.entity)) >= ENTITY_MATCH
+        ):
             t = replace(t, subject="")  # a running header naming the company is no section
         if generic and not r.parent and not t.subject:
             continue
@@ -240,13 +307,21 @@ def write_table_question(page: TablePage, context: PageContext | None = None) ->
     # A question must name one cell: a (row, period) pair printed twice on the page (a row repeated
     # in a second table, or under a section the text layer cannot tell apart) is never asked.
     asked = [(_norm(label), phrase) for _, _, _, phrase, label in phrased]
-    pool = [c for c, key in zip(phrased, asked) if _period_key(c[0].columns[c[2]]) == latest and asked.count(key) == 1]
+    pool = [
+        c
+        for c, key in zip(phrased, asked, strict=False)
+        if _period_key(c[0].columns[c[2]]) == latest and asked.count(key) == 1
+    ]
     if not pool:
         return None
     first = int(sha256_text(page.text)[:12], 16) % len(pool)
     for table, row, col, phrase, label in pool[first:] + pool[:first]:
-        verb = "were" if _PLURAL_START.match(row.label) and not re.match(r"^(?:total\s+)?\S+ss\b", row.label,
-                                                                         re.I) else "was"
+        verb = (
+            "were"
+            if _PLURAL_START.match(row.label)
+            and not re.match(r"^(?:total\s+)?\S+ss\b", row.label, re.I)
+            else "was"
+        )
         question = f"What {verb} {label} {phrase}?"
         answer = _answer(row.cells[col] or "", cell_unit(table, row, col))
         # Read back as the judge will: a question whose words fit another cell of the page better
@@ -268,17 +343,29 @@ def parse_table_question(question: str) -> TableQuestion | None:
 
     rest = m["rest"] or ""
     entity = _ENTITY.search(rest)
-    revision = "restated" if "as restated" in rest else "original" if "originally reported" in rest else ""
-    return TableQuestion(m["label"], m["parent"] or "", _SPAN_WORDS.get(m["span"] or "", None) if m["span"] else None,
-                         when(m["end"]) or when(m["instant"]), int(m["year"]) if m["year"] else None,
-                         entity["entity"].strip() if entity else "", revision, m["measure"] or "")
+    revision = (
+        "restated" if "as restated" in rest else "original" if "originally reported" in rest else ""
+    )
+    return TableQuestion(
+        m["label"],
+        m["parent"] or "",
+        _SPAN_WORDS.get(m["span"] or "", None) if m["span"] else None,
+        when(m["end"]) or when(m["instant"]),
+        int(m["year"]) if m["year"] else None,
+        entity["entity"].strip() if entity else "",
+        revision,
+        m["measure"] or "",
+    )
 
 
 def _column_fits(q: TableQuestion, col: Column) -> bool:
     """A year asked ("in 2022", "in fiscal 2022") is the year a twelve-month column is named after,
     and a year-ended date asked is a bare year column of that year: the same figure either way.
     A sub-column asked must be the one its header names."""
-    if q.measure and fuzz.token_set_ratio(_norm(q.measure), _norm(column_measure(col))) < LABEL_MATCH:
+    if (
+        q.measure
+        and fuzz.token_set_ratio(_norm(q.measure), _norm(column_measure(col))) < LABEL_MATCH
+    ):
         return False
     if q.year is not None:
         if col.end is None:
@@ -295,9 +382,16 @@ def _row_score(q: TableQuestion, row: Row, table: Table | None = None) -> float:
     """How well a row's label names the asked one (word order and punctuation aside); 0 when the
     section differs. "Total cost of revenue" is not "Total revenue": the whole label must agree.
     The section is the row's parent or the heading its table sits under."""
-    if q.parent and max(fuzz.token_set_ratio(_norm(q.parent), _norm(row.parent)),
-                        fuzz.token_set_ratio(_norm(q.parent), _norm(table.subject)) if table and table.subject
-                        else 0.0) < LABEL_MATCH:
+    if (
+        q.parent
+        and max(
+            fuzz.token_set_ratio(_norm(q.parent), _norm(row.parent)),
+            fuzz.token_set_ratio(_norm(q.parent), _norm(table.subject))
+            if table and table.subject
+            else 0.0,
+        )
+        < LABEL_MATCH
+    ):
         return 0.0
     score = fuzz.token_sort_ratio(_norm(q.label), _norm(row.label))
     return score if score >= LABEL_MATCH else 0.0
@@ -306,22 +400,31 @@ def _row_score(q: TableQuestion, row: Row, table: Table | None = None) -> float:
 def _entity_ok(entity: str, text: str, context: PageContext | None) -> bool:
     if not entity:
         return True
-    if context is not None and context.entity and fuzz.ratio(_norm(entity), _norm(context.entity)) >= ENTITY_MATCH:
+    if (
+        context is not None
+        and context.entity
+        and fuzz.ratio(_norm(entity), _norm(context.entity)) >= ENTITY_MATCH
+    ):
         return True
     return _norm(entity) in _norm(text)
 
 
-def judge_table_question(q: TableQuestion, page: TablePage, context: PageContext | None = None,
-                         restated: bool = False) -> Judgment:
+def judge_table_question(
+    q: TableQuestion, page: TablePage, context: PageContext | None = None, restated: bool = False
+) -> Judgment:
     """Does the page print the asked cell, in any column (comparatives included)? Among rows, only
     the best-matching label counts ("Total revenue" never answers for "Total cost of revenue")."""
     if not _entity_ok(q.entity, page.text, context):
         shown = context.entity if context is not None and context.entity else "another entity"
         return Judgment(False, None, f"question entity {q.entity!r} is not the page's ({shown!r})")
     if q.revision == "restated" and not restated:
-        return Judgment(False, None, "question asks for restated figures; page shows figures as reported")
+        return Judgment(
+            False, None, "question asks for restated figures; page shows figures as reported"
+        )
     if q.revision == "original" and restated:
-        return Judgment(False, None, "question asks for figures as originally reported; page is restated")
+        return Judgment(
+            False, None, "question asks for figures as originally reported; page is restated"
+        )
     scored = [(_row_score(q, row, t), t, row) for t in page.tables for row in t.rows]
     best = max((s for s, _, _ in scored), default=0.0)
     if best == 0:
@@ -330,8 +433,11 @@ def judge_table_question(q: TableQuestion, page: TablePage, context: PageContext
         for i, col in enumerate(table.columns):
             cell = row.cells[i] if i < len(row.cells) else None
             if cell and row.values[i] is not None and _column_fits(q, col):
-                return Judgment(True, _answer(cell, cell_unit(table, row, i)),
-                                f"row {row.label!r}, column {col.header!r}: {cell}")
+                return Judgment(
+                    True,
+                    _answer(cell, cell_unit(table, row, i)),
+                    f"row {row.label!r}, column {col.header!r}: {cell}",
+                )
     return Judgment(False, None, f"row {q.label!r} {ROW_WITHOUT_PERIOD}")
 
 

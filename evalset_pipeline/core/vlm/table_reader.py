@@ -1,6 +1,6 @@
 """Read financial tables from a page's text layer by word positions alone.
 
-The offline `textlayer` backend sees a page as words with boxes (see core/render/text_layer.py).
+The offline `textlayer` backend sees a page as words with boxes (see core/pagetext/layer.py).
 PyMuPDF's own find_tables() is slow on filings (seconds per page) and garbles characters, so
 this reader rebuilds tables the way a reader's eye does:
 
@@ -16,17 +16,19 @@ this reader rebuilds tables the way a reader's eye does:
 
 It never raises on a real page: any failure gives no tables.
 """
+
 from __future__ import annotations
 
 import datetime
 import re
 import statistics
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Sequence
+from typing import Any
 
-from evalset_pipeline.core.metadata.fiscal import find_dates, parse_date
-from evalset_pipeline.core.vlm.page_reader import parse_number
+from evalset_pipeline.core.pagetext.fiscal import find_dates, parse_date
+from evalset_pipeline.core.pagetext.page_reader import parse_number
 
 __all__ = ["Column", "Row", "Table", "read_tables", "cell_unit", "clean_label", "parse_value"]
 
@@ -62,7 +64,9 @@ class Table:
     title: str
     top: float
     bottom: float
-    subject: str = ""  # the heading line a table sits under ("Optical Communications"), "" when none
+    subject: str = (
+        ""  # the heading line a table sits under ("Optical Communications"), "" when none
+    )
 
 
 # --- words, lines, cells ------------------------------------------------------------------------
@@ -135,7 +139,9 @@ class _Line:
 _CURRENCY_SIGNS = ("US$", "$", "₩", "€", "£", "¥")
 _DASHES = "—–-−‒―"
 # A number cell as printed: optional sign or "(", digits with thousands commas, decimals, ")" and "%".
-_NUMERIC = re.compile(r"^[+\-−]?\(?[+\-−]?\d(?:[\d,]*\d)?(?:\.\d+)?\s*\)?\s*%?\s*\)?$|^[+\-−]?\(?\.\d+\)?%?$")
+_NUMERIC = re.compile(
+    r"^[+\-−]?\(?[+\-−]?\d(?:[\d,]*\d)?(?:\.\d+)?\s*\)?\s*%?\s*\)?$|^[+\-−]?\(?\.\d+\)?%?$"
+)
 _DASH = re.compile(r"^\(?[" + _DASHES + r"]{1,3}\)?\s*%?$")
 _YEAR = re.compile(r"^(?:FY\s?|Fiscal\s+)?((?:19|20)\d{2})[A-Za-z]?$", re.I)
 _LEADER = re.compile(r"(?:\s*\.){3,}|(?:\s*[·…_]){2,}")
@@ -168,7 +174,7 @@ def _kind(text: str) -> str:
 
 
 def parse_value(text: str | None) -> float | None:
-    """"(1,234)" -> -1234.0, "$1,234.5" -> 1234.5, "12%" -> 12.0, "(12)%" -> -12.0, dashes -> None."""
+    """ "(1,234)" -> -1234.0, "$1,234.5" -> 1234.5, "12%" -> 12.0, "(12)%" -> -12.0, dashes -> None."""
     if not text:
         return None
     bare = _strip_currency(unicodedata.normalize("NFKC", text))
@@ -247,7 +253,12 @@ def _breaks(prev: _Word, w: _Word, em: float) -> bool:
         return False
     if pk == "currency" and wk in ("num", "dash"):
         return gap > 4 * em
-    if pk == "text" and _YEAR.match(w.text) and re.search(r"\d{1,2},?$|,$", prev.text) and gap < 3 * em:
+    if (
+        pk == "text"
+        and _YEAR.match(w.text)
+        and re.search(r"\d{1,2},?$|,$", prev.text)
+        and gap < 3 * em
+    ):
         return False  # "Balance at December 31, | 2015": the year ends the label's date
     if pk in ("num", "dash") and wk in ("num", "dash", "currency"):
         return True  # two numbers side by side are two cells, however close
@@ -278,13 +289,54 @@ def _merge_signs(cells: list[_Cell]) -> list[_Cell]:
 
 _FOOTNOTE = re.compile(r"(?:\s*(?:\((?:\d{1,2}|[a-z]|[ivx]{1,4})\)|[*†‡§¹²³⁴⁵⁶⁷⁸⁹⁰]+))+$")
 _TRAILING_DIGIT = re.compile(r"\s+\d{1,2}(?:\s*,\s*\d{1,2})*$")
-_NUMBERED_WORDS = ("level", "tier", "note", "notes", "phase", "class", "stage", "item", "part", "series", "no.",
-                   "schedule", "step", "pillar", "group", "region", "segment", "plan")
+_NUMBERED_WORDS = (
+    "level",
+    "tier",
+    "note",
+    "notes",
+    "phase",
+    "class",
+    "stage",
+    "item",
+    "part",
+    "series",
+    "no.",
+    "schedule",
+    "step",
+    "pillar",
+    "group",
+    "region",
+    "segment",
+    "plan",
+)
 
 
-_MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-                "november", "december", "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov",
-                "dec")
+_MONTH_NAMES = (
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+    "jan",
+    "feb",
+    "mar",
+    "apr",
+    "jun",
+    "jul",
+    "aug",
+    "sep",
+    "sept",
+    "oct",
+    "nov",
+    "dec",
+)
 
 
 def clean_label(text: str) -> str:
@@ -319,7 +371,11 @@ def _label_words(words: list[_Word], line_height: float) -> str:
 
 def _is_total(label: str) -> bool:
     low = label.lower()
-    return low.startswith("total") or label.startswith(("합계", "총계")) or label.endswith(("합계", "총계"))
+    return (
+        low.startswith("total")
+        or label.startswith(("합계", "총계"))
+        or label.endswith(("합계", "총계"))
+    )
 
 
 # --- lines -> tables ----------------------------------------------------------------------------
@@ -385,7 +441,9 @@ def _cluster_columns(data: list[_Line], em: float) -> list[tuple[float, float]]:
     # A lone right edge in a long table is a stray (a note number), not a column.
     minimum = 2 if len(data) >= 4 else 1
     kept = [g for g in groups if len(g) >= minimum] or groups
-    return [(min(x0 for _, x0 in g), statistics.median(x1 for x1, _ in g)) for g in _merge_minor(kept)]
+    return [
+        (min(x0 for _, x0 in g), statistics.median(x1 for x1, _ in g)) for g in _merge_minor(kept)
+    ]
 
 
 def _merge_minor(groups: list[list[tuple[float, float]]]) -> list[list[tuple[float, float]]]:
@@ -476,7 +534,9 @@ def _blocks(lines: list[_Line], em: float) -> list[_Block]:
             current = _Block(i, i, _cluster_columns([line], em))
             continue
         current.end = i
-        current.cols = _cluster_columns([ln for ln in lines[current.start:i + 1] if _is_data(ln)], em)
+        current.cols = _cluster_columns(
+            [ln for ln in lines[current.start : i + 1] if _is_data(ln)], em
+        )
     if current is not None:
         blocks.append(current)
     return blocks
@@ -485,18 +545,24 @@ def _blocks(lines: list[_Line], em: float) -> list[_Block]:
 def _layout_changes(lines: list[_Line], block: _Block, line: _Line, em: float) -> bool:
     """A line with several numbers, most of them in none of the block's columns, starts a table."""
     vals = [c for c in _value_cells(line) if c.kind == "num"]
-    rows = sum(1 for ln in lines[block.start:block.end + 1] if _is_data(ln))
+    rows = sum(1 for ln in lines[block.start : block.end + 1] if _is_data(ln))
     if len(vals) < 2 or rows < 2:
         return False
-    misses = sum(1 for c in vals if min(abs(c.x1 - x1) for _, x1 in block.cols) > 1.5 * em
-                 and not any(_overlap(c.x0, c.x1, x0, x1) > 0 for x0, x1 in block.cols))
+    misses = sum(
+        1
+        for c in vals
+        if min(abs(c.x1 - x1) for _, x1 in block.cols) > 1.5 * em
+        and not any(_overlap(c.x0, c.x1, x0, x1) > 0 for x0, x1 in block.cols)
+    )
     return misses * 2 > len(vals)
 
 
 # --- headers ------------------------------------------------------------------------------------
 
 
-def _header_lines(lines: list[_Line], block: _Block, floor: int, em: float) -> tuple[list[_Line], list[_Line], int]:
+def _header_lines(
+    lines: list[_Line], block: _Block, floor: int, em: float
+) -> tuple[list[_Line], list[_Line], int]:
     """(header lines top-down, label-only lines between headers and data, index of the topmost line used)."""
     headers: list[_Line] = []
     sections: list[_Line] = []
@@ -524,13 +590,21 @@ def _header_lines(lines: list[_Line], block: _Block, floor: int, em: float) -> t
     return headers, sections, top
 
 
-_TITLE_WORDS = re.compile(r"\bconsolidated\b|\bstatements?\s+of\b|\bbalance\s+sheets?\b|\bsubsidiar(?:y|ies)\b|"
-                          r"\btable\s+of\s+contents\b|\b(?:inc|corp|corporation|company|plc|ltd)\b\.?$", re.I)
+_TITLE_WORDS = re.compile(
+    r"\bconsolidated\b|\bstatements?\s+of\b|\bbalance\s+sheets?\b|\bsubsidiar(?:y|ies)\b|"
+    r"\btable\s+of\s+contents\b|\b(?:inc|corp|corporation|company|plc|ltd)\b\.?$",
+    re.I,
+)
 
 
 def _is_title(line: _Line) -> bool:
     text = line.text
-    upper = len(line.cells) == 1 and len(text.split()) >= 3 and text.upper() == text and re.search(r"[A-Z]{3}", text)
+    upper = (
+        len(line.cells) == 1
+        and len(text.split()) >= 3
+        and text.upper() == text
+        and re.search(r"[A-Z]{3}", text)
+    )
     return bool(_TITLE_WORDS.search(text) or upper)
 
 
@@ -539,20 +613,29 @@ def _over_columns(line: _Line, cols: list[tuple[float, float]], em: float) -> bo
     left = cols[0][0] - 4 * em
     over = [c for c in line.cells if c.x0 >= left - em]
     rest = [c for c in line.cells if c not in over]
-    return (bool(over) and not _is_data(line)
-            and all(c.x1 < cols[0][0] - em and len(c.text.split()) <= 10 for c in rest)
-            and (not rest or len(over) >= 2))
+    return (
+        bool(over)
+        and not _is_data(line)
+        and all(c.x1 < cols[0][0] - em and len(c.text.split()) <= 10 for c in rest)
+        and (not rest or len(over) >= 2)
+    )
 
 
-def _header_texts(headers: list[_Line], cols: list[tuple[float, float]], em: float) -> tuple[list[str], str]:
+def _header_texts(
+    headers: list[_Line], cols: list[tuple[float, float]], em: float
+) -> tuple[list[str], str]:
     """Each column's header (lines joined top-down) and the text printed left of the columns."""
     parts: list[list[str]] = [[] for _ in cols]
     left: list[str] = []
     for line in headers:
         over = []
         for cell in line.cells:
-            unit_note = re.fullmatch(r"\s*\([^()]*\)\s*", cell.text) and _scale_of(cell.text) is not None
-            if cell.x1 < cols[0][0] - 2 * em or unit_note:  # "(dollars in millions)" is the unit, not a header
+            unit_note = (
+                re.fullmatch(r"\s*\([^()]*\)\s*", cell.text) and _scale_of(cell.text) is not None
+            )
+            if (
+                cell.x1 < cols[0][0] - 2 * em or unit_note
+            ):  # "(dollars in millions)" is the unit, not a header
                 left.append(cell.text)
             else:
                 over.append(cell)
@@ -561,17 +644,22 @@ def _header_texts(headers: list[_Line], cols: list[tuple[float, float]], em: flo
     return [" ".join(p) for p in parts], " ".join(left)
 
 
-_SPAN_TEXT = re.compile(r"\b(?:months?|quarters?|years?|weeks?|ended|ending|as\s+of|fiscal|period|"
-                        r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|개월|분기|반기|(?:19|20)\d{2}", re.I)
+_SPAN_TEXT = re.compile(
+    r"\b(?:months?|quarters?|years?|weeks?|ended|ending|as\s+of|fiscal|period|"
+    r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|개월|분기|반기|(?:19|20)\d{2}",
+    re.I,
+)
 
 
-def _assign_line(cells: list[_Cell], cols: list[tuple[float, float]], em: float) -> list[tuple[int, str]]:
+def _assign_line(
+    cells: list[_Cell], cols: list[tuple[float, float]], em: float
+) -> list[tuple[int, str]]:
     """Columns each header cell of one line covers: those under it, widened to the run of columns it
     is centred over ("Years Ended" over three years, "2022" over "Amount | Percent to Sales")."""
     direct = [_assign_header(c, cols, em) for c in cells]
     taken = {i for hits in direct for i, _ in hits}
     out: list[tuple[int, str]] = []
-    for cell, hits in zip(cells, direct):
+    for cell, hits in zip(cells, direct, strict=False):
         own = sorted({i for i, _ in hits})
         if len(own) == 1 and _SPAN_TEXT.search(cell.text):
             out.extend(_widen(cell, own[0], cols, taken, em))
@@ -580,7 +668,9 @@ def _assign_line(cells: list[_Cell], cols: list[tuple[float, float]], em: float)
     return out
 
 
-def _widen(cell: _Cell, i: int, cols: list[tuple[float, float]], taken: set[int], em: float) -> list[tuple[int, str]]:
+def _widen(
+    cell: _Cell, i: int, cols: list[tuple[float, float]], taken: set[int], em: float
+) -> list[tuple[int, str]]:
     centre = (cell.x0 + cell.x1) / 2
     best = (i, i)
     for a in range(i, -1, -1):
@@ -590,15 +680,23 @@ def _widen(cell: _Cell, i: int, cols: list[tuple[float, float]], taken: set[int]
             if b != i and b in taken:
                 break
             u0, u1 = cols[a][0], cols[b][1]
-            if abs((u0 + u1) / 2 - centre) <= max(2 * em, 0.12 * (u1 - u0)) and b - a > best[1] - best[0]:
+            if (
+                abs((u0 + u1) / 2 - centre) <= max(2 * em, 0.12 * (u1 - u0))
+                and b - a > best[1] - best[0]
+            ):
                 best = (a, b)
     return [(k, cell.text) for k in range(best[0], best[1] + 1)]
 
 
-def _assign_header(cell: _Cell, cols: list[tuple[float, float]], em: float) -> list[tuple[int, str]]:
+def _assign_header(
+    cell: _Cell, cols: list[tuple[float, float]], em: float
+) -> list[tuple[int, str]]:
     """Columns a header cell sits over; a cell naming several periods is split between them."""
-    hits = [i for i, (x0, x1) in enumerate(cols)
-            if _overlap(cell.x0, cell.x1, x0, x1) > 0.25 * min(cell.x1 - cell.x0, x1 - x0)]
+    hits = [
+        i
+        for i, (x0, x1) in enumerate(cols)
+        if _overlap(cell.x0, cell.x1, x0, x1) > 0.25 * min(cell.x1 - cell.x0, x1 - x0)
+    ]
     if len(hits) >= 2:
         split = _split_header(cell, cols, hits)
         if split:
@@ -619,8 +717,10 @@ def _nearest(cell: _Cell, cols: list[tuple[float, float]], em: float) -> int | N
     return None
 
 
-def _split_header(cell: _Cell, cols: list[tuple[float, float]], hits: list[int]) -> list[tuple[int, str]]:
-    """"December 31, 2023 December 31, 2022" over two columns -> one date each, by word position."""
+def _split_header(
+    cell: _Cell, cols: list[tuple[float, float]], hits: list[int]
+) -> list[tuple[int, str]]:
+    """ "December 31, 2023 December 31, 2022" over two columns -> one date each, by word position."""
     text = cell.text
     periods = len(find_dates(text)) or sum(1 for w in cell.words if _YEAR.match(w.text.rstrip(",")))
     if periods != len(hits):
@@ -636,11 +736,34 @@ def _split_header(cell: _Cell, cols: list[tuple[float, float]], hits: list[int])
 
 
 _MONTH_SPANS = (
-    (re.compile(r"\b(three|3)[\s-]+months?\b|\bquarters?\b|\bq[1-4]\b|\b(?:thirteen|13|twelve|12)[\s-]+weeks\b|3\s*개월|분기", re.I), 3),
-    (re.compile(r"\b(six|6)[\s-]+months?\b|\bhalf[\s-]+year\b|\b(?:twenty-six|26|24)[\s-]+weeks\b|6\s*개월|반기", re.I), 6),
-    (re.compile(r"\b(nine|9)[\s-]+months?\b|\b(?:thirty-nine|39|36)[\s-]+weeks\b|9\s*개월", re.I), 9),
-    (re.compile(r"\b(twelve|12)[\s-]+months?\b|\byears?\s+ended\b|\bfiscal\s+years?\b|\byears?\s+ending\b|"
-                r"\b(?:fifty-two|fifty-three|52|53)[\s-]+weeks\b|\bfull[\s-]+year\b|12\s*개월", re.I), 12),
+    (
+        re.compile(
+            r"\b(three|3)[\s-]+months?\b|\bquarters?\b|\bq[1-4]\b|\b(?:thirteen|13|twelve|12)[\s-]+weeks\b|3\s*개월|분기",
+            re.I,
+        ),
+        3,
+    ),
+    (
+        re.compile(
+            r"\b(six|6)[\s-]+months?\b|\bhalf[\s-]+year\b|\b(?:twenty-six|26|24)[\s-]+weeks\b|6\s*개월|반기",
+            re.I,
+        ),
+        6,
+    ),
+    (
+        re.compile(
+            r"\b(nine|9)[\s-]+months?\b|\b(?:thirty-nine|39|36)[\s-]+weeks\b|9\s*개월", re.I
+        ),
+        9,
+    ),
+    (
+        re.compile(
+            r"\b(twelve|12)[\s-]+months?\b|\byears?\s+ended\b|\bfiscal\s+years?\b|\byears?\s+ending\b|"
+            r"\b(?:fifty-two|fifty-three|52|53)[\s-]+weeks\b|\bfull[\s-]+year\b|12\s*개월",
+            re.I,
+        ),
+        12,
+    ),
 )
 
 
@@ -656,10 +779,14 @@ def _months(text: str) -> int | None:
 
 _BARE_YEAR = re.compile(r"(?:\bFY\s?'?|\bFiscal\s+(?:Year\s+)?|\b)((?:19|20)\d{2})\b", re.I)
 _MONTH_DAY = re.compile(
-    r"\b(?:ended|ending|as of|at)\s+((?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2})\b", re.I)
+    r"\b(?:ended|ending|as of|at)\s+((?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2})\b",
+    re.I,
+)
 
 
-_MONTH_NAME = re.compile(r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b", re.I)
+_MONTH_NAME = re.compile(
+    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b", re.I
+)
 
 
 def _make_column(index: int, header: str, cols: tuple[float, float], heading: str) -> Column:
@@ -680,16 +807,31 @@ def _make_column(index: int, header: str, cols: tuple[float, float], heading: st
             end = parse_date(f"{md.group(1)}, {year}")
             if end is not None:
                 year = None
-    if months is None and heading and end is not None and header and not re.search(r"\bas of\b|\bat\b", header, re.I):
+    if (
+        months is None
+        and heading
+        and end is not None
+        and header
+        and not re.search(r"\bas of\b|\bat\b", header, re.I)
+    ):
         months = _months(heading) if _months(heading) != 12 or parse_date(header) is None else 12
     return Column(index, header, months, end, year, round(cols[0], 2), round(cols[1], 2))
 
 
 # --- units ----------------------------------------------------------------------------------------
 
-_SCALES = {"thousand": "thousands", "million": "millions", "billion": "billions", "trillion": "trillions",
-           "000": "thousands", "'000": "thousands", "000s": "thousands", "mn": "millions", "mm": "millions",
-           "bn": "billions"}
+_SCALES = {
+    "thousand": "thousands",
+    "million": "millions",
+    "billion": "billions",
+    "trillion": "trillions",
+    "000": "thousands",
+    "'000": "thousands",
+    "000s": "thousands",
+    "mn": "millions",
+    "mm": "millions",
+    "bn": "billions",
+}
 _SCALE_RE = re.compile(
     r"\b(?:in|of)\s+(?:(?:u\.?\s?s\.?|us|usd|eur|krw|gbp|jpy|\$|€|£|¥|korean|canadian|japanese|"
     r"dollars?|euros?|won)\s+)?(thousand|million|billion|trillion)s?\b|"
@@ -697,8 +839,17 @@ _SCALE_RE = re.compile(
     r"\(\s*(?:in\s+)?(?:us\$|\$|€|£|¥|usd|eur|krw|gbp)?\s*(thousand|million|billion|000s?|'000|mn|mm|bn)s?\b",
     re.I,
 )
-_KO_UNIT = re.compile(r"단위\s*[:：]?\s*(?:KRW|USD|US\$|\$|₩)?\s*(조|십억|억|백만|천|)\s*(원|달러|USD|KRW)")
-_KO_SCALE = {"조": "trillions", "십억": "billions", "억": "100 millions", "백만": "millions", "천": "thousands", "": ""}
+_KO_UNIT = re.compile(
+    r"단위\s*[:：]?\s*(?:KRW|USD|US\$|\$|₩)?\s*(조|십억|억|백만|천|)\s*(원|달러|USD|KRW)"
+)
+_KO_SCALE = {
+    "조": "trillions",
+    "십억": "billions",
+    "억": "100 millions",
+    "백만": "millions",
+    "천": "thousands",
+    "": "",
+}
 _PER_SHARE = re.compile(r"except[^)]{0,80}?per[\s-]+(?:common\s+|ordinary\s+)?share|주당", re.I)
 _CURRENCY_WORDS = (
     (re.compile(r"\bkorean\s+won\b|\bKRW\b|₩|\bwon\b|원\)|원\s*$", re.I), "KRW"),
@@ -732,12 +883,12 @@ def _currency_of(text: str) -> str | None:
 
 def _unit_phrase(text: str) -> str:
     """The parenthetical or phrase that states the scale ("(in millions, except per share data)")."""
-    for m in re.finditer(r"\(([^()]{0,120})\)", text):
-        if _scale_of(m.group(0)) is not None:
-            return m.group(0)
+    for paren in re.finditer(r"\(([^()]{0,120})\)", text):
+        if _scale_of(paren.group(0)) is not None:
+            return paren.group(0)
     m = _SCALE_RE.search(text) or _KO_UNIT.search(text)
     if m:
-        return text[max(0, m.start() - 40): m.end() + 40]
+        return text[max(0, m.start() - 40) : m.end() + 40]
     return ""
 
 
@@ -749,7 +900,9 @@ def _units(heading: str, page: str) -> tuple[str, str]:
     if currency is None:
         currency = _currency_of(heading) or _page_currency(page)
     unit = " ".join(p for p in (currency or "", scale or "") if p)
-    per_share = currency or "" if _PER_SHARE.search(phrase or "") or _PER_SHARE.search(heading) else ""
+    per_share = (
+        currency or "" if _PER_SHARE.search(phrase or "") or _PER_SHARE.search(heading) else ""
+    )
     return unit, per_share
 
 
@@ -757,7 +910,10 @@ def _page_currency(page: str) -> str | None:
     """A currency only from symbols printed on the page; words in prose could name any currency.
     The symbol printed most often wins: a note that mentions a euro bond once does not make a
     dollar table euros."""
-    counts = {code: page.count(sign) for sign, code in (("₩", "KRW"), ("€", "EUR"), ("£", "GBP"), ("$", "USD"))}
+    counts = {
+        code: page.count(sign)
+        for sign, code in (("₩", "KRW"), ("€", "EUR"), ("£", "GBP"), ("$", "USD"))
+    }
     best = max(counts, key=lambda c: counts[c])
     if counts[best]:
         return best
@@ -769,11 +925,17 @@ def _page_currency(page: str) -> str | None:
 # --- rows ---------------------------------------------------------------------------------------
 
 
-def _row_of(line: _Line, cols: list[tuple[float, float]], em: float) -> tuple[str, float, list[str | None]] | None:
+def _row_of(
+    line: _Line, cols: list[tuple[float, float]], em: float
+) -> tuple[str, float, list[str | None]] | None:
     """(raw label, indent, cells per column) of one line, or None when it is not a table row."""
     first = cols[0][0]
     # Numbers well left of the columns belong to the label ("allowances of $203 (2021, $230)").
-    label_cells = [c for c in line.cells if c.x0 < first - 0.5 * em and (c.kind == "text" or c.x1 < first - 2 * em)]
+    label_cells = [
+        c
+        for c in line.cells
+        if c.x0 < first - 0.5 * em and (c.kind == "text" or c.x1 < first - 2 * em)
+    ]
     rest = [c for c in line.cells if c not in label_cells]
     cells: list[str | None] = [None] * len(cols)
     for c in rest:
@@ -826,7 +988,11 @@ def _build_rows(raw: list[tuple[str, float, list[str | None], float]]) -> list[R
                 if body and _stem(body) in sections[k].label.lower():
                     del sections[k:]
                     break
-        rows.append(Row(label, parent, tuple(cells), values, round(indent, 2), _is_total(label), round(y, 2)))
+        rows.append(
+            Row(
+                label, parent, tuple(cells), values, round(indent, 2), _is_total(label), round(y, 2)
+            )
+        )
     return rows
 
 
@@ -854,19 +1020,45 @@ def _parent(sections: list[_Section], indent: float) -> str:
     return ""
 
 
-def _merge_wrapped(raw: list[tuple[str, float, list[str | None], float]]) -> list[tuple[str, float, list[str | None], float]]:
+def _merge_wrapped(
+    raw: list[tuple[str, float, list[str | None], float]],
+) -> list[tuple[str, float, list[str | None], float]]:
     """A label wrapped onto the next line ("Net income attributable to" / "noncontrolling interests")."""
     out: list[tuple[str, float, list[str | None], float]] = []
     i = 0
     while i < len(raw):
         label, indent, cells, y = raw[i]
-        if i + 1 < len(raw) and all(c is None for c in cells) and label and not label.rstrip().endswith(":"):
+        if (
+            i + 1 < len(raw)
+            and all(c is None for c in cells)
+            and label
+            and not label.rstrip().endswith(":")
+        ):
             nlabel, nindent, ncells, ny = raw[i + 1]
-            continues = (nlabel[:1].islower() or nlabel[:1].isdigit() or
-                         label.rstrip().endswith((",", ";", " and", " of", " to", " for", " in", " from", " on",
-                                                  " the", "-", " before", " net of", " or")))
+            continues = (
+                nlabel[:1].islower()
+                or nlabel[:1].isdigit()
+                or label.rstrip().endswith(
+                    (
+                        ",",
+                        ";",
+                        " and",
+                        " of",
+                        " to",
+                        " for",
+                        " in",
+                        " from",
+                        " on",
+                        " the",
+                        "-",
+                        " before",
+                        " net of",
+                        " or",
+                    )
+                )
+            )
             if nlabel and continues and nindent >= indent - 1.0:
-                raw = raw[: i + 1] + [(f"{label} {nlabel}", indent, ncells, ny)] + raw[i + 2:]
+                raw = raw[: i + 1] + [(f"{label} {nlabel}", indent, ncells, ny)] + raw[i + 2 :]
                 i += 1
                 continue
         out.append((label, indent, cells, y))
@@ -877,7 +1069,7 @@ def _merge_wrapped(raw: list[tuple[str, float, list[str | None], float]]) -> lis
 # --- assembling a table ---------------------------------------------------------------------------
 
 
-def _title(lines: list[_Line], floor: int, top: int, em: float) -> tuple[str, str]:
+def _title(lines: list[_Line], floor: int, top: int, em: float) -> tuple[str, str, str]:
     """(title, whole heading text) from the lines between the previous table and this one."""
     heading = [lines[i] for i in range(floor, top)]
     picked: list[str] = []
@@ -906,7 +1098,11 @@ def _subject_line(picked: list[str]) -> str:
     for text in reversed(picked):
         text = re.sub(r":.*$", "", text).strip()  # "Revenue by segment: current vs. prior year"
         words = [w for w in text.split() if any(ch.isalpha() for ch in w)]
-        if not 1 <= len(words) <= 8 or re.search(r"[.:;,]\s*$", text) or _scale_of(text) is not None:
+        if (
+            not 1 <= len(words) <= 8
+            or re.search(r"[.:;,]\s*$", text)
+            or _scale_of(text) is not None
+        ):
             continue
         if re.search(r"(?i)\b(?:19|20)\d{2}\b|\bmonths?\b|\bended\b", text):
             continue
@@ -915,8 +1111,9 @@ def _subject_line(picked: list[str]) -> str:
     return ""
 
 
-def _table_of(lines: list[_Line], block: _Block, floor: int, page_text: str, em: float,
-              previous: Table | None) -> Table | None:
+def _table_of(
+    lines: list[_Line], block: _Block, floor: int, page_text: str, em: float, previous: Table | None
+) -> Table | None:
     cols = block.cols
     if not cols:
         return None
@@ -924,14 +1121,18 @@ def _table_of(lines: list[_Line], block: _Block, floor: int, page_text: str, em:
     header_texts, left_text = _header_texts(headers, cols, em)
     title, heading, subject = _title(lines, floor, top, em)
     heading_all = f"{heading} {left_text} {' '.join(ln.text for ln in headers)}"
-    columns = tuple(_make_column(i, header_texts[i], cols[i], f"{title} {left_text}") for i in range(len(cols)))
+    columns = tuple(
+        _make_column(i, header_texts[i], cols[i], f"{title} {left_text}") for i in range(len(cols))
+    )
     columns = _dates_from_heading(columns, f"{title} {left_text}")
     if not headers and previous is not None and _same_layout(previous.columns, cols, em):
         # A table continued under an interrupting heading keeps the columns it had above.
-        columns = tuple(replace(c, x0=round(cols[c.index][0], 2), x1=round(cols[c.index][1], 2))
-                        for c in previous.columns)
+        columns = tuple(
+            replace(c, x0=round(cols[c.index][0], 2), x1=round(cols[c.index][1], 2))
+            for c in previous.columns
+        )
     raw: list[tuple[str, float, list[str | None], float]] = []
-    for line in sections + lines[block.start:block.end + 1]:
+    for line in sections + lines[block.start : block.end + 1]:
         if _is_header_like(line, cols, em) and not _is_data(line):
             continue
         r = _row_of(line, cols, em)
@@ -947,20 +1148,30 @@ def _table_of(lines: list[_Line], block: _Block, floor: int, page_text: str, em:
     if not unit and previous is not None and not headers:
         unit, per_share = previous.unit, previous.per_share_unit
     top_y = lines[top].y0 if top < len(lines) else lines[block.start].y0
-    return Table(columns, rows, unit, per_share, title, round(top_y, 2), round(lines[block.end].y1, 2), subject)
+    return Table(
+        columns,
+        rows,
+        unit,
+        per_share,
+        title,
+        round(top_y, 2),
+        round(lines[block.end].y1, 2),
+        subject,
+    )
 
 
 def _dates_from_heading(columns: tuple[Column, ...], heading: str) -> tuple[Column, ...]:
-    """"At January 1, 2023 and January 2, 2022" over "2022 | 2021": one heading date per year column, in order."""
+    """ "At January 1, 2023 and January 2, 2022" over "2022 | 2021": one heading date per year column, in order."""
     dated = [c for c in columns if c.year is not None and c.end is None]
     dates = [d for _, _, d in find_dates(heading)]
     if not dated or len(dates) != len(dated) or len(dated) != len(columns):
         return columns
-    return tuple(replace(c, end=d, year=None) for c, d in zip(columns, dates))
+    return tuple(replace(c, end=d, year=None) for c, d in zip(columns, dates, strict=False))
 
 
-def _labels_from_first_column(columns: tuple[Column, ...], rows: tuple[Row, ...]
-                              ) -> tuple[tuple[Column, ...], tuple[Row, ...]]:
+def _labels_from_first_column(
+    columns: tuple[Column, ...], rows: tuple[Row, ...]
+) -> tuple[tuple[Column, ...], tuple[Row, ...]]:
     """A table whose row labels all landed in its first column (labels set apart from the left
     margin, as some EDGAR renderings do) gets them back: a column of words is the labels."""
     valued = [r for r in rows if any(v is not None for v in r.values[1:])]
@@ -968,15 +1179,25 @@ def _labels_from_first_column(columns: tuple[Column, ...], rows: tuple[Row, ...]
         return columns, rows  # (a labelled row without figures is a section heading: it may stay)
     if sum(bool(r.cells[0]) and r.values[0] is None for r in valued) < 0.8 * len(valued):
         return columns, rows
-    moved = tuple(r if r.label else replace(r, label=clean_label(r.cells[0] or ""), cells=r.cells[1:],
-                                            values=r.values[1:]) for r in rows)
-    moved = tuple(r if len(r.cells) == len(columns) - 1 else replace(r, cells=r.cells[1:], values=r.values[1:])
-                  for r in moved)
+    moved = tuple(
+        r
+        if r.label
+        else replace(r, label=clean_label(r.cells[0] or ""), cells=r.cells[1:], values=r.values[1:])
+        for r in rows
+    )
+    moved = tuple(
+        r
+        if len(r.cells) == len(columns) - 1
+        else replace(r, cells=r.cells[1:], values=r.values[1:])
+        for r in moved
+    )
     return tuple(replace(c, index=i) for i, c in enumerate(columns[1:])), moved
 
 
-def _dates_from_title(columns: tuple[Column, ...], title: str, rows: Sequence[Row]) -> tuple[Column, ...]:
-    """"As of December 31, 2019, our lease liabilities were as follows:" over "Operating | Finance |
+def _dates_from_title(
+    columns: tuple[Column, ...], title: str, rows: Sequence[Row]
+) -> tuple[Column, ...]:
+    """ "As of December 31, 2019, our lease liabilities were as follows:" over "Operating | Finance |
     Total": a table whose columns name no period takes its title's one date, unless its rows carry
     dates of their own (a roll-forward's "Balance as of June 27, 2015")."""
     if any(c.end is not None or c.year is not None for c in columns):
@@ -996,7 +1217,9 @@ def _label_only_ok(line: _Line, cols: list[tuple[float, float]], em: float) -> b
 
 
 def _same_layout(columns: Sequence[Column], cols: list[tuple[float, float]], em: float) -> bool:
-    return len(columns) == len(cols) and all(abs(c.x1 - x1) <= 1.5 * em for c, (_, x1) in zip(columns, cols))
+    return len(columns) == len(cols) and all(
+        abs(c.x1 - x1) <= 1.5 * em for c, (_, x1) in zip(columns, cols, strict=False)
+    )
 
 
 def read_tables(layer: dict[str, Any]) -> list[Table]:
@@ -1025,7 +1248,9 @@ def _page_columns(layer: dict[str, Any]) -> list[dict[str, Any]]:
         for x in range(max(0, int(w[0])), min(len(covered), int(w[2]) + 1)):
             covered[x] += 1
     lo, hi = int(0.3 * width), int(0.7 * width)
-    crossing = max(1, len(words) // 200)  # a running header or a page-wide title may cross the gutter
+    crossing = max(
+        1, len(words) // 200
+    )  # a running header or a page-wide title may cross the gutter
     best: tuple[int, int] | None = None
     start = None
     for x in range(lo, hi + 1):
@@ -1045,12 +1270,22 @@ def _page_columns(layer: dict[str, Any]) -> list[dict[str, Any]]:
         """Lines of at least six words, at most one of them a figure: running text."""
         lines: dict[tuple, list[str]] = {}
         for w in side:
-            lines.setdefault((w[5], w[6]) if len(w) >= 7 else (round(float(w[3])),), []).append(str(w[4]))
-        return sum(1 for ws in lines.values()
-                   if len(ws) >= 6 and sum(not any(c.isalpha() for c in t) for t in ws) <= 1)
+            lines.setdefault((w[5], w[6]) if len(w) >= 7 else (round(float(w[3])),), []).append(
+                str(w[4])
+            )
+        return sum(
+            1
+            for ws in lines.values()
+            if len(ws) >= 6 and sum(not any(c.isalpha() for c in t) for t in ws) <= 1
+        )
 
-    if min(len(left), len(right)) < 0.2 * len(words) or min(prose_lines(left), prose_lines(right)) < 3:
-        return [layer]  # one side is a table's figures: the band is the gap between labels and numbers
+    if (
+        min(len(left), len(right)) < 0.2 * len(words)
+        or min(prose_lines(left), prose_lines(right)) < 3
+    ):
+        return [
+            layer
+        ]  # one side is a table's figures: the band is the gap between labels and numbers
     return [dict(layer, words=left), dict(layer, words=right)]
 
 
@@ -1077,13 +1312,19 @@ def _read_tables(layer: dict[str, Any]) -> list[Table]:
 _PER_SHARE_ROW = re.compile(r"per\s+(?:\w+\s+){0,2}share|per[-\s]share|\beps\b|주당", re.I)
 _SHARE_COUNT = re.compile(
     r"\b(?:restricted\s+)?stock\s+units\b|\bRSUs?\b|\bstock\s+options\b|\bshares\s+(?:used|outstanding)|weighted[\s-]+average\s+(?:number\s+of\s+)?(?:\w+\s+){0,2}shares|"
-    r"\bnumber\s+of\s+(?:\w+\s+)?shares|\bshares\s+(?:issued|in\s+computing)|주식수", re.I)
-_COUNT_ROW = re.compile(r"\b(?:membership|members|claims(?:\s+processed)?|customers|subscribers|accounts\s+opened|"
-                        r"stores|locations|prescriptions|visits|connections|units\s+sold|policies\s+in\s+force)\b", re.I)
+    r"\bnumber\s+of\s+(?:\w+\s+)?shares|\bshares\s+(?:issued|in\s+computing)|주식수",
+    re.I,
+)
+_COUNT_ROW = re.compile(
+    r"\b(?:membership|members|claims(?:\s+processed)?|customers|subscribers|accounts\s+opened|"
+    r"stores|locations|prescriptions|visits|connections|units\s+sold|policies\s+in\s+force)\b",
+    re.I,
+)
 _HEADCOUNT = re.compile(
     r"^(?:total\s+|average\s+|number\s+of\s+)?(?:full[\s-]time\s+)?(?:employees|headcount|head\s+count|associates)\b|"
     r"\bheadcount\b|\bhead\s+count\b|\bnumber\s+of\b|\bemployees\s+at\b|임직원\s*수|직원\s*수|종업원\s*수|인원",
-    re.I)
+    re.I,
+)
 
 
 def cell_unit(table: Table, row: Row, column: int | None = None) -> str:
@@ -1100,7 +1341,10 @@ def cell_unit(table: Table, row: Row, column: int | None = None) -> str:
         if cell.endswith("%") or re.search(r"%|\bpercent", header, re.I):
             return "%"
     money = bool(re.search(r"par\s+value|\$|at\s+cost|\bamount", label, re.I))
-    if not money and (_SHARE_COUNT.search(label) or (not _PER_SHARE_ROW.search(label) and _SHARE_COUNT.search(parent))):
+    if not money and (
+        _SHARE_COUNT.search(label)
+        or (not _PER_SHARE_ROW.search(label) and _SHARE_COUNT.search(parent))
+    ):
         return ""
     if _PER_SHARE_ROW.search(label) or (_PER_SHARE_ROW.search(parent) and not _money_words(label)):
         return table.per_share_unit
@@ -1108,23 +1352,43 @@ def cell_unit(table: Table, row: Row, column: int | None = None) -> str:
         return ""
     if (_COUNT_ROW.search(label) or _COUNT_ROW.search(parent)) and not _money_words(label):
         # members, claims, customers: counted in the table's scale, never in its currency
-        scale = table.unit.split()[-1] if table.unit and table.unit.split()[-1] in _SCALES.values() else ""
+        scale = (
+            table.unit.split()[-1]
+            if table.unit and table.unit.split()[-1] in _SCALES.values()
+            else ""
+        )
         return scale
     printed = [c for c in row.cells if c]
-    if printed and all(c.endswith("%") or _DASH.match(c) for c in printed) and any(c.endswith("%") for c in printed):
+    if (
+        printed
+        and all(c.endswith("%") or _DASH.match(c) for c in printed)
+        and any(c.endswith("%") for c in printed)
+    ):
         return "%"
-    if re.search(r"^%|\(%\)|\bin\s+%|as\s+a\s+(?:%|percent(?:age)?)\s+of|\bpercent(?:age)?\b", label.strip(), re.I):
+    if re.search(
+        r"^%|\(%\)|\bin\s+%|as\s+a\s+(?:%|percent(?:age)?)\s+of|\bpercent(?:age)?\b",
+        label.strip(),
+        re.I,
+    ):
         return "%"
     # a ratio or a rate is a percentage, not money ("Tier 1 capital ratio", "Effective tax rate",
     # "Return on equity"); "Interest rate swaps" and "Gross margin" are not caught: the word must end the label.
     # A row of amounts in thousands ("Differences between statutory rate and foreign rate  (215,490)") is
     # the money a rate difference makes, not a rate.
     small = all(abs(v) < 1000 for v in row.values if v is not None)
-    if small and re.search(r"(?:\bratio|\brate|\byield)\s*(?:\([^)]*\))?$|^return\s+on\b", label.strip(), re.I):
+    if small and re.search(
+        r"(?:\bratio|\brate|\byield)\s*(?:\([^)]*\))?$|^return\s+on\b", label.strip(), re.I
+    ):
         return "%"
     return table.unit
 
 
 def _money_words(label: str) -> bool:
-    return bool(re.search(r"\b(?:cost|costs|expense|expenses|compensation|salaries|wages|benefits|paid|payments|"
-                          r"revenue|income|cash|amount)\b", label, re.I))
+    return bool(
+        re.search(
+            r"\b(?:cost|costs|expense|expenses|compensation|salaries|wages|benefits|paid|payments|"
+            r"revenue|income|cash|amount)\b",
+            label,
+            re.I,
+        )
+    )

@@ -13,30 +13,54 @@ About one question in ten asks for something the page does not state but a model
 (a total across segments on a chart that prints none, a segment's share): the judge must then
 say the gold page does not answer, which is the first check of validation.
 """
+
 from __future__ import annotations
 
 import functools
-
-import json
 import re
+import sys
 import threading
 import unicodedata
 from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Sequence
 
 from rapidfuzz import fuzz
 
 from evalset_pipeline.core.hashing import sha256_text
-from evalset_pipeline.core.metadata.periods import display_period, find_periods, normalize_period, parse_periods
+from evalset_pipeline.core.pagetext.layer import text_layer_or_empty
+from evalset_pipeline.core.pagetext.page_reader import (
+    METRIC_SYNONYMS,
+    PageFacts,
+    SeriesValue,
+    read_page,
+)
+from evalset_pipeline.core.pagetext.periods import (
+    display_period,
+    find_periods,
+    normalize_period,
+    parse_periods,
+)
 from evalset_pipeline.core.vlm.answers import answers_agree
-from evalset_pipeline.core.vlm.base import Judgment, LabelResult, PageContext, PageView, Qualifiers, WrittenQuestion
-from evalset_pipeline.core.vlm.table_questions import (ROW_WITHOUT_PERIOD, TablePage, has_dated_table,
-                                                        judge_table_question, parse_table_question,
-                                                        qualify_table_question, read_table_page,
-                                                        write_table_question)
-from evalset_pipeline.core.vlm.page_reader import METRIC_SYNONYMS, PageFacts, SeriesValue, read_page
+from evalset_pipeline.core.vlm.base import (
+    Judgment,
+    LabelResult,
+    PageContext,
+    PageView,
+    Qualifiers,
+    WrittenQuestion,
+)
+from evalset_pipeline.core.vlm.table_questions import (
+    ROW_WITHOUT_PERIOD,
+    TablePage,
+    has_dated_table,
+    judge_table_question,
+    parse_table_question,
+    qualify_table_question,
+    read_table_page,
+    write_table_question,
+)
 
 __all__ = [
     "TextLayerBackend",
@@ -57,7 +81,17 @@ __all__ = [
 #   matches a twelve-month column named after it.
 RULES_VERSION = {"write": "write-5", "judge": "judge-5", "label": "label-5", "qualify": "qualify-2"}
 ENTITY_MATCH_THRESHOLD = 90.0
-QUESTION_KINDS = ("argmax", "argmin", "value", "prior", "yoy", "total", "total_yoy", "total_inferred", "share")
+QUESTION_KINDS = (
+    "argmax",
+    "argmin",
+    "value",
+    "prior",
+    "yoy",
+    "total",
+    "total_yoy",
+    "total_inferred",
+    "share",
+)
 INFERRED_KINDS = ("total_inferred", "share")
 AXIS_ORDER = ("metric", "period", "entity", "revision")
 
@@ -68,6 +102,7 @@ _METRIC_WORD = {
 
 
 # --- Korean grammar -------------------------------------------------------------------------------
+
 
 def _batchim(word: str) -> bool:
     last = word.rstrip()[-1:]
@@ -83,6 +118,7 @@ def _topic(word: str) -> str:
 
 
 # --- templates ------------------------------------------------------------------------------------
+
 
 def _en_template(kind: str, metric: str, segment: str) -> str:
     m, s = metric, segment
@@ -116,7 +152,9 @@ def _ko_template(kind: str, metric: str, segment: str) -> str:
 
 
 def _alternation(forms: Sequence[str]) -> str:
-    return "|".join(re.escape(f).replace(r"\ ", r"\s*") for f in sorted(forms, key=len, reverse=True))
+    return "|".join(
+        re.escape(f).replace(r"\ ", r"\s*") for f in sorted(forms, key=len, reverse=True)
+    )
 
 
 _EN_FORMS = [f for forms in METRIC_SYNONYMS.values() for f in forms if f.isascii()]
@@ -129,34 +167,99 @@ _Q = r"\s*\??$"
 
 # English: the template is matched at the start; whatever follows is qualifiers.
 _EN_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
-    (k, re.compile(p, re.I)) for k, p in [
-        ("argmax", r"^which segment (?:had|recorded|reported|posted) the (?:highest|largest|most|biggest) " + _EM),
-        ("argmin", r"^which segment (?:had|recorded|reported|posted) the (?:lowest|smallest|least|fewest) " + _EM),
-        ("share", r"^what share of (?:the )?(?:total )?" + _EM + r" came from the " + _SEG + r" segment"),
+    (k, re.compile(p, re.I))
+    for k, p in [
+        (
+            "argmax",
+            r"^which segment (?:had|recorded|reported|posted) the (?:highest|largest|most|biggest) "
+            + _EM,
+        ),
+        (
+            "argmin",
+            r"^which segment (?:had|recorded|reported|posted) the (?:lowest|smallest|least|fewest) "
+            + _EM,
+        ),
+        (
+            "share",
+            r"^what share of (?:the )?(?:total )?" + _EM + r" came from the " + _SEG + r" segment",
+        ),
         ("total_inferred", r"^what was the total " + _EM + r" across all segments"),
         ("total_yoy", r"^by how much did (?:the )?(?:total )?" + _EM + r" change year over year"),
         ("total", r"^what was (?:the )?total " + _EM),
-        ("yoy", r"^what was the year-over-year change in (?:the )?" + _SEG + r" (?:segment(?:'s)? )?" + _EM),
+        (
+            "yoy",
+            r"^what was the year-over-year change in (?:the )?"
+            + _SEG
+            + r" (?:segment(?:'s)? )?"
+            + _EM,
+        ),
         ("prior", r"^what was the prior-year " + _EM + r" of the " + _SEG + r" segment"),
         ("value", r"^what was the " + _EM + r" of the " + _SEG + r" segment"),
     ]
 ]
 # Korean: the template is matched at the end; whatever precedes it is qualifiers.
 _KO_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
-    (k, re.compile(p)) for k, p in [
-        ("argmax", r"(?:^|\s)" + _KM + r"\s*[이가]\s+가장\s+(?:높은|많은|큰)\s+부문은\s+어디입니까" + _Q),
-        ("argmin", r"(?:^|\s)" + _KM + r"\s*[이가]\s+가장\s+(?:낮은|적은|작은)\s+부문은\s+어디입니까" + _Q),
-        ("share", r"(?:^|\s)" + _KSEG + r"\s+부문이\s+전체\s+" + _KM + r"\s*에서\s+차지하는\s+비중은\s+얼마입니까" + _Q),
+    (k, re.compile(p))
+    for k, p in [
+        (
+            "argmax",
+            r"(?:^|\s)" + _KM + r"\s*[이가]\s+가장\s+(?:높은|많은|큰)\s+부문은\s+어디입니까" + _Q,
+        ),
+        (
+            "argmin",
+            r"(?:^|\s)" + _KM + r"\s*[이가]\s+가장\s+(?:낮은|적은|작은)\s+부문은\s+어디입니까" + _Q,
+        ),
+        (
+            "share",
+            r"(?:^|\s)"
+            + _KSEG
+            + r"\s+부문이\s+전체\s+"
+            + _KM
+            + r"\s*에서\s+차지하는\s+비중은\s+얼마입니까"
+            + _Q,
+        ),
         ("total_inferred", r"(?:^|\s)전체\s+부문의\s+" + _KM + r"\s+합계는\s+얼마입니까" + _Q),
-        ("total_yoy", r"(?:^|\s)총\s+" + _KM + r"\s*[은는]\s+전년\s+동기\s+대비\s+몇\s+퍼센트\s+변했습니까" + _Q),
+        (
+            "total_yoy",
+            r"(?:^|\s)총\s+"
+            + _KM
+            + r"\s*[은는]\s+전년\s+동기\s+대비\s+몇\s+퍼센트\s+변했습니까"
+            + _Q,
+        ),
         ("total", r"(?:^|\s)총\s+" + _KM + r"\s*[은는]\s+얼마입니까" + _Q),
-        ("yoy", r"(?:^|\s)" + _KSEG + r"\s+부문의\s+" + _KM + r"\s*[은는]\s+전년\s+동기\s+대비\s+몇\s+퍼센트\s+변했습니까" + _Q),
-        ("prior", r"(?:^|\s)" + _KSEG + r"\s+부문의\s+전년\s+동기\s+" + _KM + r"\s*[은는]\s+얼마입니까" + _Q),
-        ("value", r"(?:^|\s)" + _KSEG + r"\s+부문의\s+" + _KM + r"\s*[은는]\s+(?:얼마입니까|몇\s*명입니까)" + _Q),
+        (
+            "yoy",
+            r"(?:^|\s)"
+            + _KSEG
+            + r"\s+부문의\s+"
+            + _KM
+            + r"\s*[은는]\s+전년\s+동기\s+대비\s+몇\s+퍼센트\s+변했습니까"
+            + _Q,
+        ),
+        (
+            "prior",
+            r"(?:^|\s)"
+            + _KSEG
+            + r"\s+부문의\s+전년\s+동기\s+"
+            + _KM
+            + r"\s*[은는]\s+얼마입니까"
+            + _Q,
+        ),
+        (
+            "value",
+            r"(?:^|\s)"
+            + _KSEG
+            + r"\s+부문의\s+"
+            + _KM
+            + r"\s*[은는]\s+(?:얼마입니까|몇\s*명입니까)"
+            + _Q,
+        ),
     ]
 ]
 
-_METRIC_KEY = {f.casefold().replace(" ", ""): key for key, forms in METRIC_SYNONYMS.items() for f in forms}
+_METRIC_KEY = {
+    f.casefold().replace(" ", ""): key for key, forms in METRIC_SYNONYMS.items() for f in forms
+}
 
 
 def _metric_key(surface: str) -> str | None:
@@ -211,8 +314,10 @@ class _Quals:
     extras: list[tuple[str, str]] = field(default_factory=list)
 
 
-_EN_REVISION = [(re.compile(r",?\s+as restated$", re.I), "restated"),
-                (re.compile(r",?\s+as originally reported$", re.I), "original")]
+_EN_REVISION = [
+    (re.compile(r",?\s+as restated$", re.I), "restated"),
+    (re.compile(r",?\s+as originally reported$", re.I), "original"),
+]
 _EN_EXTRA = re.compile(r"\s*\((?P<axis>[a-z_]+):\s*(?P<v>[^)]*)\)$", re.I)
 _EN_METRIC_Q = re.compile(r",?\s+in terms of " + _EM + r"$", re.I)
 
@@ -238,7 +343,7 @@ def _strip_en_suffix(text: str, quals: _Quals, *, entity_ok: Callable[[str], boo
             idx = text.lower().rfind(word)
             if idx < 0:
                 continue
-            tail = text[idx + len(word):].strip(" ,")
+            tail = text[idx + len(word) :].strip(" ,")
             period = normalize_period(tail)
             if period:
                 quals.periods.insert(0, period)
@@ -253,8 +358,10 @@ def _strip_en_suffix(text: str, quals: _Quals, *, entity_ok: Callable[[str], boo
             return text
 
 
-_KO_REVISION = [(re.compile(r"^정정\s*(?:공시|보고)?\s*기준(?:으로)?,?\s*"), "restated"),
-                (re.compile(r"^최초\s*(?:공시|보고)\s*기준(?:으로)?,?\s*"), "original")]
+_KO_REVISION = [
+    (re.compile(r"^정정\s*(?:공시|보고)?\s*기준(?:으로)?,?\s*"), "restated"),
+    (re.compile(r"^최초\s*(?:공시|보고)\s*기준(?:으로)?,?\s*"), "original"),
+]
 _KO_EXTRA = re.compile(r"^\((?P<axis>[a-z_]+):\s*(?P<v>[^)]*)\)\s*", re.I)
 _KO_METRIC_Q = re.compile(r"^" + _KM + r"\s*기준(?:으로)?,?\s*")
 _KO_ENTITY = re.compile(r"^(?P<e>.+?)의(?:\s+|$)")
@@ -268,23 +375,23 @@ def _strip_ko_prefix(text: str, quals: _Quals, *, entity_ok: Callable[[str], boo
             m = pattern.match(text)
             if m:
                 quals.revision = quals.revision or revision
-                text = text[m.end():]
+                text = text[m.end() :]
         m = _KO_EXTRA.match(text)
         if m:
             quals.extras.append((m["axis"].lower(), m["v"].strip()))
-            text = text[m.end():]
+            text = text[m.end() :]
         found = find_periods(text)
         if found and found[0].start == 0:
             quals.periods.append(found[0].canonical)
-            text = text[found[0].end:].lstrip(" ,의")
+            text = text[found[0].end :].lstrip(" ,의")
         m = _KO_METRIC_Q.match(text)
         if m:
             quals.metric = quals.metric or _metric_key(m["m"])
-            text = text[m.end():]
+            text = text[m.end() :]
         m = _KO_ENTITY.match(text)
         if m and entity_ok(m["e"]):
             quals.entities.append(m["e"].strip())
-            text = text[m.end():]
+            text = text[m.end() :]
         text = text.strip()
         if text == before:
             break
@@ -305,14 +412,14 @@ def parse_question(question: str) -> ParsedQuestion | None:
             rest = _strip_ko_prefix(prefix, quals, entity_ok=lambda e: True)
             if rest:
                 return None  # something before the template that is not a qualifier
-            base = q[m.start():].strip().rstrip("?").strip()
+            base = q[m.start() :].strip().rstrip("?").strip()
             return _parsed(kind, m, base, language, quals)
         return None
     for kind, pattern in _EN_PATTERNS:
         m = pattern.match(q)
         if not m:
             continue
-        suffix = q[m.end():].rstrip(" ?")
+        suffix = q[m.end() :].rstrip(" ?")
         rest = _strip_en_suffix(suffix, quals, entity_ok=lambda e: True)
         if rest.strip():
             return None
@@ -343,7 +450,10 @@ def _parsed(kind: str, m: re.Match[str], base: str, language: str, quals: _Quals
 
 def _entity_matches(name: str, facts: PageFacts) -> bool:
     wanted = _norm_entity(name)
-    return any(fuzz.ratio(wanted, _norm_entity(c)) >= ENTITY_MATCH_THRESHOLD for c in facts.entity_candidates)
+    return any(
+        fuzz.ratio(wanted, _norm_entity(c)) >= ENTITY_MATCH_THRESHOLD
+        for c in facts.entity_candidates
+    )
 
 
 def _norm_entity(name: str) -> str:
@@ -351,7 +461,9 @@ def _norm_entity(name: str) -> str:
     return re.sub(r"[^\w]+", " ", text).strip()
 
 
-def answer_from_facts(parsed: ParsedQuestion, facts: PageFacts, context: PageContext | None = None) -> Judgment:
+def answer_from_facts(
+    parsed: ParsedQuestion, facts: PageFacts, context: PageContext | None = None
+) -> Judgment:
     """Does the page answer the parsed question, and what does it say? (The judge's rules.)
 
     `context` is the page's document (registrant, form, period): a page that does not print its
@@ -359,31 +471,56 @@ def answer_from_facts(parsed: ParsedQuestion, facts: PageFacts, context: PageCon
     if facts.kind not in ("chart", "table", "prose") or not facts.series:
         return Judgment(False, None, f"page is a {facts.kind} page with no figures")
     if parsed.metric is None or parsed.metric != facts.metric:
-        return Judgment(False, None, f"question asks about {parsed.metric}, page shows {facts.metric}")
+        return Judgment(
+            False, None, f"question asks about {parsed.metric}, page shows {facts.metric}"
+        )
     missing = [p for p in parsed.periods if p not in facts.reporting_periods]
-    if missing == [facts.prior_period] and facts.prior and parsed.kind == "value" and len(parsed.periods) == 1:
+    if (
+        missing == [facts.prior_period]
+        and facts.prior
+        and parsed.kind == "value"
+        and len(parsed.periods) == 1
+    ):
         # A comparative column answers for its own period: the page is evidence, not a distractor.
         key = facts.segment_key(parsed.segment) if parsed.segment is not None else None
         if key is not None and key in facts.prior:
             return _checked_context(parsed, facts, context) or Judgment(
-                True, facts.prior[key].display, f"page's comparative column ({facts.prior_period}) states {key}: "
-                                                f"{facts.prior[key].display}")
+                True,
+                facts.prior[key].display,
+                f"page's comparative column ({facts.prior_period}) states {key}: "
+                f"{facts.prior[key].display}",
+            )
     if missing:
         shown = ", ".join(facts.reporting_periods) or "no period"
         return Judgment(False, None, f"question period {', '.join(missing)} not on page ({shown})")
     return _checked_context(parsed, facts, context) or _answer_value(parsed, facts)
 
 
-def _checked_context(parsed: ParsedQuestion, facts: PageFacts, context: PageContext | None = None) -> Judgment | None:
+def _checked_context(
+    parsed: ParsedQuestion, facts: PageFacts, context: PageContext | None = None
+) -> Judgment | None:
     """A refusal when the page's entity, revision or extra qualifiers contradict the question, else None."""
     for entity in parsed.entities:
-        if not (_entity_matches(entity, facts) or (context is not None and context.entity and fuzz.ratio(
-                _norm_entity(entity), _norm_entity(context.entity)) >= ENTITY_MATCH_THRESHOLD)):
-            return Judgment(False, None, f"question entity {entity!r} is not the page's ({facts.entity!r})")
+        if not (
+            _entity_matches(entity, facts)
+            or (
+                context is not None
+                and context.entity
+                and fuzz.ratio(_norm_entity(entity), _norm_entity(context.entity))
+                >= ENTITY_MATCH_THRESHOLD
+            )
+        ):
+            return Judgment(
+                False, None, f"question entity {entity!r} is not the page's ({facts.entity!r})"
+            )
     if parsed.revision == "restated" and not facts.restated:
-        return Judgment(False, None, "question asks for restated figures; page shows figures as reported")
+        return Judgment(
+            False, None, "question asks for restated figures; page shows figures as reported"
+        )
     if parsed.revision == "original" and facts.restated:
-        return Judgment(False, None, "question asks for figures as originally reported; page is restated")
+        return Judgment(
+            False, None, "question asks for figures as originally reported; page is restated"
+        )
     for axis, value in parsed.extras:
         if _norm_entity(value) not in _norm_entity(facts.text):
             return Judgment(False, None, f"{axis} {value!r} not stated on page")
@@ -402,23 +539,39 @@ def _answer_value(parsed: ParsedQuestion, facts: PageFacts) -> Judgment:
             return Judgment(False, None, "page shows fewer than two segments")
         pick = max if kind == "argmax" else min
         best = pick(facts.series, key=lambda s: facts.series[s].value)
-        return Judgment(True, best, f"{best} has the {'highest' if kind == 'argmax' else 'lowest'} {facts.metric} "
-                                    f"({facts.series[best].display})")
-    table: dict[str, SeriesValue] | None = {"value": facts.series, "prior": facts.prior, "yoy": facts.yoy}.get(kind)
+        return Judgment(
+            True,
+            best,
+            f"{best} has the {'highest' if kind == 'argmax' else 'lowest'} {facts.metric} "
+            f"({facts.series[best].display})",
+        )
+    table: dict[str, SeriesValue] | None = {
+        "value": facts.series,
+        "prior": facts.prior,
+        "yoy": facts.yoy,
+    }.get(kind)
     if table is not None and key is not None:
         if key not in table:
             return Judgment(False, None, f"page does not state the {kind} figure for {key}")
         return Judgment(True, table[key].display, f"page states {key}: {table[key].display}")
     if kind == "total":
         if facts.total is None:
-            return Judgment(False, None, "page does not state a total (it would have to be computed)")
+            return Judgment(
+                False, None, "page does not state a total (it would have to be computed)"
+            )
         return Judgment(True, facts.total.display, f"page states the total: {facts.total.display}")
     if kind == "total_yoy":
         if facts.total_yoy is None:
             return Judgment(False, None, "page does not state the change of the total")
-        return Judgment(True, facts.total_yoy.display, f"page states the total change: {facts.total_yoy.display}")
+        return Judgment(
+            True,
+            facts.total_yoy.display,
+            f"page states the total change: {facts.total_yoy.display}",
+        )
     if kind == "share":
-        return Judgment(False, None, "page does not state segment shares (they would have to be computed)")
+        return Judgment(
+            False, None, "page does not state segment shares (they would have to be computed)"
+        )
     return Judgment(False, None, f"no rule for question kind {kind}")
 
 
@@ -469,7 +622,9 @@ def _inferred_answer(kind: str, facts: PageFacts, segment: str) -> str:
     return f"{share:.1f}%"
 
 
-def compose_question(facts: PageFacts, kind: str, segment: str | None = None) -> WrittenQuestion | None:
+def compose_question(
+    facts: PageFacts, kind: str, segment: str | None = None
+) -> WrittenQuestion | None:
     """A question of a given kind about this page, in the page's language, with its answer."""
     if facts.metric is None or not facts.series:
         return None
@@ -492,7 +647,11 @@ def compose_question(facts: PageFacts, kind: str, segment: str | None = None) ->
 
 def write_question(facts: PageFacts) -> WrittenQuestion | None:
     """The one question the writer asks about a page (deterministic), or None for covers/other."""
-    if facts.kind not in ("chart", "table", "prose") or facts.metric is None or len(facts.series) < 2:
+    if (
+        facts.kind not in ("chart", "table", "prose")
+        or facts.metric is None
+        or len(facts.series) < 2
+    ):
         return None
     h = _page_hash(facts)
     if h % 10 == 0:  # about one in ten: something a model would infer, not read
@@ -506,8 +665,12 @@ def write_question(facts: PageFacts) -> WrittenQuestion | None:
     # About one in four times the writer reads the running header too and names the page's own
     # period and entity, as a careful model sometimes does: those questions need no qualifying.
     if written is not None and (h // 100_000) % 4 == 0 and facts.entity and facts.reporting_periods:
-        own = Qualifiers({"period": facts.reporting_periods[0], "entity": facts.entity}, written.language)
-        written = WrittenQuestion(qualify_question(written.question, own), written.answer, written.language)
+        own = Qualifiers(
+            {"period": facts.reporting_periods[0], "entity": facts.entity}, written.language
+        )
+        written = WrittenQuestion(
+            qualify_question(written.question, own), written.answer, written.language
+        )
     return written
 
 
@@ -518,7 +681,9 @@ _EN_REVISION_TEXT = {"restated": "as restated", "original": "as originally repor
 
 
 def _has_metric(text: str) -> bool:
-    return any(_metric_key(f) and re.search(re.escape(f), text, re.I) for f in _EN_FORMS + _KO_FORMS)
+    return any(
+        _metric_key(f) and re.search(re.escape(f), text, re.I) for f in _EN_FORMS + _KO_FORMS
+    )
 
 
 def qualify_question(question: str, qualifiers: Qualifiers) -> str:
@@ -538,8 +703,11 @@ def qualify_question(question: str, qualifiers: Qualifiers) -> str:
     def entity_ok(candidate: str) -> bool:
         # Only strip an entity qualifier we can recognise as one: the template parsed, or it
         # names the entity being added (so re-qualifying replaces instead of doubling).
-        return parsed is not None or (new_entity is not None and fuzz.ratio(
-            _norm_entity(candidate), _norm_entity(new_entity)) >= ENTITY_MATCH_THRESHOLD)
+        return parsed is not None or (
+            new_entity is not None
+            and fuzz.ratio(_norm_entity(candidate), _norm_entity(new_entity))
+            >= ENTITY_MATCH_THRESHOLD
+        )
 
     quals = _Quals()
     if parsed is not None:
@@ -606,7 +774,9 @@ def _display_or_raw(period: str, language: str) -> str:
 # --- labelling --------------------------------------------------------------------------------------------
 
 
-def label_page(question: str, reference: str, facts: PageFacts, context: PageContext | None = None) -> LabelResult:
+def label_page(
+    question: str, reference: str, facts: PageFacts, context: PageContext | None = None
+) -> LabelResult:
     """sufficient: answers, agreeing with the reference; supporting: same subject, not the answer."""
     parsed = parse_question(question)
     if parsed is None:
@@ -621,8 +791,14 @@ def label_page(question: str, reference: str, facts: PageFacts, context: PageCon
     same_segment = parsed.segment is not None and facts.segment_key(parsed.segment) is not None
     unconstrained = not parsed.entities and not parsed.periods and parsed.segment is None
     if same_entity or same_period or same_segment or unconstrained:
-        why = judgment.reason if not judgment.answers else f"page answers {judgment.answer}, not {reference}"
-        return LabelResult("supporting", f"same subject ({parsed.metric}) but not sufficient: {why}")
+        why = (
+            judgment.reason
+            if not judgment.answers
+            else f"page answers {judgment.answer}, not {reference}"
+        )
+        return LabelResult(
+            "supporting", f"same subject ({parsed.metric}) but not sufficient: {why}"
+        )
     return LabelResult("irrelevant", f"same metric, different subject: {judgment.reason}")
 
 
@@ -659,7 +835,7 @@ class TextLayerBackend:
             if key in self._cache:
                 self._cache.move_to_end(key)
                 return self._cache[key]
-        layer = _load_layer(Path(page.text_path))
+        layer = text_layer_or_empty(page.text_path)
         read = (read_page(layer), read_table_page(layer))
         with self._lock:
             self._cache[key] = read
@@ -683,8 +859,9 @@ class TextLayerBackend:
             # segment, and every "segment" must be a name (a real filing's other tables would hand it
             # footnote marks, "$" cells and row labels as segments).
             if facts.kind in ("table", "chart") and not (
-                    _SEGMENT_TITLE.search(facts.title + " " + facts.text[:300])
-                    and all(sum(c.isalpha() for c in name) >= 2 for name in facts.series)):
+                _SEGMENT_TITLE.search(facts.title + " " + facts.text[:300])
+                and all(sum(c.isalpha() for c in name) >= 2 for name in facts.series)
+            ):
                 out.append(None)
                 continue
             out.append(write_question(facts))
@@ -716,8 +893,12 @@ class TextLayerBackend:
         return out
 
     def qualify(self, items: Sequence[tuple[str, Qualifiers]]) -> list[str]:
-        return [qualify_table_question(q, quals.values) if parse_table_question(q) else qualify_question(q, quals)
-                for q, quals in items]
+        return [
+            qualify_table_question(q, quals.values)
+            if parse_table_question(q)
+            else qualify_question(q, quals)
+            for q, quals in items
+        ]
 
 
 @functools.lru_cache(maxsize=1)
@@ -725,14 +906,28 @@ def _rules_source_hash() -> str:
     """The offline backend's rules are its code: any edit to the modules it reads pages with must
     re-ask (the call cache would otherwise serve answers of the old rules). RULES_VERSION still
     names the meaning; this catches the edits nobody remembered to version."""
-    here = Path(__file__).resolve().parent
-    parts = [(here / name).read_bytes() for name in ("textlayer.py", "table_questions.py", "table_reader.py",
-                                                     "prose_reader.py", "page_reader.py", "answers.py")]
+    from evalset_pipeline.core.pagetext import fiscal, page_reader, periods
+    from evalset_pipeline.core.vlm import answers, prose_reader, table_questions, table_reader
+
+    modules = (
+        sys.modules[__name__],
+        table_questions,
+        table_reader,
+        prose_reader,
+        page_reader,
+        answers,
+        periods,
+        fiscal,
+    )
+    parts = [Path(str(m.__file__)).read_bytes() for m in modules]
     return sha256_text("\0".join(p.decode("utf-8", "replace") for p in parts))[:16]
 
 
-_SEGMENT_TITLE = re.compile(r"\bby\s+(?:reportable\s+|operating\s+|business\s+)?(?:segments?|divisions?|regions?)\b|"
-                            r"부문별|사업부별", re.I)
+_SEGMENT_TITLE = re.compile(
+    r"\bby\s+(?:reportable\s+|operating\s+|business\s+)?(?:segments?|divisions?|regions?)\b|"
+    r"부문별|사업부별",
+    re.I,
+)
 
 
 def label_table_page(reference: str, judgment: Judgment) -> LabelResult:
@@ -742,18 +937,10 @@ def label_table_page(reference: str, judgment: Judgment) -> LabelResult:
     if judgment.answers and answers_agree(judgment.answer, reference):
         return LabelResult("sufficient", f"page states the answer ({judgment.answer})")
     if judgment.answers:
-        return LabelResult("supporting", f"page prints {judgment.answer} for the asked row and period, not {reference}")
+        return LabelResult(
+            "supporting",
+            f"page prints {judgment.answer} for the asked row and period, not {reference}",
+        )
     if judgment.reason.endswith(ROW_WITHOUT_PERIOD):
         return LabelResult("supporting", f"same row, not for the asked period: {judgment.reason}")
     return LabelResult("irrelevant", judgment.reason)
-
-
-def _load_layer(path: Path) -> dict:
-    try:
-        layer = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return layer if isinstance(layer, dict) else {}
-
-
-

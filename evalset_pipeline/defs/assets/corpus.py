@@ -13,38 +13,74 @@ GROUP = "corpus"
 
 # The PDFs themselves: not built here; the `corpus_changed` sensor reports each new state of the
 # folder (data version = corpus fingerprint), so the UI marks `documents` stale as soon as it changes.
-corpus_files = dg.AssetSpec("corpus_files", group_name=GROUP, kinds={"pdf"},
-                            description="The PDFs under the corpus root (external; each change reported by the corpus_changed sensor).")
+corpus_files = dg.AssetSpec(
+    "corpus_files",
+    group_name=GROUP,
+    kinds={"pdf"},
+    description="The PDFs under the corpus root (external; each change reported by the corpus_changed sensor).",
+)
 
 
 # metadata.csv at the corpus root: reported with the sha256 of its bytes as data version (the
 # `documents` step and the corpus_changed sensor report it), so a sidecar edit makes page_metadata
 # and everything that reads it stale, and nothing else.
-corpus_sidecar = dg.AssetSpec("corpus_sidecar", group_name=GROUP, kinds={"csv"},
-                              description="metadata.csv at the corpus root (external; data version = sha256 of its bytes).")
+corpus_sidecar = dg.AssetSpec(
+    "corpus_sidecar",
+    group_name=GROUP,
+    kinds={"csv"},
+    description="metadata.csv at the corpus root (external; data version = sha256 of its bytes).",
+)
 
 
-@dg.asset(group_name=GROUP, **stage_graph("documents"), kinds={"pdf"}, description="Every PDF under the corpus root: sha256, page count; rejected files with a reason.")
-def documents(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
+@dg.asset(
+    group_name=GROUP,
+    **stage_graph("documents"),
+    kinds={"pdf"},
+    description="Every PDF under the corpus root: sha256, page count; rejected files with a reason.",
+)
+def documents(
+    context: dg.AssetExecutionContext, settings: PipelineSettings
+) -> dg.MaterializeResult:
     ctx = stage_context(context, settings)
     report_corpus_inputs(context, settings)
     summary = build_documents(ctx)
     rejected = summary.pop("rejected_documents")
     meta = to_metadata(summary)
-    meta["rejected_table"] = dg.MetadataValue.md(md_table(rejected, ["path", "reason", "stage"]) if rejected else "*none*")
-    return dg.MaterializeResult(metadata=meta, data_version=dg.DataVersion(summary["corpus_fingerprint"]))
+    meta["rejected_table"] = dg.MetadataValue.md(
+        md_table(rejected, ["path", "reason", "stage"]) if rejected else "*none*"
+    )
+    return dg.MaterializeResult(
+        metadata=meta, data_version=dg.DataVersion(summary["corpus_fingerprint"])
+    )
 
 
-@dg.asset(group_name=GROUP, **stage_graph("page_renders"), kinds={"png"}, description="PNG per page, content-addressed by (document sha256, page, render settings); text layer beside it.")
-def page_renders(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
+@dg.asset(
+    group_name=GROUP,
+    **stage_graph("page_renders"),
+    kinds={"png"},
+    description="PNG per page, content-addressed by (document sha256, page, render settings); text layer beside it.",
+)
+def page_renders(
+    context: dg.AssetExecutionContext, settings: PipelineSettings
+) -> dg.MaterializeResult:
     ctx = stage_context(context, settings)
     summary = build_page_renders(ctx)
-    return dg.MaterializeResult(metadata=to_metadata(summary), data_version=table_version(ctx.paths, "page_renders"))
+    return dg.MaterializeResult(
+        metadata=to_metadata(summary), data_version=table_version(ctx.paths, "page_renders")
+    )
 
 
-@dg.asset(group_name=GROUP, **stage_graph("page_metadata"), description="template_id, entity, metric, period, revision, language per page, each with its source.")
-def page_metadata(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
+@dg.asset(
+    group_name=GROUP,
+    **stage_graph("page_metadata"),
+    description="template_id, entity, metric, period, revision, language per page, each with its source.",
+)
+def page_metadata(
+    context: dg.AssetExecutionContext, settings: PipelineSettings
+) -> dg.MaterializeResult:
     ctx = stage_context(context, settings)
     summary = build_page_metadata_table(ctx)
-    return dg.MaterializeResult(metadata=to_metadata(summary),
-                                data_version=table_version(ctx.paths, "page_metadata", "document_facts", "page_profiles"))
+    return dg.MaterializeResult(
+        metadata=to_metadata(summary),
+        data_version=table_version(ctx.paths, "page_metadata", "document_facts", "page_profiles"),
+    )

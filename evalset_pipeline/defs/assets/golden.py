@@ -8,17 +8,29 @@ from evalset_pipeline.defs.assets.previews import golden_set_story
 from evalset_pipeline.defs.resources import EmbedderResource, PipelineSettings, stage_context
 
 
-@dg.asset(group_name="golden", **stage_graph("golden_set"), kinds={"duckdb", "parquet"},
-          description="Items + judgments + units, written as one fingerprinted version; identical inputs give the identical version. "
-                      "Published only from tables whose blocking checks on candidate_labels passed (a verdict stored with "
-                      "the tables), whichever way it is launched.")
-def golden_set(context: dg.AssetExecutionContext, settings: PipelineSettings,
-               embedder: EmbedderResource) -> dg.MaterializeResult:
+@dg.asset(
+    group_name="golden",
+    **stage_graph("golden_set"),
+    kinds={"duckdb", "parquet"},
+    description="Items + judgments + units, written as one fingerprinted version; identical inputs give the "
+    "identical version. "
+    "Published only from tables whose blocking checks on candidate_labels passed (a verdict stored with "
+    "the tables), whichever way it is launched.",
+)
+def golden_set(
+    context: dg.AssetExecutionContext, settings: PipelineSettings, embedder: EmbedderResource
+) -> dg.MaterializeResult:
     ctx = stage_context(context, settings, embedder=embedder)
     # Refuses unless the gates passed on these exact tables (core/checks/verdicts.py); backend and
     # knobs come from what produced the tables, so this run's resources cannot relabel them.
     result, draft = build_golden_set(ctx)
-    state = "new" if result.created else "confirmed again, LATEST moved back to it" if result.latest_moved else "unchanged"
+    state = (
+        "new"
+        if result.created
+        else "confirmed again, LATEST moved back to it"
+        if result.latest_moved
+        else "unchanged"
+    )
     context.log.info("golden set %s (seq %d, %s)", result.version_id, result.seq, state)
     for warning in result.warnings:
         context.log.warning(warning)

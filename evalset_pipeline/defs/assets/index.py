@@ -10,17 +10,33 @@ from evalset_pipeline.defs.resources import EmbedderResource, PipelineSettings, 
 GROUP = "index"
 
 
-@dg.asset(group_name=GROUP, **stage_graph("page_embeddings"), kinds={"numpy"},
-          description="Appearance vector per page, cached by (model id, render hash).")
-def page_embeddings(context: dg.AssetExecutionContext, settings: PipelineSettings, embedder: EmbedderResource) -> dg.MaterializeResult:
+@dg.asset(
+    group_name=GROUP,
+    **stage_graph("page_embeddings"),
+    kinds={"numpy"},
+    description="Appearance vector per page, cached by (model id, render hash).",
+)
+def page_embeddings(
+    context: dg.AssetExecutionContext, settings: PipelineSettings, embedder: EmbedderResource
+) -> dg.MaterializeResult:
     ctx = stage_context(context, settings, embedder=embedder)
     summary = build_page_embeddings(ctx)
-    return dg.MaterializeResult(metadata=to_metadata(summary), data_version=table_version(ctx.paths, "page_embeddings", files=[VECTORS]))
+    return dg.MaterializeResult(
+        metadata=to_metadata(summary),
+        data_version=table_version(ctx.paths, "page_embeddings", files=[VECTORS]),
+    )
 
 
-@dg.asset(group_name=GROUP, **stage_graph("template_groups"),
-          description="Visual template per page: metadata where present, clustered appearance otherwise.")
-def template_groups(context: dg.AssetExecutionContext, settings: PipelineSettings) -> dg.MaterializeResult:
+@dg.asset(
+    group_name=GROUP,
+    **stage_graph("template_groups"),
+    description="Visual template per page: metadata where present, clustered appearance otherwise.",
+)
+def template_groups(
+    context: dg.AssetExecutionContext, settings: PipelineSettings
+) -> dg.MaterializeResult:
     ctx = stage_context(context, settings)
     summary = build_template_groups(ctx)
-    return dg.MaterializeResult(metadata=to_metadata(summary), data_version=table_version(ctx.paths, "template_groups"))
+    return dg.MaterializeResult(
+        metadata=to_metadata(summary), data_version=table_version(ctx.paths, "template_groups")
+    )

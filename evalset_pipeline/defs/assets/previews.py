@@ -6,21 +6,28 @@ Chromium against dagster-webserver 1.13; see docs/dagster.md), so the preview ne
 server and survives in the run history after artifacts are pruned. The full page per version,
 every item with links to the full renders, is `preview_page` (core/pipeline/golden_preview.py).
 """
+
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 import dagster as dg
 
 from evalset_pipeline.core.checks.golden_gates import axis_coverage
 from evalset_pipeline.core.golden.model import GoldenSetDraft, PublishResult
 from evalset_pipeline.core.pipeline.context import StageContext
-from evalset_pipeline.core.pipeline.golden_preview import (ordered_cells, preview_image_uri, preview_images,
-                                                         write_preview_page)
+from evalset_pipeline.core.pipeline.golden_preview import (
+    ordered_cells,
+    preview_image_uri,
+    preview_images,
+    write_preview_page,
+)
 from evalset_pipeline.core.pipeline.page_renders import load_page_renders
 from evalset_pipeline.defs.assets.metadata import cost_md, coverage_md, funnel_md, md_cell
+
 
 def _img(alt: str, path: Path | None, cache_dir: Path | None) -> str:
     uri = preview_image_uri(path, cache_dir) if path else None
@@ -49,11 +56,17 @@ def items_preview_md(
     out = []
     for item in chosen:
         cells = ordered_cells(item, by_item[item["item_id"]])
-        out.append(f"**{md_cell(item['item_id'])}** ({item['slice']}): {md_cell(item['question'])} "
-                   f"→ *{md_cell(item.get('answer', ''))}*\n\n")
+        out.append(
+            f"**{md_cell(item['item_id'])}** ({item['slice']}): {md_cell(item['question'])} "
+            f"→ *{md_cell(item.get('answer', ''))}*\n\n"
+        )
         out.append("| " + " | ".join(c[0] for c in cells) + " |\n|" + "---|" * len(cells) + "\n")
-        out.append("| " + " | ".join(_img(c[0], thumbs.get(c[1]), cache_dir) for c in cells) + " |\n")
-        out.append("| " + " | ".join(f"**{c[2]}**" if c[0] == "gold" else c[2] for c in cells) + " |\n")
+        out.append(
+            "| " + " | ".join(_img(c[0], thumbs.get(c[1]), cache_dir) for c in cells) + " |\n"
+        )
+        out.append(
+            "| " + " | ".join(f"**{c[2]}**" if c[0] == "gold" else c[2] for c in cells) + " |\n"
+        )
         out.append("| " + " | ".join(_page_ref(units.get(c[1], {})) for c in cells) + " |\n\n")
     return "".join(out)
 
@@ -62,10 +75,14 @@ def _page_ref(unit: Mapping[str, Any]) -> str:
     if not unit:
         return ""
     values = " · ".join(str(unit[k]) for k in ("entity", "metric", "period") if unit.get(k))
-    return md_cell(f"{Path(str(unit.get('document_path', ''))).name} p.{unit.get('page_number', '?')} {values}".strip())
+    return md_cell(
+        f"{Path(str(unit.get('document_path', ''))).name} p.{unit.get('page_number', '?')} {values}".strip()
+    )
 
 
-def golden_set_story(ctx: StageContext, result: PublishResult, draft: GoldenSetDraft) -> dict[str, Any]:
+def golden_set_story(
+    ctx: StageContext, result: PublishResult, draft: GoldenSetDraft
+) -> dict[str, Any]:
     """The golden_set materialization at a glance: counts, funnel, per-axis coverage, cost, preview."""
     items, judgments = draft.items.to_pylist(), draft.judgments.to_pylist()
     units = {u["unit_id"]: u for u in draft.units.to_pylist()}
@@ -77,16 +94,25 @@ def golden_set_story(ctx: StageContext, result: PublishResult, draft: GoldenSetD
     page = write_preview_page(root, result.version_id, items, judgments, units)
     provenance = draft.provenance
     return {
-        "version_id": result.version_id, "seq": result.seq, "new_version": result.created,
-        "items": len(items), **{f"items_{s}": n for s, n in sorted(slices.items())},
-        "judgments": len(judgments), "units": len(units),
-        "corpus_fingerprint": draft.corpus.fingerprint[:16], "corpus_pages": draft.corpus.pages,
+        "version_id": result.version_id,
+        "seq": result.seq,
+        "new_version": result.created,
+        "items": len(items),
+        **{f"items_{s}": n for s, n in sorted(slices.items())},
+        "judgments": len(judgments),
+        "units": len(units),
+        "corpus_fingerprint": draft.corpus.fingerprint[:16],
+        "corpus_pages": draft.corpus.pages,
         "model_calls": sum((provenance.get("calls_this_build") or {}).values()),
         "cost_usd": float(provenance.get("cost_usd") or 0.0),
         "funnel": dg.MetadataValue.md(funnel_md(draft.funnel)),
-        "axis_coverage": dg.MetadataValue.md(coverage_md(axis_coverage(items, judgments, ctx.config.axes))),
+        "axis_coverage": dg.MetadataValue.md(
+            coverage_md(axis_coverage(items, judgments, ctx.config.axes))
+        ),
         "cost_ledger": dg.MetadataValue.md(cost_md(provenance)),
-        "preview": dg.MetadataValue.md(items_preview_md(items, judgments, units, thumbs, cache_dir=preview_images(root))),
+        "preview": dg.MetadataValue.md(
+            items_preview_md(items, judgments, units, thumbs, cache_dir=preview_images(root))
+        ),
         "preview_page": dg.MetadataValue.path(str(page.resolve())),
         "preview_page_url": dg.MetadataValue.url(page.resolve().as_uri()),
         "snapshot": dg.MetadataValue.path(str(result.snapshot_dir)),

@@ -1,4 +1,5 @@
 """Every kind of bad file is rejected with its own reason at scan time; the rest of the corpus goes on."""
+
 from __future__ import annotations
 
 import os
@@ -53,7 +54,9 @@ def test_symlinks_outside_loops_and_inside(tmp_path):
     (root / "relative escape.pdf").symlink_to("../outside/secret.pdf")
     (root / "loop.pdf").symlink_to("loop.pdf")
     (root / "dangling.pdf").symlink_to("nowhere.pdf")
-    (root / "alias.pdf").symlink_to("real.pdf")  # inside the root: the same document under two names
+    (root / "alias.pdf").symlink_to(
+        "real.pdf"
+    )  # inside the root: the same document under two names
 
     scan = scan_corpus(root)
     reasons = {r.path: r.reason for r in scan.rejected}
@@ -80,7 +83,9 @@ def test_duplicates_and_odd_names(tmp_path):
     docs = {d.path: d for d in scan.documents}
     assert docs["a/original.pdf"].paths == ("a/original.pdf", "b/copy.pdf")
     assert all(name in docs for name in bc.WEIRD_NAMES)
-    assert [(r.path, r.reason) for r in scan.rejected] == [("caf\\xe9.pdf", "file name is not valid UTF-8")]
+    assert [(r.path, r.reason) for r in scan.rejected] == [
+        ("caf\\xe9.pdf", "file name is not valid UTF-8")
+    ]
     # Storable: every recorded string is valid UTF-8.
     for d in scan.documents:
         for p in d.paths:

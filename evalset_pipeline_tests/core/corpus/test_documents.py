@@ -23,7 +23,12 @@ def test_bad_files_are_rejected_with_reasons_and_the_rest_goes_on(tmp_path):
     (root / "noise.pdf").write_bytes(os.urandom(4096))
     good = (root / "good.pdf").read_bytes()
     (root / "truncated.pdf").write_bytes(good[: len(good) // 3])
-    _pdf(root / "locked.pdf", encryption=pymupdf.PDF_ENCRYPT_AES_256, user_pw="secret", owner_pw="owner")
+    _pdf(
+        root / "locked.pdf",
+        encryption=pymupdf.PDF_ENCRYPT_AES_256,
+        user_pw="secret",
+        owner_pw="owner",
+    )
     outside = _pdf(tmp_path / "outside.pdf")
     (root / "link.pdf").symlink_to(outside)
     (root / "copy of good.pdf").write_bytes(good)
@@ -37,7 +42,10 @@ def test_bad_files_are_rejected_with_reasons_and_the_rest_goes_on(tmp_path):
     assert "truncated.pdf" in by_path or any(d.path == "truncated.pdf" for d in scan.documents)
 
     docs = {d.path: d for d in scan.documents}
-    assert docs["copy of good.pdf"].paths == ("copy of good.pdf", "good.pdf")  # one document, both names
+    assert docs["copy of good.pdf"].paths == (
+        "copy of good.pdf",
+        "good.pdf",
+    )  # one document, both names
     assert docs["copy of good.pdf"].page_count == 3
     assert docs["sub dir/ünï cødé $(x).pdf"].page_count == 2
 

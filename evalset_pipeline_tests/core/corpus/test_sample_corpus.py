@@ -1,4 +1,5 @@
 """The synthetic corpus: shape, sidecar, determinism, Korean text, restatement, value variety."""
+
 from __future__ import annotations
 
 import argparse
@@ -39,8 +40,11 @@ def _rows(root: Path) -> list[dict[str, str]]:
 
 
 def _digests(root: Path) -> dict[str, str]:
-    return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(root.rglob("*")) if p.is_file()}
+    return {
+        p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
 
 
 def test_layout_and_sidecar(tiny: Path) -> None:
@@ -53,14 +57,18 @@ def test_layout_and_sidecar(tiny: Path) -> None:
     assert len(rows) == 5 * 2 * 10 + 2
     for doc in pdfs:
         with pymupdf.open(tiny / doc) as pdf:
-            assert [int(r["page"]) for r in rows if r["document"] == doc] == list(range(1, pdf.page_count + 1))
+            assert [int(r["page"]) for r in rows if r["document"] == doc] == list(
+                range(1, pdf.page_count + 1)
+            )
     for r in rows:
         assert re.fullmatch(r"\d{4}-Q[1-4]", r["period"])
         assert r["template_id"] in {"cover", "segment_bar", "kpi_table", "commentary"}
         assert r["metric"] == "" if r["template_id"] == "cover" else r["metric"] in METRICS
         assert r["revision"] in {"original", "restated"}
         assert r["language"] == ("ko" if r["entity"] == "한빛전자" else "en")
-        assert r["document"].startswith(r["document"].split("/")[0] + "/" + r["document"].split("/")[0] + "_")
+        assert r["document"].startswith(
+            r["document"].split("/")[0] + "/" + r["document"].split("/")[0] + "_"
+        )
 
 
 def test_pdf_metadata_names_the_entity(tiny: Path) -> None:
@@ -91,15 +99,22 @@ def test_restatement(tiny: Path) -> None:
     assert [p.document for p in restated] == ["acme_group/acme_group_2024-Q2_restated.pdf"] * 2
     assert [p.template_id for p in restated] == ["segment_bar", "kpi_table"]
     for page in restated:
-        original = next(p for p in plan.pages() if p.revision == "original" and p.template_id == page.template_id
-                        and (p.entity, p.metric, p.period) == (page.entity, page.metric, page.period))
+        original = next(
+            p
+            for p in plan.pages()
+            if p.revision == "original"
+            and p.template_id == page.template_id
+            and (p.entity, p.metric, p.period) == (page.entity, page.metric, page.period)
+        )
         assert [f.current for f in page.figures] != [f.current for f in original.figures]
         assert page.argmax() != original.argmax()  # the restatement is consequential
         assert page.total == original.total  # a reclassification between segments
     with pymupdf.open(tiny / restated[0].document) as pdf:
         text = pdf[0].get_text()
     assert "(restated)" in text and "Restated: figures revised" in text
-    assert {r["revision"] for r in _rows(tiny) if r["document"].endswith("_restated.pdf")} == {"restated"}
+    assert {r["revision"] for r in _rows(tiny) if r["document"].endswith("_restated.pdf")} == {
+        "restated"
+    }
 
 
 def test_pages_print_the_planned_numbers(tiny: Path) -> None:
@@ -108,7 +123,11 @@ def test_pages_print_the_planned_numbers(tiny: Path) -> None:
     with pymupdf.open(tiny / page.document) as pdf:
         text = pdf[page.page - 1].get_text()
     for fig in page.figures:
-        assert f"{fig.current:,.1f}" in text and f"{fig.prior:,.1f}" in text and f"{fig.yoy:+.1f}%" in text
+        assert (
+            f"{fig.current:,.1f}" in text
+            and f"{fig.prior:,.1f}" in text
+            and f"{fig.yoy:+.1f}%" in text
+        )
 
 
 def test_argmax_changes_across_periods_for_some_series_only() -> None:
@@ -134,16 +153,26 @@ def test_default_plan_size_and_periods() -> None:
 
 def test_more_entities_get_generated_names() -> None:
     specs = entity_specs(9)
-    assert [s.name for s in specs[:5]] == ["Acme Group", "Borealis Holdings", "Cobalt Industries", "Delta Logistics",
-                                           "한빛전자"]
+    assert [s.name for s in specs[:5]] == [
+        "Acme Group",
+        "Borealis Holdings",
+        "Cobalt Industries",
+        "Delta Logistics",
+        "한빛전자",
+    ]
     assert len({s.slug for s in specs}) == 9 and len({s.name for s in specs}) == 9
     assert all(3 <= len(s.segments) <= 4 for s in specs)
     # adding entities never changes the numbers of the existing ones
-    small, big = plan_sample_corpus(entities=2, periods=1), plan_sample_corpus(entities=6, periods=1)
+    small, big = (
+        plan_sample_corpus(entities=2, periods=1),
+        plan_sample_corpus(entities=6, periods=1),
+    )
     assert small.documents[0].pages == big.documents[0].pages
 
 
-@pytest.mark.skipif(not (COMMITTED / "metadata.csv").exists(), reason="committed sample corpus not present")
+@pytest.mark.skipif(
+    not (COMMITTED / "metadata.csv").exists(), reason="committed sample corpus not present"
+)
 def test_committed_sample_matches_the_generator() -> None:
     plan = plan_sample_corpus()
     assert (COMMITTED / "metadata.csv").read_text(encoding="utf-8") == sidecar_csv(plan)
@@ -151,7 +180,10 @@ def test_committed_sample_matches_the_generator() -> None:
     assert total <= 5 * 1024 * 1024
     # Spot-check content (not bytes: another PyMuPDF version may serialise the same drawing differently).
     for doc in (plan.documents[0], plan.documents[-1]):
-        with pymupdf.open(COMMITTED / doc.path) as committed, pymupdf.open(stream=render_document(doc)) as fresh:
+        with (
+            pymupdf.open(COMMITTED / doc.path) as committed,
+            pymupdf.open(stream=render_document(doc)) as fresh,
+        ):
             assert [p.get_text() for p in committed] == [p.get_text() for p in fresh]
 
 
@@ -160,7 +192,9 @@ def test_cli_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
 
     parser = argparse.ArgumentParser()
     cli.register(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(["sample-corpus", "--out", str(tmp_path / "c"), "--entities", "1", "--periods", "1"])
+    args = parser.parse_args(
+        ["sample-corpus", "--out", str(tmp_path / "c"), "--entities", "1", "--periods", "1"]
+    )
     assert args.func(args) == 0
     out = capsys.readouterr().out.strip()
     assert out.count("\n") == 0 and "2 documents" in out and "12 pages" in out

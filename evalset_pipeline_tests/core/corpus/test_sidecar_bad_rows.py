@@ -1,4 +1,5 @@
 """Bad sidecar rows are reported with their line and skipped; every valid row is still used."""
+
 from __future__ import annotations
 
 import unicodedata
@@ -38,11 +39,19 @@ def test_bad_bytes_extra_fields_duplicates_and_odd_headers(tmp_path):
 def test_an_unparseable_row_costs_that_row_not_the_rest_of_the_file(tmp_path):
     """Issue 16 #6: a runaway quoted field (over csv's 128 KiB field limit) used to drop every later row."""
     (tmp_path / "metadata.csv").write_bytes(
-        HEADER + b"a.pdf,1,bar,,,,,\n" + b'a.pdf,2,"' + b"x" * 200_000 + b'\n' + b"a.pdf,3,bar,,,,,\n")
+        HEADER
+        + b"a.pdf,1,bar,,,,,\n"
+        + b'a.pdf,2,"'
+        + b"x" * 200_000
+        + b"\n"
+        + b"a.pdf,3,bar,,,,,\n"
+    )
     sc = read_sidecar(tmp_path, {"a.pdf": 3})
     assert set(sc.rows) == {("a.pdf", 1), ("a.pdf", 3)}
     [issue] = sc.issues
-    assert issue.line == 3 and "cannot parse CSV" in issue.message and "row skipped" in issue.message
+    assert (
+        issue.line == 3 and "cannot parse CSV" in issue.message and "row skipped" in issue.message
+    )
 
 
 def test_rows_may_name_any_path_of_a_duplicate_and_any_unicode_form(tmp_path):
@@ -55,13 +64,17 @@ def test_rows_may_name_any_path_of_a_duplicate_and_any_unicode_form(tmp_path):
         encoding="utf-8",
     )
     known = {"orig.pdf": 1, "copy.pdf": 1, nfc: 1}
-    sc = read_sidecar(tmp_path, known, aliases={"orig.pdf": "orig.pdf", "copy.pdf": "orig.pdf", nfc: nfc})
+    sc = read_sidecar(
+        tmp_path, known, aliases={"orig.pdf": "orig.pdf", "copy.pdf": "orig.pdf", nfc: nfc}
+    )
     assert sc.issues == []
     assert sc.rows == {("orig.pdf", 1): {"template_id": "bar"}, (nfc, 1): {"template_id": "table"}}
 
 
 def test_rows_for_rejected_documents_say_so(tmp_path):
     (tmp_path / "broken.pdf").write_bytes(b"")
-    (tmp_path / "metadata.csv").write_text("document,page,template_id\nbroken.pdf,1,x\ngone.pdf,1,x\n", encoding="utf-8")
+    (tmp_path / "metadata.csv").write_text(
+        "document,page,template_id\nbroken.pdf,1,x\ngone.pdf,1,x\n", encoding="utf-8"
+    )
     issues = _issues(read_sidecar(tmp_path, {}))
     assert "was not taken in" in issues[2] and "is not in the corpus" in issues[3]

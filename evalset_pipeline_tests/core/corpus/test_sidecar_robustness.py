@@ -1,4 +1,5 @@
 """Issue 16 #6: sidecars in the wrong encoding, with huge fields, or with a million bad rows."""
+
 from __future__ import annotations
 
 import resource
@@ -11,7 +12,9 @@ ROWS = "a.pdf,1,bar,Acme,revenue,2024-Q3,,en\na.pdf,2,bar,Acme,revenue,2024-Q2,,
 
 
 def test_a_utf16_sidecar_with_a_bom_is_read(tmp_path):
-    (tmp_path / "metadata.csv").write_bytes((HEADER + ROWS).encode("utf-16"))  # Excel "Unicode text": BOM + LE
+    (tmp_path / "metadata.csv").write_bytes(
+        (HEADER + ROWS).encode("utf-16")
+    )  # Excel "Unicode text": BOM + LE
     sc = read_sidecar(tmp_path, {"a.pdf": 2})
     assert sc.issues == [] and sc.rows[("a.pdf", 1)]["entity"] == "Acme" and len(sc.rows) == 2
 
@@ -26,7 +29,9 @@ def test_a_utf16_sidecar_without_a_bom_is_rejected_as_not_utf8(tmp_path):
 
 def test_a_200kb_closed_field_is_reported_and_reading_goes_on(tmp_path):
     big = "x" * 200_000
-    (tmp_path / "metadata.csv").write_text(HEADER + f'a.pdf,1,bar,"{big}",,,,\n' + ROWS, encoding="utf-8")
+    (tmp_path / "metadata.csv").write_text(
+        HEADER + f'a.pdf,1,bar,"{big}",,,,\n' + ROWS, encoding="utf-8"
+    )
     sc = read_sidecar(tmp_path, {"a.pdf": 2})
     [issue] = sc.issues
     assert issue.line == 2 and "field larger than field limit" in issue.message
@@ -38,7 +43,11 @@ def test_a_huge_sidecar_of_bad_rows_is_bounded_and_summarised(tmp_path):
     with open(tmp_path / "metadata.csv", "w", encoding="utf-8") as f:
         f.write(HEADER + ROWS)
         for i in range(n):
-            f.write(f"missing/doc-{i}.pdf,1,bar,Acme,revenue,2024-Q3,,en\n" if i % 2 else f"a.pdf,x{i},bar,,,,,\n")
+            f.write(
+                f"missing/doc-{i}.pdf,1,bar,Acme,revenue,2024-Q3,,en\n"
+                if i % 2
+                else f"a.pdf,x{i},bar,,,,,\n"
+            )
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     t0 = time.perf_counter()
     sc = read_sidecar(tmp_path, {"a.pdf": 2})
@@ -48,7 +57,11 @@ def test_a_huge_sidecar_of_bad_rows_is_bounded_and_summarised(tmp_path):
     assert len(sc.issues) == SHOWN_ISSUES + 1
     summary = sc.issues[-1].message
     assert f"{n - SHOWN_ISSUES:,} more issue(s)" in summary
-    assert "document not in the corpus: 99,975" in summary and "page not a number: 99,975" in summary
-    assert sc.issues[0].line == 4 and "not a number" in sc.issues[0].message  # the first ones, with their lines
+    assert (
+        "document not in the corpus: 99,975" in summary and "page not a number: 99,975" in summary
+    )
+    assert (
+        sc.issues[0].line == 4 and "not a number" in sc.issues[0].message
+    )  # the first ones, with their lines
     assert elapsed < 30, elapsed  # ~3 s here on 2 shared cores
     assert grown_mb < 200, grown_mb

@@ -10,12 +10,13 @@ import json
 import os
 import struct
 import zlib
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pyarrow as pa
 
-from evalset_pipeline.core.golden.model import CorpusManifest, GoldenSetDraft
+from evalset_pipeline.core.corpus.manifest import CorpusManifest
+from evalset_pipeline.core.golden.model import GoldenSetDraft
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -31,12 +32,22 @@ def tiny_png(seed: int) -> bytes:
     """A valid 4x4 RGB PNG whose pixels depend on `seed` (so renders differ)."""
 
     def chunk(kind: bytes, data: bytes) -> bytes:
-        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+        return (
+            struct.pack(">I", len(data))
+            + kind
+            + data
+            + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+        )
 
     row = b"\x00" + bytes((seed * 37 + i * 11) % 256 for i in range(12))
     raw = row * 4
     ihdr = struct.pack(">IIBBBBB", 4, 4, 8, 2, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b"")
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", ihdr)
+        + chunk(b"IDAT", zlib.compress(raw))
+        + chunk(b"IEND", b"")
+    )
 
 
 def write_units(data_dir: Path, n_units: int) -> list[dict]:
@@ -87,7 +98,9 @@ def make_draft(
     items, judgments = [], []
     for i in range(n_items):
         gold = units[i % n_units]["unit_id"]
-        question = f"What was Acme revenue in FY24 Q{i % 4 + 1}?" + (f" (v{variant})" if i == 0 and variant else "")
+        question = f"What was Acme revenue in FY24 Q{i % 4 + 1}?" + (
+            f" (v{variant})" if i == 0 and variant else ""
+        )
         items.append(
             {
                 "item_id": f"it-{i:04d}",
@@ -130,7 +143,7 @@ def make_draft(
         units=pa.Table.from_pylist(units),
         corpus=CorpusManifest(
             fingerprint="corpus-fp-1",
-            built_at=datetime(2025, 1, 2, 3, 4, 5, tzinfo=timezone.utc),
+            built_at=datetime(2025, 1, 2, 3, 4, 5, tzinfo=UTC),
             documents=(n_units + 3) // 4,
             pages=n_units,
         ),

@@ -1,4 +1,5 @@
 """Issue 16 #4: a flipped byte in the latest manifest must not split "latest" or reuse a seq."""
+
 from __future__ import annotations
 
 import contextlib
@@ -31,7 +32,9 @@ def _cli(*argv: str) -> tuple[int, str]:
     return rc, out.getvalue()
 
 
-@pytest.mark.parametrize("where", ["seq digit (still valid JSON)", "a structural byte (invalid JSON)"])
+@pytest.mark.parametrize(
+    "where", ["seq digit (still valid JSON)", "a structural byte (invalid JSON)"]
+)
 def test_a_corrupt_latest_manifest_is_loud_and_never_reuses_a_seq(paths, draft, where):
     for variant in range(3):
         last = publish_golden_set(paths, draft(variant=variant))
@@ -48,7 +51,11 @@ def test_a_corrupt_latest_manifest_is_loud_and_never_reuses_a_seq(paths, draft, 
     assert seqs == [1, 2, 3]
     # Listed, not dropped; the Python reader says so rather than reading something else.
     listing = {r["version_id"]: r for r in list_golden_sets(paths.root)}
-    assert len(listing) == 3 and listing[last.version_id]["corrupt"] and listing[last.version_id]["is_latest"]
+    assert (
+        len(listing) == 3
+        and listing[last.version_id]["corrupt"]
+        and listing[last.version_id]["is_latest"]
+    )
     with pytest.raises(GoldenSetCorrupt):
         load_golden_set("latest", paths.root)
     # `evalset golden verify` names it and exits 1.
@@ -58,21 +65,37 @@ def test_a_corrupt_latest_manifest_is_loud_and_never_reuses_a_seq(paths, draft, 
     from evalset_pipeline.definitions import all_assets
     from evalset_pipeline.defs.resources import EmbedderResource, PipelineSettings, VLMResource
 
-    result = dg.materialize(all_assets, selection=dg.AssetSelection.checks(
-        dg.AssetCheckKey(dg.AssetKey("golden_set"), "golden_set_snapshots_intact")),
-        resources={"settings": PipelineSettings(data_dir=str(paths.root)), "vlm": VLMResource(),
-                   "embedder": EmbedderResource()}, raise_on_error=False)
+    result = dg.materialize(
+        all_assets,
+        selection=dg.AssetSelection.checks(
+            dg.AssetCheckKey(dg.AssetKey("golden_set"), "golden_set_snapshots_intact")
+        ),
+        resources={
+            "settings": PipelineSettings(data_dir=str(paths.root)),
+            "vlm": VLMResource(),
+            "embedder": EmbedderResource(),
+        },
+        raise_on_error=False,
+    )
     [check] = result.get_asset_check_evaluations()
     assert not check.passed and last.version_id in check.description
 
     # Repair: the data files still hash to the version id, so the manifest is rebuilt from the warehouse.
     rc, out = _cli("golden", "verify", "--repair", "--data-dir", str(paths.root))
-    assert rc == 0 and "manifest rewritten" in out and "byte-identical to the published manifest" in out, out
-    assert load_golden_set("latest", paths.root, verify_fingerprint=True).version_id == last.version_id
+    assert (
+        rc == 0
+        and "manifest rewritten" in out
+        and "byte-identical to the published manifest" in out
+    ), out
+    assert (
+        load_golden_set("latest", paths.root, verify_fingerprint=True).version_id == last.version_id
+    )
     new = publish_golden_set(paths, draft(variant=7))
     assert new.seq == 4
     with duckdb.connect(str(GoldenLayout(paths).reader_db), read_only=True) as con:
-        assert con.execute("SELECT version_id, seq FROM latest_golden_set").fetchall() == [(new.version_id, 4)]
+        assert con.execute("SELECT version_id, seq FROM latest_golden_set").fetchall() == [
+            (new.version_id, 4)
+        ]
     assert load_golden_set("latest", paths.root).version_id == new.version_id
 
 

@@ -111,7 +111,9 @@ def test_readers_never_fail_during_rebuilds(data_dir: Path, draft, tmp_path: Pat
     out, err = publisher.communicate()
     assert publisher.returncode == 0, err
     sql = json.loads(sql_out.read_text())
-    print(f"api reads={api_reads} versions={len(api_seen)}; sql reads={sql['reads']} versions={len(sql['versions'])}")
+    print(
+        f"api reads={api_reads} versions={len(api_seen)}; sql reads={sql['reads']} versions={len(sql['versions'])}"
+    )
     assert api_errors == [] and sql["n_errors"] == 0, (api_errors[:5], sql["errors"])
     # The reads really overlapped the rebuilds: several versions went by under both readers.
     assert api_reads > 20 and len(api_seen) >= 3, (api_reads, len(api_seen))
@@ -132,20 +134,25 @@ def _assert_consistent(data_dir: Path) -> set[str]:
         con = duckdb.connect(str(db), read_only=True)
         try:
             rows = con.execute(
-                "SELECT s.version_id, s.n_items, (SELECT count(*) FROM golden_items i WHERE i.version_id = s.version_id),"
+                "SELECT s.version_id, s.n_items, "
+                "(SELECT count(*) FROM golden_items i WHERE i.version_id = s.version_id),"
                 " (SELECT count(*) FROM golden_judgments j WHERE j.version_id = s.version_id) FROM golden_sets s"
             ).fetchall()
         finally:
             con.close()
         for version_id, n_items, items, judgments in rows:
             assert version_id in versions, f"{db.name} has {version_id} without a snapshot"
-            assert (items, judgments) == (n_items, JUDGMENTS_PER_ITEM * n_items), f"partial {version_id} in {db.name}"
+            assert (items, judgments) == (n_items, JUDGMENTS_PER_ITEM * n_items), (
+                f"partial {version_id} in {db.name}"
+            )
     return versions
 
 
 def _assert_repaired(data_dir: Path, draft, variant: int) -> None:
     before = _assert_consistent(data_dir)
-    result = publish_golden_set(DataPaths(data_dir), draft(variant=variant, n_items=6 + variant % 5))
+    result = publish_golden_set(
+        DataPaths(data_dir), draft(variant=variant, n_items=6 + variant % 5)
+    )
     layout = GoldenLayout(DataPaths(data_dir))
     after = _assert_consistent(data_dir)
     seqs = sorted(v["seq"] for v in list_golden_sets(data_dir))
@@ -157,18 +164,25 @@ def _assert_repaired(data_dir: Path, draft, variant: int) -> None:
     for db in (layout.reader_db, DataPaths(data_dir).warehouse):
         con = duckdb.connect(str(db), read_only=True)
         assert {r[0] for r in con.execute("SELECT version_id FROM golden_sets").fetchall()} == after
-        assert con.execute("SELECT version_id FROM latest_golden_set").fetchone()[0] == result.version_id
+        assert (
+            con.execute("SELECT version_id FROM latest_golden_set").fetchone()[0]
+            == result.version_id
+        )
         con.close()
 
 
-@pytest.mark.parametrize("phase", ["snapshot_written", "renamed", "committed", "reader_db_swapped", "latest_swapped"])
+@pytest.mark.parametrize(
+    "phase", ["snapshot_written", "renamed", "committed", "reader_db_swapped", "latest_swapped"]
+)
 def test_sigkill_at_each_phase(data_dir: Path, draft, phase: str):
     publish_golden_set(DataPaths(data_dir), draft())
     child = _spawn(PUBLISHER, data_dir, 1, 1, phase)
     child.communicate(timeout=60)
     assert child.returncode == -signal.SIGKILL
     visible = {v["version_id"] for v in list_golden_sets(data_dir)}
-    assert len(visible) == (1 if phase == "snapshot_written" else 2)  # the rename is the commit point
+    assert len(visible) == (
+        1 if phase == "snapshot_written" else 2
+    )  # the rename is the commit point
     _assert_repaired(data_dir, draft, variant=2)
 
 

@@ -31,7 +31,9 @@ from evalset_pipeline_tests.core.golden.golden_synth import child_env
 def _warehouse_rows(paths) -> list[tuple]:
     con = duckdb.connect(str(paths.warehouse), read_only=True)
     try:
-        return con.execute("SELECT version_id, seq, parent_version, n_items FROM golden_sets ORDER BY seq").fetchall()
+        return con.execute(
+            "SELECT version_id, seq, parent_version, n_items FROM golden_sets ORDER BY seq"
+        ).fetchall()
     finally:
         con.close()
 
@@ -40,7 +42,9 @@ def test_same_inputs_same_version_and_no_new_row(paths, draft):
     first = publish_golden_set(paths, draft())
     # Provenance (call counts) and corpus scan time differ on a cached rebuild: same version.
     again = draft(provenance={"calls": 0, "cached": True})
-    again.items = again.items.take(list(reversed(range(again.items.num_rows))))  # row order is irrelevant
+    again.items = again.items.take(
+        list(reversed(range(again.items.num_rows)))
+    )  # row order is irrelevant
     second = publish_golden_set(paths, again)
     assert first.created and not second.created
     assert second.version_id == first.version_id and second.seq == first.seq == 1
@@ -50,7 +54,9 @@ def test_same_inputs_same_version_and_no_new_row(paths, draft):
 
 
 def _set(table: pa.Table, name: str, value: str) -> pa.Table:
-    return table.set_column(table.schema.get_field_index(name), name, pa.array([value] * table.num_rows))
+    return table.set_column(
+        table.schema.get_field_index(name), name, pa.array([value] * table.num_rows)
+    )
 
 
 @pytest.mark.parametrize(
@@ -82,12 +88,18 @@ def test_versions_chain_and_latest_pointer(paths, draft):
     assert golden.info["parent_version"] == r1.version_id and golden.info["seq"] == 2
     assert golden.info["n_items"] == golden.items.num_rows == 7
     assert golden.info["corpus_pages"] == 8 and golden.info["funnel"]["kept"] == 7
-    assert golden.items.schema.names[0] == "version_id" and set(golden.items.column("version_id").to_pylist()) == {
-        r2.version_id
-    }
+    assert golden.items.schema.names[0] == "version_id" and set(
+        golden.items.column("version_id").to_pylist()
+    ) == {r2.version_id}
     # Re-publishing the older content (inputs reverted) moves LATEST back: latest = the current inputs.
     again = publish_golden_set(paths, draft())
-    assert (again.version_id, again.created, again.is_latest, again.seq, again.event) == (r1.version_id, False, True, 1, 3)
+    assert (again.version_id, again.created, again.is_latest, again.seq, again.event) == (
+        r1.version_id,
+        False,
+        True,
+        1,
+        3,
+    )
     assert layout.read_latest() == {"version_id": r1.version_id, "seq": 1, "event": 3}
     manifest = json.loads((r2.snapshot_dir / "manifest.json").read_text())
     assert set(manifest["files"]) == {"items.parquet", "judgments.parquet", "units.parquet"}
@@ -110,16 +122,23 @@ def test_verify_fingerprint_catches_content_rewritten_with_matching_checksums(pa
     from evalset_pipeline.core.hashing import sha256_file
 
     result = publish_golden_set(paths, draft())
-    items_path, manifest_path = result.snapshot_dir / "items.parquet", result.snapshot_dir / "manifest.json"
+    items_path, manifest_path = (
+        result.snapshot_dir / "items.parquet",
+        result.snapshot_dir / "manifest.json",
+    )
     items = pq.read_table(items_path)
-    tampered = items.set_column(items.schema.get_field_index("answer"), "answer", pa.array(["42"] * items.num_rows))
+    tampered = items.set_column(
+        items.schema.get_field_index("answer"), "answer", pa.array(["42"] * items.num_rows)
+    )
     for p in (items_path, manifest_path):
         p.chmod(0o644)
     pq.write_table(tampered, items_path)
     manifest = json.loads(manifest_path.read_text())
     manifest["files"]["items.parquet"]["sha256"] = sha256_file(items_path)
     manifest_path.write_text(json.dumps(manifest))
-    with pytest.raises(GoldenSetCorrupt, match="its own checksum"):  # a careless edit is caught by the manifest
+    with pytest.raises(
+        GoldenSetCorrupt, match="its own checksum"
+    ):  # a careless edit is caught by the manifest
         load_golden_set(result.version_id, paths.root)
     from evalset_pipeline.core.golden.snapshot import manifest_hash
 
@@ -176,8 +195,16 @@ def test_reconcile_repairs_every_crash_state(paths, draft):
     r3 = publish_golden_set(paths, draft(variant=2))
     rows = _warehouse_rows(paths)
     # v2 was committed but never became latest (killed before its publish event): v3's parent is v1.
-    assert [r[1] for r in rows] == [1, 2, 3] and rows[2][0] == r3.version_id and rows[2][2] == r1.version_id
-    assert layout.read_latest() == {"version_id": r3.version_id, "seq": 3, "event": 2}  # v2 was never latest
+    assert (
+        [r[1] for r in rows] == [1, 2, 3]
+        and rows[2][0] == r3.version_id
+        and rows[2][2] == r1.version_id
+    )
+    assert layout.read_latest() == {
+        "version_id": r3.version_id,
+        "seq": 3,
+        "event": 2,
+    }  # v2 was never latest
     assert not list(layout.root.glob(".tmp-*"))
     sql = duckdb.connect(str(layout.reader_db), read_only=True)
     assert sql.execute("SELECT count(*) FROM golden_sets").fetchone()[0] == 3
@@ -207,7 +234,10 @@ time.sleep(float(sys.argv[2]))
 
 def _hold_warehouse(path: Path, seconds: float) -> subprocess.Popen:
     proc = subprocess.Popen(
-        [sys.executable, "-c", _HOLD, str(path), str(seconds)], stdout=subprocess.PIPE, text=True, env=child_env()
+        [sys.executable, "-c", _HOLD, str(path), str(seconds)],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=child_env(),
     )
     assert proc.stdout.readline().strip() == "held"
     return proc
@@ -227,20 +257,29 @@ def test_a_reader_holding_the_warehouse_delays_a_publish_briefly_and_never_fails
         holder.wait()
     assert r2.created and r2.is_latest
     [warning] = r2.warnings
-    assert "evalsets_read.duckdb" in warning and "next publish" in warning  # says where readers belong
+    assert (
+        "evalsets_read.duckdb" in warning and "next publish" in warning
+    )  # says where readers belong
     assert load_golden_set(data_dir=paths.root).version_id == r2.version_id
     layout = GoldenLayout(paths)
     with duckdb.connect(str(layout.reader_db), read_only=True) as sql:
-        assert sql.execute("SELECT version_id FROM latest_golden_set").fetchone()[0] == r2.version_id
-    assert [r[0] for r in _warehouse_rows(paths)] == [r1.version_id]  # behind, until the next publish
+        assert (
+            sql.execute("SELECT version_id FROM latest_golden_set").fetchone()[0] == r2.version_id
+        )
+    assert [r[0] for r in _warehouse_rows(paths)] == [
+        r1.version_id
+    ]  # behind, until the next publish
     again = publish_golden_set(paths, draft(variant=1))
     assert not again.created and not again.warnings
     assert [r[0] for r in _warehouse_rows(paths)] == [r1.version_id, r2.version_id]
     with duckdb.connect(str(paths.warehouse), read_only=True) as con:
-        assert con.execute("SELECT version_id FROM latest_golden_set").fetchone()[0] == r2.version_id
+        assert (
+            con.execute("SELECT version_id FROM latest_golden_set").fetchone()[0] == r2.version_id
+        )
     # The publish lock itself still fails clearly when held too long.
     import fcntl
     import os as _os
+
     fd = _os.open(layout.publish_lock, _os.O_RDWR)
     fcntl.flock(fd, fcntl.LOCK_EX)
     try:

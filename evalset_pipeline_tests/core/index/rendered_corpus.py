@@ -3,6 +3,7 @@
 Core functions only (no Dagster): scan -> render -> appearance vectors. Test modules that need
 real pages call `rendered(corpus_dir, tmp_root)`; the result is cached per corpus folder.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -38,16 +39,29 @@ class Rendered:
 
     def embed_inputs(self, pages: list[PageRender] | None = None) -> list[EmbedInput]:
         root = self.data_dir
-        return [EmbedInput(p.render_hash, root / p.render_path, root / p.text_path, root / p.thumb_path)
-                for p in (self.pages if pages is None else pages)]
+        return [
+            EmbedInput(p.render_hash, root / p.render_path, root / p.text_path, root / p.thumb_path)
+            for p in (self.pages if pages is None else pages)
+        ]
 
 
 @lru_cache(maxsize=4)
-def rendered(corpus_dir: Path, data_dir: Path, entities: int = SMALL["entities"], periods: int = SMALL["periods"]) -> Rendered:
+def rendered(
+    corpus_dir: Path,
+    data_dir: Path,
+    entities: int = SMALL["entities"],
+    periods: int = SMALL["periods"],
+) -> Rendered:
     paths = DataPaths.at(data_dir)
     scan = scan_corpus(corpus_dir)
     out = render_corpus(scan.documents, corpus_dir, paths.root, paths.renders, workers=1)
     pages = sorted(out.pages, key=lambda p: (p.document_path, p.page_number))
-    r = Rendered(paths.root, scan.documents, pages, np.zeros((0, 0), np.float32), plan_sample_corpus(entities=entities, periods=periods))
+    r = Rendered(
+        paths.root,
+        scan.documents,
+        pages,
+        np.zeros((0, 0), np.float32),
+        plan_sample_corpus(entities=entities, periods=periods),
+    )
     r.vectors, _ = embed_pages(EmbedderSpec(), r.embed_inputs(), paths.embeddings, workers=1)
     return r

@@ -1,10 +1,15 @@
 """Template discovery without metadata: clustering recovers the sample corpus's templates."""
+
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from evalset_pipeline.core.index.clustering import adjusted_rand_index, cluster_embeddings, silhouette
+from evalset_pipeline.core.index.clustering import (
+    adjusted_rand_index,
+    cluster_embeddings,
+    silhouette,
+)
 from evalset_pipeline.core.index.templates import CLUSTER, METADATA, assign_templates
 from evalset_pipeline_tests.core.index.rendered_corpus import rendered
 
@@ -27,8 +32,10 @@ def test_clustering_recovers_the_templates_of_the_sample_corpus(pages):
     truth = _truth(pages)
     c = cluster_embeddings(pages.vectors)
     ari = adjusted_rand_index(truth, c.labels)
-    print(f"\nsample corpus ({len(truth)} pages, {len(set(truth))} templates): {c.count} clusters {c.sizes()}, "
-          f"method {c.method}, threshold {c.threshold} (silhouette {c.silhouette:.3f}), ARI {ari:.3f}")
+    print(
+        f"\nsample corpus ({len(truth)} pages, {len(set(truth))} templates): {c.count} clusters {c.sizes()}, "
+        f"method {c.method}, threshold {c.threshold} (silhouette {c.silhouette:.3f}), ARI {ari:.3f}"
+    )
     assert c.method == "exact"
     assert ari >= 0.9
     assert _pure(c.labels, truth)
@@ -82,33 +89,47 @@ def test_adjusted_rand_index_and_silhouette_basics():
     assert silhouette(dist, np.zeros(4)) is None
 
 
-def test_metadata_templates_win_and_unlabelled_pages_join_the_template_their_cluster_agrees_on(pages):
+def test_metadata_templates_win_and_unlabelled_pages_join_the_template_their_cluster_agrees_on(
+    pages,
+):
     truth = _truth(pages)
     ids = pages.ids
     # Half the documents have a sidecar template, the other half none.
     docs = sorted({p.document_path for p in pages.pages})
     labelled = {d for i, d in enumerate(docs) if i % 2 == 0}
-    named = [t if p.document_path in labelled else "" for p, t in zip(pages.pages, truth)]
+    named = [
+        t if p.document_path in labelled else "" for p, t in zip(pages.pages, truth, strict=False)
+    ]
     groups = assign_templates(ids, named, pages.vectors)
     by_id = {a.unit_id: a for a in groups.assignments}
-    for p, t, n in zip(pages.pages, truth, named):
+    for p, t, n in zip(pages.pages, truth, named, strict=False):
         a = by_id[p.unit_id]
         if n:
             assert (a.template_id, a.source) == (n, METADATA)
         else:
             assert a.source == CLUSTER
             assert a.template_id in (t,) or a.template_id.startswith("cluster-")
-    adopted = sum(1 for a, n in zip(groups.assignments, named) if not n and not a.template_id.startswith("cluster-"))
+    adopted = sum(
+        1
+        for a, n in zip(groups.assignments, named, strict=False)
+        if not n and not a.template_id.startswith("cluster-")
+    )
     assert adopted >= 0.9 * sum(1 for n in named if not n)
     summary = groups.summary()
-    assert summary["sources"] == {CLUSTER: sum(1 for n in named if not n), METADATA: sum(1 for n in named if n)}
+    assert summary["sources"] == {
+        CLUSTER: sum(1 for n in named if not n),
+        METADATA: sum(1 for n in named if n),
+    }
     assert summary["clustering"]["clusters"] == groups.clustering.count
 
 
 def test_every_page_with_metadata_means_no_clustering():
     groups = assign_templates(["a", "b"], ["t1", "t2"], np.eye(2, dtype=np.float32))
     assert groups.clustering is None
-    assert [(a.template_id, a.source) for a in groups.assignments] == [("t1", METADATA), ("t2", METADATA)]
+    assert [(a.template_id, a.source) for a in groups.assignments] == [
+        ("t1", METADATA),
+        ("t2", METADATA),
+    ]
 
 
 def test_without_any_metadata_every_page_gets_a_cluster_template(pages):
@@ -132,7 +153,9 @@ def test_knn_path_bisects_a_look_alike_blob_and_keeps_it_whole():
     blob = docs * per_doc
     centres = rng.normal(size=(templates + 1, d))
     t = np.r_[np.zeros(blob, int), np.repeat(np.arange(1, templates + 1), per)]
-    style = np.r_[np.repeat(rng.normal(size=(docs, d)), per_doc, axis=0), np.zeros((templates * per, d))]
+    style = np.r_[
+        np.repeat(rng.normal(size=(docs, d)), per_doc, axis=0), np.zeros((templates * per, d))
+    ]
     x = _unit_rows((centres[t] * 3 + 0.4 * style + rng.normal(size=(t.size, d))).astype(np.float32))
     rows, cols, sims = _knn_edges(x, 30, 10, 8, 16, 10, 0, min_cap=128)
     labels = _components(len(x), rows, cols, sims, 0.85)

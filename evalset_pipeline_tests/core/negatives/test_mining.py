@@ -20,7 +20,11 @@ def _grid():
     data = MiningInput(
         unit_ids=ids,
         templates=[r[0] for r in rows],
-        axis_values={"entity": [r[1] for r in rows], "metric": [r[2] for r in rows], "period": [r[3] for r in rows]},
+        axis_values={
+            "entity": [r[1] for r in rows],
+            "metric": [r[2] for r in rows],
+            "period": [r[3] for r in rows],
+        },
         embeddings=emb,
         render_hashes=ids,
         text_hashes=ids,
@@ -31,7 +35,7 @@ def _grid():
 def test_every_negative_shares_template_and_differs_on_exactly_its_axis():
     rows, ids, data = _grid()
     result = mine_hard_negatives(data, AXES, k=2)
-    by_id = dict(zip(ids, rows))
+    by_id = dict(zip(ids, rows, strict=False))
     assert result.negatives
     for n in result.negatives:
         g, d = by_id[n.unit_id], by_id[n.negative_unit_id]
@@ -72,7 +76,9 @@ def test_duplicates_of_the_gold_are_never_negatives():
 def test_fallback_to_template_siblings_when_axis_pools_are_empty():
     ids = ["a", "b", "c", "lonely"]
     emb = np.eye(4, dtype=np.float32)
-    data = MiningInput(ids, ["t", "t", "t", "solo"], {a: ["", "", "", ""] for a in AXES}, emb, ids, ids)
+    data = MiningInput(
+        ids, ["t", "t", "t", "solo"], {a: ["", "", "", ""] for a in AXES}, emb, ids, ids
+    )
     result = mine_hard_negatives(data, AXES, k=2)
     assert {n.axis for n in result.negatives} == {FALLBACK_AXIS}
     assert {n.unit_id for n in result.negatives} == {"a", "b", "c"}
@@ -83,9 +89,17 @@ def test_fallback_to_template_siblings_when_axis_pools_are_empty():
 def test_revision_axis_finds_a_restatement_the_three_axes_cannot():
     ids = ["orig", "restated", "other_q"]
     emb = np.eye(3, dtype=np.float32)
-    values = {"period": ["q2", "q2", "q3"], "metric": ["rev"] * 3, "entity": ["A"] * 3, "revision": ["original", "restated", "original"]}
+    values = {
+        "period": ["q2", "q2", "q3"],
+        "metric": ["rev"] * 3,
+        "entity": ["A"] * 3,
+        "revision": ["original", "restated", "original"],
+    }
     data = MiningInput(ids, ["bar"] * 3, values, emb, ids, ids)
     three = mine_hard_negatives(data, AXES, k=2)
     assert not any({n.unit_id, n.negative_unit_id} == {"orig", "restated"} for n in three.negatives)
     four = mine_hard_negatives(data, AXES + ["revision"], k=2)
-    assert any(n.unit_id == "orig" and n.negative_unit_id == "restated" and n.axis == "revision" for n in four.negatives)
+    assert any(
+        n.unit_id == "orig" and n.negative_unit_id == "restated" and n.axis == "revision"
+        for n in four.negatives
+    )

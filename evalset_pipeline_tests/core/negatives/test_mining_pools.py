@@ -1,4 +1,5 @@
 """The vectorised miner against a plain reference, and on real pages without any metadata sidecar."""
+
 from __future__ import annotations
 
 from collections import defaultdict
@@ -17,9 +18,13 @@ AXES = ["period", "metric", "entity"]
 
 def _random_input(seed: int, n: int = 400) -> MiningInput:
     rng = np.random.default_rng(seed)
-    templates = rng.choice(["t1", "t2", "t3", "t4", ""], size=n, p=[0.4, 0.3, 0.2, 0.05, 0.05]).tolist()
+    templates = rng.choice(
+        ["t1", "t2", "t3", "t4", ""], size=n, p=[0.4, 0.3, 0.2, 0.05, 0.05]
+    ).tolist()
     templates[0] = "solo"  # a single-page template
-    values = {a: rng.choice(["", "a", "b", "c"], size=n, p=[0.05, 0.45, 0.3, 0.2]).tolist() for a in AXES}
+    values = {
+        a: rng.choice(["", "a", "b", "c"], size=n, p=[0.05, 0.45, 0.3, 0.2]).tolist() for a in AXES
+    }
     emb = rng.normal(size=(n, 16)).astype(np.float32)
     render = [f"r{i}" for i in range(n)]
     text = [f"x{i}" for i in range(n)]
@@ -37,8 +42,16 @@ def _reference(data: MiningInput, axes: list[str], k: int) -> dict[tuple[str, st
     n, emb = len(data.unit_ids), data.embeddings
     sims = emb @ emb.T
     v = data.axis_values
-    dup = lambda i, j: data.render_hashes[i] == data.render_hashes[j] or (  # noqa: E731
-        data.text_hashes[i] == data.text_hashes[j] and sims[i, j] >= mining.NEAR_DUPLICATE_SIMILARITY)
+
+    def dup(i: int, j: int) -> bool:
+        return bool(
+            data.render_hashes[i] == data.render_hashes[j]
+            or (
+                data.text_hashes[i] == data.text_hashes[j]
+                and sims[i, j] >= mining.NEAR_DUPLICATE_SIMILARITY
+            )
+        )
+
     out: dict[tuple[str, str], list[float]] = {}
     served = set()
     for i in range(n):
@@ -47,16 +60,32 @@ def _reference(data: MiningInput, axes: list[str], k: int) -> dict[tuple[str, st
         for a in axes:
             if not v[a][i]:
                 continue
-            pool = [j for j in range(n) if j != i and data.templates[j] == data.templates[i] and v[a][j]
-                    and v[a][j] != v[a][i] and all(v[b][j] == v[b][i] for b in axes if b != a) and not dup(i, j)]
+            pool = [
+                j
+                for j in range(n)
+                if j != i
+                and data.templates[j] == data.templates[i]
+                and v[a][j]
+                and v[a][j] != v[a][i]
+                and all(v[b][j] == v[b][i] for b in axes if b != a)
+                and not dup(i, j)
+            ]
             if pool:
-                out[(data.unit_ids[i], a)] = sorted((float(sims[i, j]) for j in pool), reverse=True)[:k]
+                out[(data.unit_ids[i], a)] = sorted(
+                    (float(sims[i, j]) for j in pool), reverse=True
+                )[:k]
                 served.add(i)
     for i in range(n):
         if data.templates[i] and i not in served:
-            pool = [j for j in range(n) if j != i and data.templates[j] == data.templates[i] and not dup(i, j)]
+            pool = [
+                j
+                for j in range(n)
+                if j != i and data.templates[j] == data.templates[i] and not dup(i, j)
+            ]
             if pool:
-                out[(data.unit_ids[i], FALLBACK_AXIS)] = sorted((float(sims[i, j]) for j in pool), reverse=True)[:k]
+                out[(data.unit_ids[i], FALLBACK_AXIS)] = sorted(
+                    (float(sims[i, j]) for j in pool), reverse=True
+                )[:k]
     return out
 
 
@@ -87,7 +116,9 @@ def test_vectorised_miner_matches_the_definition(seed, k, small_batches, monkeyp
     assert result.lonely_pages == ["u0000"]
     table = result.to_table()
     assert table.num_rows == len(result) == len(result.negatives)
-    assert table.column("negative_unit_id").to_pylist() == [n.negative_unit_id for n in result.negatives]
+    assert table.column("negative_unit_id").to_pylist() == [
+        n.negative_unit_id for n in result.negatives
+    ]
 
 
 def test_near_identical_render_with_identical_text_is_never_a_negative():
@@ -102,7 +133,9 @@ def test_near_identical_render_with_identical_text_is_never_a_negative():
     assert ("gold", "sibling") in pairs
     # Same text but clearly different look (e.g. a blank page template reused) stays a candidate.
     data.embeddings = np.array([[1.0, 0.0], [0.0, 1.0], [0.8, 0.6]], dtype=np.float32)
-    assert ("gold", "copy") in {(n.unit_id, n.negative_unit_id) for n in mine_hard_negatives(data, AXES, k=2).negatives}
+    assert ("gold", "copy") in {
+        (n.unit_id, n.negative_unit_id) for n in mine_hard_negatives(data, AXES, k=2).negatives
+    }
 
 
 @pytest.fixture(scope="module")
@@ -110,14 +143,22 @@ def no_sidecar(small_corpus, tmp_path_factory):
     """The sample corpus as a user without a sidecar has it: clustered templates, extracted axes."""
     pages = rendered(small_corpus, tmp_path_factory.mktemp("rendered"))
     groups = assign_templates(pages.ids, [""] * len(pages.ids), pages.vectors)
-    extract = TextLayerExtractor(pages.data_dir, {d.document_sha256: (d.title, d.author) for d in pages.documents})
+    extract = TextLayerExtractor(
+        pages.data_dir, {d.document_sha256: (d.title, d.author) for d in pages.documents}
+    )
     values = [extract(p) for p in pages.pages]
     return pages, [a.template_id for a in groups.assignments], values
 
 
 def _input(pages, templates, values, axes) -> MiningInput:
-    return MiningInput(pages.ids, templates, {a: [v.get(a, "") for v in values] for a in axes}, pages.vectors,
-                       [p.render_hash for p in pages.pages], [p.text_hash for p in pages.pages])
+    return MiningInput(
+        pages.ids,
+        templates,
+        {a: [v.get(a, "") for v in values] for a in axes},
+        pages.vectors,
+        [p.render_hash for p in pages.pages],
+        [p.text_hash for p in pages.pages],
+    )
 
 
 def test_revision_axis_finds_the_restated_page_without_a_sidecar(no_sidecar):
@@ -130,27 +171,43 @@ def test_revision_axis_finds_the_restated_page_without_a_sidecar(no_sidecar):
     for n in restated:
         gold, other = pages.truth(by_id[n.unit_id]), pages.truth(by_id[n.negative_unit_id])
         assert {gold.revision, other.revision} == {"original", "restated"}
-        assert (gold.template_id, gold.entity, gold.metric, gold.period) == (other.template_id, other.entity, other.metric, other.period)
+        assert (gold.template_id, gold.entity, gold.metric, gold.period) == (
+            other.template_id,
+            other.entity,
+            other.metric,
+            other.period,
+        )
     # Every restated page has its original as a revision distractor, and the other way round.
     restated_pages = [p.unit_id for p in pages.pages if pages.truth(p).revision == "restated"]
     assert {n.unit_id for n in restated} >= set(restated_pages)
     # With the three default axes a page and its restatement agree on every axis: never paired.
     three = mine_hard_negatives(_input(pages, templates, values, AXES), AXES, k=2)
     key = lambda r: (r.template_id, r.entity, r.metric, r.period)  # noqa: E731
-    assert not any(key(pages.truth(by_id[n.unit_id])) == key(pages.truth(by_id[n.negative_unit_id]))
-                   for n in three.negatives if n.axis != FALLBACK_AXIS)
+    assert not any(
+        key(pages.truth(by_id[n.unit_id])) == key(pages.truth(by_id[n.negative_unit_id]))
+        for n in three.negatives
+        if n.axis != FALLBACK_AXIS
+    )
 
 
-def test_with_clusters_and_extracted_axes_every_axis_negative_is_on_template_and_one_axis_off(no_sidecar):
+def test_with_clusters_and_extracted_axes_every_axis_negative_is_on_template_and_one_axis_off(
+    no_sidecar,
+):
     pages, templates, values = no_sidecar
     result = mine_hard_negatives(_input(pages, templates, values, AXES), AXES, k=2)
     by_id = {p.unit_id: p for p in pages.pages}
-    assert len({n.unit_id for n in result.negatives}) == len(pages.pages)  # every page has distractors
+    assert len({n.unit_id for n in result.negatives}) == len(
+        pages.pages
+    )  # every page has distractors
     for n in result.negatives:
         gold, other = pages.truth(by_id[n.unit_id]), pages.truth(by_id[n.negative_unit_id])
         assert gold.template_id == other.template_id
         if n.axis != FALLBACK_AXIS:
-            differing = [a for a in ("period", "metric", "entity", "revision") if getattr(gold, a) != getattr(other, a)]
+            differing = [
+                a
+                for a in ("period", "metric", "entity", "revision")
+                if getattr(gold, a) != getattr(other, a)
+            ]
             assert differing in ([n.axis], [n.axis, "revision"]), (n, differing)
 
 
@@ -164,6 +221,11 @@ def test_fallback_negatives_appear_when_metadata_is_missing(no_sidecar):
     assert result.fallback_pages == len(pages.pages) - len(lonely)
     by_id = {p.unit_id: p for p in pages.pages}
     for n in result.negatives:
-        assert templates[pages.ids.index(n.unit_id)] == templates[pages.ids.index(n.negative_unit_id)]
-        assert pages.truth(by_id[n.unit_id]).template_id == pages.truth(by_id[n.negative_unit_id]).template_id
+        assert (
+            templates[pages.ids.index(n.unit_id)] == templates[pages.ids.index(n.negative_unit_id)]
+        )
+        assert (
+            pages.truth(by_id[n.unit_id]).template_id
+            == pages.truth(by_id[n.negative_unit_id]).template_id
+        )
         assert by_id[n.unit_id].render_hash != by_id[n.negative_unit_id].render_hash

@@ -1,5 +1,6 @@
 """The stage graph: every read has a producer upstream of its reader, reads are enforced, and code
 versions cover the whole import closure."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -24,9 +25,13 @@ def test_every_read_has_a_producer_that_runs_earlier():
 def test_stage_paths_refuse_undeclared_tables_and_allow_declared_ones(tmp_path):
     paths = graph.stage_paths(tmp_path, "hard_negatives")
     assert isinstance(paths, DataPaths)
-    assert paths.table("page_metadata") == tmp_path / "artifacts" / "tables" / "page_metadata.parquet"
+    assert (
+        paths.table("page_metadata") == tmp_path / "artifacts" / "tables" / "page_metadata.parquet"
+    )
     assert paths.table("comparative_pages").name == "comparative_pages.parquet"  # its own output
-    with pytest.raises(graph.UndeclaredRead, match=r"READS\['hard_negatives'\].*candidate_labels is upstream"):
+    with pytest.raises(
+        graph.UndeclaredRead, match=r"READS\['hard_negatives'\].*candidate_labels is upstream"
+    ):
         paths.table("candidate_labels")
     golden = graph.stage_paths(tmp_path, "golden_set")
     assert golden.table_file("corpus_manifest.json").name == "corpus_manifest.json"
@@ -63,7 +68,9 @@ def test_prompt_files_are_part_of_the_model_stages_code_version(tmp_path, monkey
     graph.code_version.cache_clear()
     try:
         before = graph.code_version("candidate_questions"), graph.code_version("page_renders")
-        (copy / "core" / "vlm" / "prompts" / prompts[0].name).write_text("changed", encoding="utf-8")
+        (copy / "core" / "vlm" / "prompts" / prompts[0].name).write_text(
+            "changed", encoding="utf-8"
+        )
         graph.code_version.cache_clear()
         after = graph.code_version("candidate_questions"), graph.code_version("page_renders")
     finally:

@@ -28,7 +28,9 @@ def test_size_larger_than_population_takes_everything():
 
 def test_sample_size_is_honoured_with_more_templates_than_slots():
     units = [f"u{i:03d}" for i in range(300)]
-    strata = [f"t{i % 173}" for i in range(300)]  # 173 templates, 80 slots (the reported 173-for-80 case)
+    strata = [
+        f"t{i % 173}" for i in range(300)
+    ]  # 173 templates, 80 slots (the reported 173-for-80 case)
     chosen = stratified_sample(units, strata, 80, seed=3)
     assert len(chosen) == 80 == len({strata[units.index(u)] for u in chosen})
     assert chosen == stratified_sample(units, strata, 80, seed=3)
@@ -36,7 +38,9 @@ def test_sample_size_is_honoured_with_more_templates_than_slots():
 
 def test_one_long_document_does_not_take_the_slots():
     # one 3,000-page file and 20 short ones, all pages of one template
-    units = [f"big-{i:04d}" for i in range(3000)] + [f"d{j:02d}-{i}" for j in range(20) for i in range(10)]
+    units = [f"big-{i:04d}" for i in range(3000)] + [
+        f"d{j:02d}-{i}" for j in range(20) for i in range(10)
+    ]
     docs = ["big"] * 3000 + [f"d{j:02d}" for j in range(20) for _ in range(10)]
     chosen = stratified_sample(units, ["t"] * len(units), 80, seed=1, groups=docs)
     per_doc = Counter(docs[units.index(u)] for u in chosen)

@@ -1,4 +1,5 @@
 """The validation algorithm, driven by a scripted judge whose truth table the test controls."""
+
 from pathlib import Path
 
 from evalset_pipeline.core.questions.funnel import summarize
@@ -33,7 +34,10 @@ class ScriptedJudge:
         return out
 
     def qualify(self, items):
-        return [q.rstrip("?") + " [" + ",".join(f"{k}={v}" for k, v in quals.values.items()) + "]?" for q, quals in items]
+        return [
+            q.rstrip("?") + " [" + ",".join(f"{k}={v}" for k, v in quals.values.items()) + "]?"
+            for q, quals in items
+        ]
 
     def label(self, triples):
         return [LabelResult("irrelevant") for _ in triples]
@@ -44,8 +48,15 @@ class ScriptedJudge:
 
 def cand(item, question, answer, distractors):
     gold_values = {"period": "2024-Q3", "metric": "revenue", "entity": "Acme"}
-    return Candidate(item, view(f"{item}-gold"), gold_values, question, answer, "en",
-                     [Distractor(view(u), axis, vals) for u, axis, vals in distractors])
+    return Candidate(
+        item,
+        view(f"{item}-gold"),
+        gold_values,
+        question,
+        answer,
+        "en",
+        [Distractor(view(u), axis, vals) for u, axis, vals in distractors],
+    )
 
 
 def period_distractor(unit):
@@ -78,10 +89,13 @@ def test_gold_answer_must_agree_with_writer():
 def test_qualified_on_the_axis_where_the_answering_distractor_differs():
     c = cand("a", "Q?", "Cloud", [period_distractor("d1")])
     qualified = "Q [period=2024-Q3]?"
-    judge = ScriptedJudge({"Q?": {"a-gold": "Cloud", "d1": "Cloud"}, qualified: {"a-gold": "Cloud"}})
+    judge = ScriptedJudge(
+        {"Q?": {"a-gold": "Cloud", "d1": "Cloud"}, qualified: {"a-gold": "Cloud"}}
+    )
     kept, funnel = validate([c], judge, AXES)
     assert [(k.slice, k.question, k.original_question, k.qualified_axes) for k in kept] == [
-        ("main", qualified, "Q?", ["period"])]
+        ("main", qualified, "Q?", ["period"])
+    ]
     assert summarize(funnel)["qualified"] == 1
 
 

@@ -24,7 +24,9 @@ def test_renders_are_content_addressed_reused_and_pixel_bounded(tmp_path):
     data = tmp_path / "data"
     scan = scan_corpus(corpus)
     settings = RenderSettings(dpi=72, max_pixels=1_000_000)
-    first = render_corpus(scan.documents, corpus, data, data / "artifacts/renders", settings, workers=1)
+    first = render_corpus(
+        scan.documents, corpus, data, data / "artifacts/renders", settings, workers=1
+    )
     assert first.rendered == 5 and first.reused == 0 and not first.rejected
     for p in first.pages:
         assert (data / p.render_path).exists() and (data / p.thumb_path).exists()
@@ -35,11 +37,27 @@ def test_renders_are_content_addressed_reused_and_pixel_bounded(tmp_path):
     assert "Revenue by segment, page 1" in layer["text"]
     assert layer["words"] and len(layer["words"][0]) == 8
 
-    again = render_corpus(scan.documents, corpus, data, data / "artifacts/renders", settings, previous=first.pages, workers=1)
+    again = render_corpus(
+        scan.documents,
+        corpus,
+        data,
+        data / "artifacts/renders",
+        settings,
+        previous=first.pages,
+        workers=1,
+    )
     assert again.rendered == 0 and again.reused == 5
     assert [p.render_hash for p in again.pages] == [p.render_hash for p in first.pages]
 
-    other = render_corpus(scan.documents, corpus, data, data / "artifacts/renders", RenderSettings(dpi=50), previous=first.pages, workers=1)
+    other = render_corpus(
+        scan.documents,
+        corpus,
+        data,
+        data / "artifacts/renders",
+        RenderSettings(dpi=50),
+        previous=first.pages,
+        workers=1,
+    )
     assert other.rendered == 5  # different settings, different keys
 
 

@@ -1,4 +1,5 @@
 """Agreement figures against hand-computed confusion matrices, including the seed's worked examples."""
+
 from __future__ import annotations
 
 from fractions import Fraction
@@ -7,7 +8,11 @@ import pytest
 from scipy.stats import binomtest
 
 from evalset_pipeline.core.review.agreement import (
-    Confusion, bootstrap_by_cluster, classification_report, label_views, wilson_interval,
+    Confusion,
+    bootstrap_by_cluster,
+    classification_report,
+    label_views,
+    wilson_interval,
 )
 
 BINARY = ("attributable", "non_attributable")
@@ -21,9 +26,15 @@ def test_seed_configuration_1_171_9_14_6():
     assert r["accuracy"]["value"] == pytest.approx(0.885)
     assert r["per_class"]["attributable"]["recall"]["value"] == pytest.approx(0.95)
     assert r["per_class"]["non_attributable"]["recall"]["value"] == pytest.approx(0.30)
-    assert r["per_class"]["attributable"]["predicted"] == 185 and r["per_class"]["non_attributable"]["predicted"] == 15
+    assert (
+        r["per_class"]["attributable"]["predicted"] == 185
+        and r["per_class"]["non_attributable"]["predicted"] == 15
+    )
     lo, hi = r["per_class"]["non_attributable"]["recall"]["ci95"]
-    assert (round(lo, 6), round(hi, 6)) == (0.145477, 0.518973)  # the seed's Wilson interval for 6/20
+    assert (round(lo, 6), round(hi, 6)) == (
+        0.145477,
+        0.518973,
+    )  # the seed's Wilson interval for 6/20
     assert r["per_class"]["non_attributable"]["prevalence"]["value"] == pytest.approx(0.10)
 
 
@@ -35,14 +46,18 @@ def test_seed_configuration_2_165_15_5_15():
     lo, hi = r["per_class"]["non_attributable"]["recall"]["ci95"]
     assert (round(lo, 6), round(hi, 6)) == (0.531299, 0.888138)
     one = classification_report(Confusion.from_matrix([[171, 9], [14, 6]], BINARY))
-    assert r["macro_f1"] - one["macro_f1"] == pytest.approx(0.131506849, abs=1e-9)  # computed before rounding
+    assert r["macro_f1"] - one["macro_f1"] == pytest.approx(
+        0.131506849, abs=1e-9
+    )  # computed before rounding
 
 
 def test_seed_majority_only_judge():
     # Always "attributable" on 180:20: accuracy 0.90, minority F1 0 (never predicted), macro-F1 9/19.
     r = classification_report(Confusion.from_matrix([[180, 0], [20, 0]], BINARY))
     assert r["accuracy"]["value"] == pytest.approx(0.90)
-    assert r["per_class"]["non_attributable"]["precision"]["value"] is None  # nothing predicted: undefined
+    assert (
+        r["per_class"]["non_attributable"]["precision"]["value"] is None
+    )  # nothing predicted: undefined
     assert r["per_class"]["non_attributable"]["f1"] == 0.0
     assert r["macro_f1"] == pytest.approx(9 / 19)
     assert r["cohens_kappa"] == pytest.approx(0.0)
@@ -58,7 +73,11 @@ def test_the_seed_matrix_through_labelled_pairs():
 
 
 def test_three_class_hand_computed():
-    m = [[8, 2, 0], [1, 5, 2], [0, 1, 6]]  # rows human, columns model: sufficient, supporting, irrelevant
+    m = [
+        [8, 2, 0],
+        [1, 5, 2],
+        [0, 1, 6],
+    ]  # rows human, columns model: sufficient, supporting, irrelevant
     classes = ("sufficient", "supporting", "irrelevant")
     r = classification_report(Confusion.from_matrix(m, classes))
     assert r["n"] == 25 and r["accuracy"]["value"] == pytest.approx(19 / 25)

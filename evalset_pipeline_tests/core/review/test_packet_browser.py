@@ -1,7 +1,7 @@
 """The packet in a real (headless) Chromium: click labels, reload, download the sheet, import it."""
+
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -11,10 +11,7 @@ from evalset_pipeline.core.review.packets import export_packets
 from evalset_pipeline.core.review.sheets import import_sheet
 from evalset_pipeline.core.review.store import ReviewStore
 from evalset_pipeline_tests.core.review.review_synth import HOSTILE_Q, publish_small_golden
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
-DRIVER = shutil.which("chromedriver")
-pytestmark = pytest.mark.skipif(not (CHROMIUM and DRIVER), reason="needs chromium and chromedriver")
+from evalset_pipeline_tests.support.browser import require_chromium
 
 CAPTURE = """
 window.__csv = null;
@@ -29,14 +26,21 @@ return window.__csv;
 
 @pytest.fixture
 def browser():
-    webdriver = pytest.importorskip("selenium.webdriver")
+    chromium = require_chromium()
+    from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
     opts = webdriver.ChromeOptions()
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1400,900"):
+    for arg in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--window-size=1400,900",
+    ):
         opts.add_argument(arg)
-    opts.binary_location = CHROMIUM
-    driver = webdriver.Chrome(service=Service(DRIVER), options=opts)
+    opts.binary_location = chromium.binary
+    driver = webdriver.Chrome(service=Service(chromium.driver), options=opts)
     try:
         yield driver
     finally:
@@ -63,7 +67,8 @@ def test_click_reload_download_import(tmp_path, browser):
     browser.refresh()  # choices survive a reload (localStorage)
     assert browser.find_element(By.ID, "done").text == "2"
     checked = browser.execute_script(
-        "return [...document.querySelectorAll('input[type=radio]:checked')].map(r => r.value)")
+        "return [...document.querySelectorAll('input[type=radio]:checked')].map(r => r.value)"
+    )
     assert checked == ["supporting", "irrelevant"]
 
     csv_text = browser.execute_script(CAPTURE)
@@ -86,10 +91,14 @@ def test_zoom_opens_and_closes(tmp_path, browser):
     browser.get((tmp_path / "pk" / "packet_A.html").as_uri())
     browser.find_elements(By.CSS_SELECTOR, "a.img")[0].click()
     zoom = browser.find_element(By.ID, "zoom")
-    assert "on" in zoom.get_attribute("class") and zoom.find_element(By.TAG_NAME, "img").get_attribute("src")
+    assert "on" in zoom.get_attribute("class") and zoom.find_element(
+        By.TAG_NAME, "img"
+    ).get_attribute("src")
     zoom.click()
     assert "on" not in zoom.get_attribute("class")
-    assert Path(browser.execute_script("return document.images[0].src").replace("file://", "")).is_file()
+    assert Path(
+        browser.execute_script("return document.images[0].src").replace("file://", "")
+    ).is_file()
 
 
 def test_embedded_images_show(tmp_path, browser):
@@ -98,9 +107,11 @@ def test_embedded_images_show(tmp_path, browser):
     golden = publish_small_golden(data, n_items=2)
     export_packets(golden, tmp_path / "pk", sample=2, overlap=0.0, slots=("A",), seed=1, embed=True)
     page = (tmp_path / "pk" / "packet_A.html").read_text(encoding="utf-8")
-    assert page.count("data:image/png;base64,") == len({u for u in golden.units.column("unit_id").to_pylist()
-                                                        if u in page})  # each image once
+    assert page.count("data:image/png;base64,") == len(
+        {u for u in golden.units.column("unit_id").to_pylist() if u in page}
+    )  # each image once
     browser.get((tmp_path / "pk" / "packet_A.html").as_uri())
     state = browser.execute_script(
-        "return [...document.images].filter(i => i.dataset.img).map(i => [i.src.slice(0, 22), i.complete])")
+        "return [...document.images].filter(i => i.dataset.img).map(i => [i.src.slice(0, 22), i.complete])"
+    )
     assert state and all(src == "data:image/png;base64," for src, _ in state)

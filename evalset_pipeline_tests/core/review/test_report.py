@@ -1,7 +1,8 @@
 """Agreement per judge from the model-call ledger, with the recorded labels as fallback."""
+
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from evalset_pipeline.core.hashing import canonical_json
 from evalset_pipeline.core.paths import DataPaths
@@ -10,7 +11,7 @@ from evalset_pipeline.core.review.split import HELDOUT, split_of
 from evalset_pipeline.core.review.store import resolve
 from evalset_pipeline.core.vlm.cache import CallCache
 
-T0 = datetime(2025, 1, 1, tzinfo=timezone.utc)
+T0 = datetime(2025, 1, 1, tzinfo=UTC)
 HUMAN = ["sufficient", "supporting", "irrelevant", "supporting"]
 
 
@@ -18,10 +19,23 @@ def _labels(n_items: int = 40) -> list[dict]:
     rows = []
     for k in range(n_items):
         for u, label in enumerate(HUMAN):
-            rows.append({"item_id": f"q-{k}", "unit_id": f"u{u}", "question_sha": f"s{k}", "question": f"question {k}",
-                         "render_hash": f"img{u}", "label": label, "note": "", "annotator": "alice",
-                         "imported_at": T0, "model_label": "sufficient", "judge_backend": "textlayer",
-                         "judge_model": "old", "label_prompt": "p0"})
+            rows.append(
+                {
+                    "item_id": f"q-{k}",
+                    "unit_id": f"u{u}",
+                    "question_sha": f"s{k}",
+                    "question": f"question {k}",
+                    "render_hash": f"img{u}",
+                    "label": label,
+                    "note": "",
+                    "annotator": "alice",
+                    "imported_at": T0,
+                    "model_label": "sufficient",
+                    "judge_backend": "textlayer",
+                    "judge_model": "old",
+                    "label_prompt": "p0",
+                }
+            )
     return rows
 
 
@@ -29,11 +43,28 @@ def _ledger(paths: DataPaths, reviews, judge: Judge, wrong_every: int) -> None:
     cache = CallCache(paths.cache_db)
     rows = []
     for n, r in enumerate(reviews.values()):
-        label = r.label if n % wrong_every else ("irrelevant" if r.label != "irrelevant" else "sufficient")
-        rows.append({"key": f"{judge.key}:{n}", "backend": judge.backend, "model": judge.model, "task": "label",
-                     "prompt_hash": judge.label_prompt, "image_hash": r.render_hash, "question": r.question,
-                     "response_json": canonical_json({"label": label, "rationale": "r"}), "prompt_tokens": 0,
-                     "completion_tokens": 0, "latency_s": 0.0, "cost_usd": 0.0, "created_at": T0})
+        label = (
+            r.label
+            if n % wrong_every
+            else ("irrelevant" if r.label != "irrelevant" else "sufficient")
+        )
+        rows.append(
+            {
+                "key": f"{judge.key}:{n}",
+                "backend": judge.backend,
+                "model": judge.model,
+                "task": "label",
+                "prompt_hash": judge.label_prompt,
+                "image_hash": r.render_hash,
+                "question": r.question,
+                "response_json": canonical_json({"label": label, "rationale": "r"}),
+                "prompt_tokens": 0,
+                "completion_tokens": 0,
+                "latency_s": 0.0,
+                "cost_usd": 0.0,
+                "created_at": T0,
+            }
+        )
     cache.put_many(rows)
     cache.close()
 
@@ -67,13 +98,20 @@ def test_fallback_when_the_ledger_is_unreadable(tmp_path):
     report = agreement_report(paths, reviews, current=Judge("textlayer", "new", "p9"))
     assert report["model_labels_from"] == "recorded" and "not readable" in report["note"]
     first = report["judges"][0]
-    assert first["current"] and first["judge"]["label_prompt"] == "p9" and "three_class" not in first["heldout"]
+    assert (
+        first["current"]
+        and first["judge"]["label_prompt"] == "p9"
+        and "three_class" not in first["heldout"]
+    )
     assert report["judges"][1]["judge"]["label_prompt"] == "p0"
 
 
 def test_inter_annotator_pairs():
     rows = _labels(5)
-    bob = [dict(r, annotator="bob", label="supporting" if r["unit_id"] == "u0" else r["label"]) for r in rows]
+    bob = [
+        dict(r, annotator="bob", label="supporting" if r["unit_id"] == "u0" else r["label"])
+        for r in rows
+    ]
     inter = inter_annotator(resolve(rows + bob, []).values())
     assert inter["double_annotated_pairs"] == 20 and inter["items"] == 5
     (pair,) = inter["annotator_pairs"]

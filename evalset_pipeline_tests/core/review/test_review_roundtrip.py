@@ -1,4 +1,5 @@
 """Export a packet, fill its sheets as two annotators, import, find the conflict, adjudicate, apply."""
+
 from __future__ import annotations
 
 import csv
@@ -10,9 +11,18 @@ import pytest
 from evalset_pipeline.core.paths import DataPaths
 from evalset_pipeline.core.review.apply import apply_reviews
 from evalset_pipeline.core.review.packets import PacketError, export_packets, select_items
-from evalset_pipeline.core.review.sheets import SheetError, adjudicate, import_sheet, normalize_label
+from evalset_pipeline.core.review.sheets import (
+    SheetError,
+    adjudicate,
+    import_sheet,
+    normalize_label,
+)
 from evalset_pipeline.core.review.store import ReviewStore, conflicts, question_sha, status
-from evalset_pipeline_tests.core.review.review_synth import FORMULA_ANSWER, HOSTILE_Q, publish_small_golden
+from evalset_pipeline_tests.core.review.review_synth import (
+    FORMULA_ANSWER,
+    HOSTILE_Q,
+    publish_small_golden,
+)
 
 FLIP = {"sufficient": "supporting", "supporting": "irrelevant", "irrelevant": "sufficient"}
 
@@ -44,35 +54,57 @@ def test_round_trip_two_annotators_conflict_adjudication_and_apply(data_dir, tmp
     a_items, b_items = set(m["slots"]["A"]), set(m["slots"]["B"])
     assert set(m["double_annotated"]) == a_items & b_items
     assert len(a_items | b_items) == 6
-    assert (tmp_path / "pk" / "packet_A.html").is_file() and (tmp_path / "pk" / "index.html").is_file()
+    assert (tmp_path / "pk" / "packet_A.html").is_file() and (
+        tmp_path / "pk" / "index.html"
+    ).is_file()
     assert len(list((tmp_path / "pk" / "images").iterdir())) >= 1
 
     # Alice agrees with the model everywhere; Bob too, except on one double-annotated pair.
-    rows_a = fill(tmp_path / "pk" / "sheet_A.csv", tmp_path / "a.csv", lambda k, r: r["model_label"])
-    target = next(r for r in rows_a if r["item_id"] in m["double_annotated"] and r["role"] == "distractor")
-    fill(tmp_path / "pk" / "sheet_B.csv", tmp_path / "b.csv",
-         lambda k, r: FLIP[r["model_label"]] if (r["item_id"], r["unit_id"]) == (target["item_id"], target["unit_id"])
-         else r["model_label"])
+    rows_a = fill(
+        tmp_path / "pk" / "sheet_A.csv", tmp_path / "a.csv", lambda k, r: r["model_label"]
+    )
+    target = next(
+        r for r in rows_a if r["item_id"] in m["double_annotated"] and r["role"] == "distractor"
+    )
+    fill(
+        tmp_path / "pk" / "sheet_B.csv",
+        tmp_path / "b.csv",
+        lambda k, r: (
+            FLIP[r["model_label"]]
+            if (r["item_id"], r["unit_id"]) == (target["item_id"], target["unit_id"])
+            else r["model_label"]
+        ),
+    )
     ra = import_sheet(paths, tmp_path / "a.csv", "alice")
     assert ra.created and ra.labelled == len(rows_a) and not ra.conflicts
     rb = import_sheet(paths, tmp_path / "b.csv", "bob")
     assert rb.created and len(rb.conflicts) == 1
     again = import_sheet(paths, tmp_path / "a.csv", "alice")
-    assert not again.created and again.stored == ra.stored  # same sheet, same annotator: stored once
+    assert (
+        not again.created and again.stored == ra.stored
+    )  # same sheet, same annotator: stored once
 
     reviews = ReviewStore(paths).reviews()
     open_ = conflicts(reviews)
-    assert [(c.key.item_id, c.key.unit_id) for c in open_] == [(target["item_id"], target["unit_id"])]
+    assert [(c.key.item_id, c.key.unit_id) for c in open_] == [
+        (target["item_id"], target["unit_id"])
+    ]
     assert open_[0].label is None and open_[0].source is None
     s = status(reviews)
     assert s["by_state"] == {"agreed": s["pairs"] - 1, "conflict": 1}
     assert s["labels_by_annotator"]["alice"] == len(rows_a)
 
     # Both annotators' labels are kept (nothing overwritten); the adjudicated label wins.
-    key, _ = adjudicate(paths, target["item_id"], target["unit_id"], "supporting", by="carol", note="axis differs")
+    key, _ = adjudicate(
+        paths, target["item_id"], target["unit_id"], "supporting", by="carol", note="axis differs"
+    )
     reviews = ReviewStore(paths).reviews()
     settled = reviews[key]
-    assert settled.state == "adjudicated" and settled.label == "supporting" and settled.source == "adjudicated"
+    assert (
+        settled.state == "adjudicated"
+        and settled.label == "supporting"
+        and settled.source == "adjudicated"
+    )
     assert set(settled.by_annotator) == {"alice", "bob"}
     assert not conflicts(reviews)
 
@@ -80,19 +112,29 @@ def test_round_trip_two_annotators_conflict_adjudication_and_apply(data_dir, tmp
     items, judgments = golden.items.to_pylist(), golden.judgments.to_pylist()
     for j in judgments:  # pretend the model now says "irrelevant" everywhere: humans must win
         j["label"] = "irrelevant"
-    out = apply_reviews(paths, items, judgments, {"backend": "textlayer", "model": "textlayer-v1",
-                                                  "prompts": {"label": "lbl0001"}})
+    out = apply_reviews(
+        paths,
+        items,
+        judgments,
+        {"backend": "textlayer", "model": "textlayer-v1", "prompts": {"label": "lbl0001"}},
+    )
     by_key = {(j["item_id"], j["unit_id"]): j for j in out.judgments}
     assert by_key[(target["item_id"], target["unit_id"])]["label"] == "supporting"
     assert by_key[(target["item_id"], target["unit_id"])]["label_source"] == "adjudicated"
     reviewed = {(k.item_id, k.unit_id) for k in reviews}
-    assert out.labels_by_source == {"model": len(judgments) - len(reviewed), "human": len(reviewed) - 1,
-                                    "adjudicated": 1}
+    assert out.labels_by_source == {
+        "model": len(judgments) - len(reviewed),
+        "human": len(reviewed) - 1,
+        "adjudicated": 1,
+    }
     for (i, u), j in by_key.items():
         if (i, u) not in reviewed:
             assert j["label_source"] == "model" and j["label"] == "irrelevant"
     agreement = out.agreement
-    assert agreement["pre_labelled_by_model"] is True and agreement["judge"]["label_prompt"] == "lbl0001"
+    assert (
+        agreement["pre_labelled_by_model"] is True
+        and agreement["judge"]["label_prompt"] == "lbl0001"
+    )
     assert agreement["human_labels"]["resolved"] == len(reviewed)
     assert agreement["dev_labels"] + agreement["heldout_labels"] == len(reviewed)
     assert "pre-labelled by the model textlayer/textlayer-v1" in agreement["statement"]
@@ -102,18 +144,31 @@ def test_round_trip_two_annotators_conflict_adjudication_and_apply(data_dir, tmp
         # The model said irrelevant everywhere; humans mostly did not.
         assert sum(row[2] for row in t["matrix"]) == t["n"]
     assert agreement["inter_annotator"]["double_annotated_pairs"] == sum(
-        1 for r in rows_a if r["item_id"] in m["double_annotated"])
+        1 for r in rows_a if r["item_id"] in m["double_annotated"]
+    )
 
 
 def test_a_revised_sheet_replaces_only_that_annotators_label(data_dir, tmp_path):
     golden = publish_small_golden(data_dir, n_items=4)
     paths = DataPaths(data_dir)
     export_packets(golden, tmp_path / "pk", sample=4, overlap=1.0, slots=("A", "B"), seed=1)
-    rows = fill(tmp_path / "pk" / "sheet_A.csv", tmp_path / "a1.csv", lambda k, r: "supporting" if k == 0 else "")
+    rows = fill(
+        tmp_path / "pk" / "sheet_A.csv",
+        tmp_path / "a1.csv",
+        lambda k, r: "supporting" if k == 0 else "",
+    )
     import_sheet(paths, tmp_path / "a1.csv", "alice")
-    fill(tmp_path / "pk" / "sheet_B.csv", tmp_path / "b1.csv", lambda k, r: "supporting" if k == 0 else "")
+    fill(
+        tmp_path / "pk" / "sheet_B.csv",
+        tmp_path / "b1.csv",
+        lambda k, r: "supporting" if k == 0 else "",
+    )
     import_sheet(paths, tmp_path / "b1.csv", "bob")
-    fill(tmp_path / "pk" / "sheet_A.csv", tmp_path / "a2.csv", lambda k, r: "sufficient" if k == 0 else "")
+    fill(
+        tmp_path / "pk" / "sheet_A.csv",
+        tmp_path / "a2.csv",
+        lambda k, r: "sufficient" if k == 0 else "",
+    )
     res = import_sheet(paths, tmp_path / "a2.csv", "alice")
     assert res.created and len(res.conflicts) == 1
     key = next(iter(ReviewStore(paths).reviews()))
@@ -127,7 +182,11 @@ def test_bad_sheets_are_rejected_whole(data_dir, tmp_path):
     golden = publish_small_golden(data_dir, n_items=4)
     paths = DataPaths(data_dir)
     export_packets(golden, tmp_path / "pk", sample=4, overlap=0.0, slots=("A",), seed=1)
-    fill(tmp_path / "pk" / "sheet_A.csv", tmp_path / "bad.csv", lambda k, r: "maybe" if k == 2 else "sufficient")
+    fill(
+        tmp_path / "pk" / "sheet_A.csv",
+        tmp_path / "bad.csv",
+        lambda k, r: "maybe" if k == 2 else "sufficient",
+    )
     with pytest.raises(SheetError, match="row 4: 'maybe' is not a label"):
         import_sheet(paths, tmp_path / "bad.csv", "alice")
     assert ReviewStore(paths).is_empty()
@@ -143,7 +202,12 @@ def test_bad_sheets_are_rejected_whole(data_dir, tmp_path):
     with pytest.raises(SheetError) as err:
         import_sheet(paths, tmp_path / "mixed.csv", "alice")
     text = str(err.value)
-    assert "3 problem(s)" in text and "not a candidate" in text and "question_sha" in text and "labelled both" in text
+    assert (
+        "3 problem(s)" in text
+        and "not a candidate" in text
+        and "question_sha" in text
+        and "labelled both" in text
+    )
     assert ReviewStore(paths).is_empty()
 
     (tmp_path / "cols.csv").write_text("item_id,label\nx,sufficient\n", encoding="utf-8")
@@ -152,20 +216,36 @@ def test_bad_sheets_are_rejected_whole(data_dir, tmp_path):
 
     # JSONL sheets work the same way; grades and short forms are labels.
     jl = tmp_path / "s.jsonl"
-    jl.write_text("\n".join(json.dumps({**r, "human_label": "supp"}) for r in rows[:1]) + "\n", encoding="utf-8")
+    jl.write_text(
+        "\n".join(json.dumps({**r, "human_label": "supp"}) for r in rows[:1]) + "\n",
+        encoding="utf-8",
+    )
     assert import_sheet(paths, jl, "dana").labelled == 1
-    assert [normalize_label(x) for x in ("2", " Suff ", "1", "irr", "")] == ["sufficient", "sufficient", "supporting",
-                                                                            "irrelevant", None]
+    assert [normalize_label(x) for x in ("2", " Suff ", "1", "irr", "")] == [
+        "sufficient",
+        "sufficient",
+        "supporting",
+        "irrelevant",
+        None,
+    ]
 
 
 def test_adjudication_sheet_round_trip(data_dir, tmp_path):
-    from evalset_pipeline.core.review.sheets import ADJUDICATION_COLUMNS, adjudication_rows, write_csv
+    from evalset_pipeline.core.review.sheets import (
+        ADJUDICATION_COLUMNS,
+        adjudication_rows,
+        write_csv,
+    )
 
     golden = publish_small_golden(data_dir, n_items=3)
     paths = DataPaths(data_dir)
     export_packets(golden, tmp_path / "pk", sample=3, overlap=1.0, slots=("A", "B"), seed=1)
     fill(tmp_path / "pk" / "sheet_A.csv", tmp_path / "a.csv", lambda k, r: "sufficient")
-    fill(tmp_path / "pk" / "sheet_B.csv", tmp_path / "b.csv", lambda k, r: "irrelevant" if k < 2 else "sufficient")
+    fill(
+        tmp_path / "pk" / "sheet_B.csv",
+        tmp_path / "b.csv",
+        lambda k, r: "irrelevant" if k < 2 else "sufficient",
+    )
     import_sheet(paths, tmp_path / "a.csv", "alice")
     import_sheet(paths, tmp_path / "b.csv", "bob")
     open_ = conflicts(ReviewStore(paths).reviews())
@@ -191,18 +271,30 @@ def test_labels_for_another_wording_are_stale_not_applied(data_dir, tmp_path):
     import_sheet(paths, tmp_path / "a.csv", "alice")
     items = golden.items.to_pylist()
     items[0]["question"] += " (reworded)"
-    out = apply_reviews(paths, items, golden.judgments.to_pylist(), {"backend": "b", "model": "m", "prompts": {}})
+    out = apply_reviews(
+        paths, items, golden.judgments.to_pylist(), {"backend": "b", "model": "m", "prompts": {}}
+    )
     n0 = sum(1 for j in golden.judgments.to_pylist() if j["item_id"] == items[0]["item_id"])
     assert out.review["stale_question"] == n0
     assert out.labels_by_source["human"] == golden.judgments.num_rows - n0
-    assert all(j["label_source"] == "model" for j in out.judgments if j["item_id"] == items[0]["item_id"])
+    assert all(
+        j["label_source"] == "model" for j in out.judgments if j["item_id"] == items[0]["item_id"]
+    )
 
 
 def test_no_human_labels_says_so(data_dir):
     golden = publish_small_golden(data_dir, n_items=2)
-    out = apply_reviews(DataPaths(data_dir), golden.items.to_pylist(), golden.judgments.to_pylist(),
-                        {"backend": "textlayer", "model": "textlayer-v1", "prompts": {"label": "x"}})
-    assert out.labels_by_source == {"model": golden.judgments.num_rows, "human": 0, "adjudicated": 0}
+    out = apply_reviews(
+        DataPaths(data_dir),
+        golden.items.to_pylist(),
+        golden.judgments.to_pylist(),
+        {"backend": "textlayer", "model": "textlayer-v1", "prompts": {"label": "x"}},
+    )
+    assert out.labels_by_source == {
+        "model": golden.judgments.num_rows,
+        "human": 0,
+        "adjudicated": 0,
+    }
     assert "not measured yet" in out.agreement["statement"]
     assert "three_class" not in out.agreement
 
@@ -212,9 +304,13 @@ def test_packet_escapes_everything_and_guards_spreadsheets(data_dir, tmp_path):
     m = export_packets(golden, tmp_path / "pk", sample=3, overlap=0.0, slots=("A",), seed=1)
     page = (tmp_path / "pk" / "packet_A.html").read_text(encoding="utf-8")
     assert "<script>window" not in page and "<img src=x" not in page and "<h1>page</h1>" not in page
-    assert "&lt;/script&gt;&lt;script&gt;window.__xss=&quot;q&quot;&lt;/script&gt;" in page  # shown, as text
+    assert (
+        "&lt;/script&gt;&lt;script&gt;window.__xss=&quot;q&quot;&lt;/script&gt;" in page
+    )  # shown, as text
     assert "&lt;img src=x onerror=window.__xss=1&gt;" in page
-    assert page.count("<script") == 3 and page.count("</script>") == 3  # 2 JSON blocks + the packet's own code
+    assert (
+        page.count("<script") == 3 and page.count("</script>") == 3
+    )  # 2 JSON blocks + the packet's own code
     blob = page.split('<script type="application/json" id="sheet-rows">')[1].split("</script>")[0]
     rows = json.loads(blob)
     assert rows[0]["question"] == HOSTILE_Q and rows[0]["answer"] == "'" + FORMULA_ANSWER
@@ -226,7 +322,9 @@ def test_packet_escapes_everything_and_guards_spreadsheets(data_dir, tmp_path):
 
 def test_embedded_packet_is_one_file(data_dir, tmp_path):
     golden = publish_small_golden(data_dir, n_items=2)
-    export_packets(golden, tmp_path / "pk", sample=2, overlap=0.0, slots=("A",), seed=1, embed=True, blind=True)
+    export_packets(
+        golden, tmp_path / "pk", sample=2, overlap=0.0, slots=("A",), seed=1, embed=True, blind=True
+    )
     page = (tmp_path / "pk" / "packet_A.html").read_text(encoding="utf-8")
     assert "data:image/png;base64," in page and not (tmp_path / "pk" / "images").exists()
     assert 'class="model"' not in page and "blind review" in page  # blind: no model label shown
@@ -237,13 +335,22 @@ def test_embedded_packet_is_one_file(data_dir, tmp_path):
 
 
 def test_sampling_is_stratified_seeded_and_overlapping():
-    items = [{"item_id": f"i{k:02d}", "slice": "regression" if k == 0 else "main", "gold_unit_id": f"u{k}",
-              "qualified_axes": "period" if k % 2 else ""} for k in range(30)]
+    items = [
+        {
+            "item_id": f"i{k:02d}",
+            "slice": "regression" if k == 0 else "main",
+            "gold_unit_id": f"u{k}",
+            "qualified_axes": "period" if k % 2 else "",
+        }
+        for k in range(30)
+    ]
     templates = {f"u{k}": f"t{k % 3}" for k in range(30)}
     a = select_items(items, templates, 8, seed=5, overlap=0.25, slots=["A", "B"])
     assert a == select_items(items, templates, 8, seed=5, overlap=0.25, slots=["A", "B"])
     chosen = set(a.slots["A"]) | set(a.slots["B"])
-    assert len(chosen) == 8 and "i00" in chosen  # the lone regression item is its own stratum: never left out
+    assert (
+        len(chosen) == 8 and "i00" in chosen
+    )  # the lone regression item is its own stratum: never left out
     assert len(a.overlap) == 2 and set(a.overlap) == set(a.slots["A"]) & set(a.slots["B"])
     assert abs(len(a.slots["A"]) - len(a.slots["B"])) <= 1
     assert sum(a.strata.values()) == 8 and len(a.strata) >= 6

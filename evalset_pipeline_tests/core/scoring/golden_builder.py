@@ -1,9 +1,10 @@
 """In-memory golden sets for the scoring tests: no files, no publish step, any creation date."""
+
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from collections.abc import Iterable
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Iterable
 
 import pyarrow as pa
 
@@ -47,7 +48,7 @@ def make_golden(
     info = {
         "version_id": version_id,
         "seq": 1,
-        "created_at": datetime.now(timezone.utc) - timedelta(days=age_days),
+        "created_at": datetime.now(UTC) - timedelta(days=age_days),
         "corpus_fingerprint": corpus_fingerprint,
         "corpus_pages": corpus_pages,
         "corpus_documents": corpus_pages // 10,

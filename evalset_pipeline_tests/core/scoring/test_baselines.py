@@ -3,6 +3,7 @@
 The build is shared by every scoring module of the session through `build_once` (one corpus,
 one materialization); tests that write to the data directory work on a copy (`copy_built`).
 """
+
 from __future__ import annotations
 
 import shutil
@@ -47,12 +48,24 @@ def build_once(small_corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> 
         from evalset_pipeline.defs.resources import EmbedderResource, PipelineSettings, VLMResource
 
         data_dir = tmp_path_factory.mktemp("scoring_data")
-        resources = {"settings": PipelineSettings(data_dir=str(data_dir), corpus_dir=str(small_corpus), workers=1),
-                     "vlm": VLMResource(), "embedder": EmbedderResource()}
+        resources = {
+            "settings": PipelineSettings(
+                data_dir=str(data_dir), corpus_dir=str(small_corpus), workers=1
+            ),
+            "vlm": VLMResource(),
+            "embedder": EmbedderResource(),
+        }
         result = dg.materialize(all_assets, resources=resources)
         assert result.success
-        meta = {k: v.value for k, v in result.asset_materializations_for_node("baseline_scores")[-1].metadata.items()}
-        golden = result.asset_materializations_for_node("golden_set")[-1].metadata["version_id"].value
+        meta = {
+            k: v.value
+            for k, v in result.asset_materializations_for_node("baseline_scores")[
+                -1
+            ].metadata.items()
+        }
+        golden = (
+            result.asset_materializations_for_node("golden_set")[-1].metadata["version_id"].value
+        )
         _BUILT["built"] = Built(data_dir, meta, str(golden))
     return _BUILT["built"]
 
@@ -92,11 +105,24 @@ def test_text_baseline_is_a_valid_run_that_beats_random(built):
 
     random_run = baseline_run(paths, golden.items, "random", depth=20, index=index)
     text, chance = _main_means(golden, run), _main_means(golden, random_run)
-    assert text["sufficient@5"] > chance["sufficient@5"] + 0.2, (text["sufficient@5"], chance["sufficient@5"])
+    assert text["sufficient@5"] > chance["sufficient@5"] + 0.2, (
+        text["sufficient@5"],
+        chance["sufficient@5"],
+    )
     # Same seed, same random run; the floor is query-specific, not one order for all.
     again = baseline_run(paths, golden.items, "random", depth=20, index=index)
     assert again.unit_ids.equals(random_run.unit_ids)
-    assert len({tuple(r) for r in np.asarray(random_run.unit_ids.to_pylist()).reshape(n_items, -1)[:, :5].tolist()}) > 1
+    assert (
+        len(
+            {
+                tuple(r)
+                for r in np.asarray(random_run.unit_ids.to_pylist())
+                .reshape(n_items, -1)[:, :5]
+                .tolist()
+            }
+        )
+        > 1
+    )
 
 
 @pytest.mark.parametrize("suffix", [".trec", ".jsonl", ".parquet"])
@@ -124,7 +150,9 @@ def test_appearance_refuses_over_the_offline_appearance_vectors(built):
 def test_baseline_scores_asset_reports_the_headline_for_the_built_version(built):
     meta = built.baseline_scores
     assert meta["version_id"] == built.golden_version
-    assert meta["retrievers"] == "bm25"  # the default; the offline appearance vectors have no text side
+    assert (
+        meta["retrievers"] == "bm25"
+    )  # the default; the offline appearance vectors have no text side
     assert "random negatives" in meta["bm25_headline"] and "hard negatives" in meta["bm25_headline"]
     golden = load_golden_set(built.golden_version, built.data_dir)
     main = int(pc.sum(pc.equal(golden.items.column("slice"), "main")).as_py())

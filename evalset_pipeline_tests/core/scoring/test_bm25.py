@@ -1,5 +1,6 @@
 """BM25 scores equal a reference computation written out from the formula (Lucene variant), and
 the retriever searches and caches by content."""
+
 from __future__ import annotations
 
 import math
@@ -17,10 +18,16 @@ DOCS = [
     "Cash flows from operating activities",
     "",
 ]
-QUERIES = ["What was revenue in the third quarter?", "operating income segment", "dividends declared"]
+QUERIES = [
+    "What was revenue in the third quarter?",
+    "operating income segment",
+    "dividends declared",
+]
 
 
-def reference_scores(docs: list[str], query: str, k1: float = bm25.K1, b: float = bm25.B) -> list[float]:
+def reference_scores(
+    docs: list[str], query: str, k1: float = bm25.K1, b: float = bm25.B
+) -> list[float]:
     """Lucene's BM25 (which drops the constant (k1 + 1) of Robertson's numerator):
     score(D, Q) = sum over query tokens t of idf(t) * tf(t, D) / (tf(t, D) + k1 (1 - b + b |D| / avgdl)),
     idf(t) = ln(1 + (N - df(t) + 0.5) / (df(t) + 0.5)); tokens as bm25s splits them."""

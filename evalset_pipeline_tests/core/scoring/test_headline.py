@@ -6,6 +6,7 @@ kind of page a question is about ("a revenue chart"): a test double whose query 
 appearance centroid of the source page's template. The text baseline's numbers are checked for
 their definitions and for the negatives step of the bridge.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -44,17 +45,27 @@ def _kind_of_page(paths: DataPaths, index) -> Retriever:
     ids = pq.read_table(paths.table("page_embeddings")).column("unit_id").to_pylist()
     where = {u: i for i, u in enumerate(ids)}
     aligned = vectors[[where[u] for u in index.unit_ids]]
-    templates = {r["unit_id"]: r["template_id"] for r in pq.read_table(paths.table("template_groups")).to_pylist()}
+    templates = {
+        r["unit_id"]: r["template_id"]
+        for r in pq.read_table(paths.table("template_groups")).to_pylist()
+    }
     members: dict[str, list[int]] = {}
     for i, u in enumerate(index.unit_ids):
         members.setdefault(templates[u], []).append(i)
     centroid = {t: aligned[rows].mean(axis=0) for t, rows in members.items()}
 
     def encode(query_ids, texts):
-        q = np.stack([centroid[templates[item[len("q-"):]]] for item in query_ids])  # item ids: q-<source unit>
+        q = np.stack(
+            [centroid[templates[item[len("q-") :]]] for item in query_ids]
+        )  # item ids: q-<source unit>
         return q / np.linalg.norm(q, axis=1, keepdims=True)
 
-    return Retriever("kind-of-page (test double)", "appearance centroid of the source page's template", aligned, encode)
+    return Retriever(
+        "kind-of-page (test double)",
+        "appearance centroid of the source page's template",
+        aligned,
+        encode,
+    )
 
 
 def test_denominators_and_candidate_counts_are_as_defined(setup, text_report):
@@ -75,7 +86,11 @@ def test_denominators_and_candidate_counts_are_as_defined(setup, text_report):
     r, median = random_negative_count(pool_sizes(golden))
     assert report.random_negatives == r and report.median_pool == median
     assert cols["random"].candidates_per_query == r + 1 and abs((r + 1) - median) <= 0.5
-    assert cols["random_index"].candidates_per_query == cols["hard_index"].candidates_per_query == len(index)
+    assert (
+        cols["random_index"].candidates_per_query
+        == cols["hard_index"].candidates_per_query
+        == len(index)
+    )
     # Every number is a share; mutually exclusive rows stay so.
     for col in cols.values():
         for value in col.metrics.values():
@@ -125,8 +140,12 @@ def test_an_empty_main_slice_gives_a_report_that_says_so(setup):
     import dataclasses
 
     paths, golden, index = setup
-    no_main = dataclasses.replace(golden, items=golden.items.filter(pc.equal(golden.items.column("slice"), "nothing")))
-    report = compute_headline(paths, no_main, make_retriever("random", paths, index), index, seed=13)
+    no_main = dataclasses.replace(
+        golden, items=golden.items.filter(pc.equal(golden.items.column("slice"), "nothing"))
+    )
+    report = compute_headline(
+        paths, no_main, make_retriever("random", paths, index), index, seed=13
+    )
     assert report.columns["hard"].n == 0 and report.columns["random"].metrics["top@1"] is None
     assert "no main-slice items" in report.warnings[0]
     assert "—" in report.markdown()

@@ -1,4 +1,5 @@
 """Pooling: the runs' unjudged top-k are judged once and published as a new golden version."""
+
 from __future__ import annotations
 
 import pyarrow.compute as pc
@@ -25,16 +26,23 @@ def data(small_corpus, tmp_path_factory, tmp_path):
 
 def _judged(golden) -> set[tuple[str, str]]:
     j = golden.judgments
-    return set(zip(j.column("item_id").to_pylist(), j.column("unit_id").to_pylist()))
+    return set(zip(j.column("item_id").to_pylist(), j.column("unit_id").to_pylist(), strict=False))
 
 
 def test_top_pairs_follow_the_declared_order_and_skip_repeats_and_strangers():
-    run = run_from_columns(["a", "a", "a", "a", "b", "x"], ["u2", "u1", "u1", "u3", "u9", "u1"],
-                           [0.5, 0.5, 0.4, 0.1, 1.0, 1.0])
+    run = run_from_columns(
+        ["a", "a", "a", "a", "b", "x"],
+        ["u2", "u1", "u1", "u3", "u9", "u1"],
+        [0.5, 0.5, 0.4, 0.1, 1.0, 1.0],
+    )
     import pyarrow as pa
 
     q, units, unknown = top_pairs(run, pa.array(["a", "b"]), depth=2)
-    assert list(zip(q.tolist(), units)) == [(0, "u1"), (0, "u2"), (1, "u9")]  # tie: unit id ascending
+    assert list(zip(q.tolist(), units, strict=False)) == [
+        (0, "u1"),
+        (0, "u2"),
+        (1, "u9"),
+    ]  # tie: unit id ascending
     assert unknown == 1
 
 
@@ -55,7 +63,9 @@ def test_pool_add_judges_new_units_publishes_a_version_and_is_idempotent(data):
     assert child.info["parent_version"] == parent.version_id
     assert child.info["config_fingerprint"] == parent.info["config_fingerprint"]
     assert child.info["corpus_fingerprint"] == parent.info["corpus_fingerprint"]
-    assert child.items.drop_columns(["version_id"]).equals(parent.items.drop_columns(["version_id"]))
+    assert child.items.drop_columns(["version_id"]).equals(
+        parent.items.drop_columns(["version_id"])
+    )
 
     # The new judgments: role pooled, labelled by the model, exactly the unjudged top-k pairs.
     new = _judged(child) - _judged(parent)
@@ -67,7 +77,11 @@ def test_pool_add_judges_new_units_publishes_a_version_and_is_idempotent(data):
     assert sum(result.by_label.values()) == result.added
     assert set(child.units.column("unit_id").to_pylist()) >= {u for _, u in new}
     record = child.info["provenance"]["pooling"][-1]
-    assert record["runs"] == ["baseline-random"] and record["added"] == result.added and record["depth"] == DEPTH
+    assert (
+        record["runs"] == ["baseline-random"]
+        and record["added"] == result.added
+        and record["depth"] == DEPTH
+    )
 
     # Every unit of the run's top DEPTH is judged now: judged@k is complete to that depth.
     after = summarize(score_run(qrels_from_golden(child), run))["main"].metrics
@@ -79,5 +93,7 @@ def test_pool_add_judges_new_units_publishes_a_version_and_is_idempotent(data):
     assert not again.created and again.added == 0 and again.version_id == child.version_id
     replay = pool_runs(paths, parent, [run], opener, depth=DEPTH)
     assert replay.version_id == child.version_id and not replay.created
-    assert replay.model_calls == 0 and replay.cache_hits == result.added  # labels reused from the cache
+    assert (
+        replay.model_calls == 0 and replay.cache_hits == result.added
+    )  # labels reused from the cache
     assert len(list_golden_sets(data)) == 2

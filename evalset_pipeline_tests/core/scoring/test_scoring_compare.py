@@ -1,4 +1,5 @@
 """Paired comparison: BCa intervals (as scipy computes them), exact McNemar and verdicts."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -30,9 +31,14 @@ def test_bootstrap_matches_scipy_bca():
         ]
     )
     ours = bootstrap_mean_intervals(diffs, seed=123, batch=700)  # chunking must not matter
-    for row, iv in zip(diffs, ours):
+    for row, iv in zip(diffs, ours, strict=False):
         ref = stats.bootstrap(
-            (row,), np.mean, n_resamples=10_000, method="BCa", rng=np.random.default_rng(123), vectorized=True
+            (row,),
+            np.mean,
+            n_resamples=10_000,
+            method="BCa",
+            rng=np.random.default_rng(123),
+            vectorized=True,
         ).confidence_interval
         assert iv.method == "BCa"
         assert (iv.low, iv.high) == pytest.approx((ref.low, ref.high), abs=1e-12)
@@ -57,7 +63,11 @@ def test_mcnemar_exact_on_discordant_pairs():
 
 
 def test_verdict_directions():
-    up, down, cross = Interval(0.01, 0.2, "BCa"), Interval(-0.2, -0.01, "BCa"), Interval(-0.1, 0.1, "BCa")
+    up, down, cross = (
+        Interval(0.01, 0.2, "BCa"),
+        Interval(-0.2, -0.01, "BCa"),
+        Interval(-0.1, 0.1, "BCa"),
+    )
     assert (verdict("recall", up), verdict("recall", down), verdict("recall", cross)) == (
         "better",
         "worse",
@@ -115,18 +125,28 @@ def test_clearly_better_and_indistinguishable_runs(golden):
     assert same["mrr@10"]["delta"] == pytest.approx(0.0, abs=1e-12)
 
     identical = compare_scores(a, a)["main"]
-    assert all(m["verdict"] == "indistinguishable" and m["ci_low"] == m["ci_high"] == 0 for m in identical.values())
+    assert all(
+        m["verdict"] == "indistinguishable" and m["ci_low"] == m["ci_high"] == 0
+        for m in identical.values()
+    )
 
 
 def test_compare_report_refuses_unpaired_scores(golden):
     qrels = qrels_from_golden(golden)
     a = score_run(qrels, run_with_gold_at([1] * N))
-    other = make_golden([("q00", "main", "g00")], [("q00", "g00", "sufficient")], version_id="gs-00000000000000bb")
+    other = make_golden(
+        [("q00", "main", "g00")], [("q00", "g00", "sufficient")], version_id="gs-00000000000000bb"
+    )
     b = score_run(qrels_from_golden(other), run_with_gold_at([1]))
     with pytest.raises(ValueError, match="same golden version"):
         compare_scores(a, b)
     report = build_compare_report(
-        version_id=golden.version_id, a=a, b=a, run_a={"name": "A"}, run_b={"name": "B"}, warnings=["top"]
+        version_id=golden.version_id,
+        a=a,
+        b=a,
+        run_a={"name": "A"},
+        run_b={"name": "B"},
+        warnings=["top"],
     )
     assert report["warnings"][0] == "top" and report["delta"] == "B - A"
     assert report["n_resamples"] >= 10_000

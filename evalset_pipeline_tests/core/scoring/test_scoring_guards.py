@@ -1,7 +1,8 @@
 """The bench refuses to measure (stale golden set, empty queries) and warns (corpus changed)."""
+
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import numpy as np
 import pytest
@@ -15,7 +16,7 @@ from evalset_pipeline.core.scoring.guards import (
 )
 from evalset_pipeline.core.scoring.runs import RunMeta
 
-NOW = datetime(2025, 6, 30, 12, 0, tzinfo=timezone.utc)
+NOW = datetime(2025, 6, 30, 12, 0, tzinfo=UTC)
 INFO = {"version_id": "gs-1", "corpus_fingerprint": "fp-gold", "corpus_pages": 1000}
 
 
@@ -31,14 +32,18 @@ def test_stale_golden_set_is_refused_unless_allowed():
 
 def test_fresh_golden_set_and_unknown_date():
     assert check_golden_age({**INFO, "created_at": NOW - timedelta(days=29.9)}, now=NOW) == []
-    assert check_golden_age({**INFO, "created_at": "2025-06-01T00:00:00"}, now=NOW) == []  # naive = UTC
+    assert (
+        check_golden_age({**INFO, "created_at": "2025-06-01T00:00:00"}, now=NOW) == []
+    )  # naive = UTC
     (warning,) = check_golden_age(INFO, now=NOW)
     assert "no creation date" in warning
 
 
 def test_empty_queries_refused_above_five_percent():
     n_results = np.array([10] * 94 + [0] * 6)  # 6% came back empty
-    with pytest.raises(MeasurementRefused, match=r"(?s)6 of 100 golden queries \(6.0%\).*--allow-empty"):
+    with pytest.raises(
+        MeasurementRefused, match=r"(?s)6 of 100 golden queries \(6.0%\).*--allow-empty"
+    ):
         check_empty_queries(n_results)
     (warning,) = check_empty_queries(n_results, allow_empty=True)
     assert warning.startswith("EMPTY")
@@ -61,6 +66,13 @@ def test_corpus_fingerprint_and_size_warnings():
 
 
 def test_two_runs_on_different_corpora():
-    (w,) = run_pair_warnings(RunMeta(corpus_fingerprint="a"), RunMeta(corpus_fingerprint="b"), "A", "B")
+    (w,) = run_pair_warnings(
+        RunMeta(corpus_fingerprint="a"), RunMeta(corpus_fingerprint="b"), "A", "B"
+    )
     assert w.startswith("DIFFERENT CORPORA")
-    assert run_pair_warnings(RunMeta(corpus_fingerprint="a"), RunMeta(corpus_fingerprint="a"), "A", "B") == []
+    assert (
+        run_pair_warnings(
+            RunMeta(corpus_fingerprint="a"), RunMeta(corpus_fingerprint="a"), "A", "B"
+        )
+        == []
+    )

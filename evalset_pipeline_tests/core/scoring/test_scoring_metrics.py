@@ -2,6 +2,7 @@
 
 Discounts used below: 1/log2(rank+1) = 1, 0.630930, 0.5, 0.430677, 0.386853 for ranks 1..5.
 """
+
 from __future__ import annotations
 
 import math
@@ -18,7 +19,9 @@ from evalset_pipeline_tests.core.scoring.golden_builder import make_golden
 
 
 def rows(*triples: tuple[str, str, float]):
-    return run_from_columns([t[0] for t in triples], [t[1] for t in triples], [t[2] for t in triples])
+    return run_from_columns(
+        [t[0] for t in triples], [t[1] for t in triples], [t[2] for t in triples]
+    )
 
 
 @pytest.fixture
@@ -81,9 +84,14 @@ def test_query_with_every_label(golden, run):
     assert q1["ndcg@10"] == q1["ndcg@5"]
     # sufficient@k: a sufficient unit in the top k.  supporting_only@k: supporting but no sufficient.
     assert (q1["sufficient@1"], q1["sufficient@3"], q1["sufficient@5"]) == (0.0, 1.0, 1.0)
-    assert (q1["supporting_only@1"], q1["supporting_only@3"]) == (0.0, 0.0)  # rank 1 is unjudged; @3 has u1
+    assert (q1["supporting_only@1"], q1["supporting_only@3"]) == (
+        0.0,
+        0.0,
+    )  # rank 1 is unjudged; @3 has u1
     # Judged@k = judged in top k / k:  0/1, 2/3, 4/5, 4/10.
-    assert (q1["judged@1"], q1["judged@3"], q1["judged@5"], q1["judged@10"]) == pytest.approx((0, 2 / 3, 0.8, 0.4))
+    assert (q1["judged@1"], q1["judged@3"], q1["judged@5"], q1["judged@10"]) == pytest.approx(
+        (0, 2 / 3, 0.8, 0.4)
+    )
     # Gold view (u1 at rank 3): hit from k=3, gain 1/log2(4) = 0.5.
     assert (q1["gold_recall@1"], q1["gold_recall@3"]) == (0.0, 1.0)
     assert (q1["gold_ndcg@1"], q1["gold_ndcg@3"], q1["gold_ndcg@10"]) == (0.0, 0.5, 0.5)
@@ -214,9 +222,17 @@ def test_infinite_scores_and_nan_rejected():
 def test_row_order_does_not_matter():
     rng = np.random.default_rng(3)
     items = [(f"q{i}", "main", f"u{i}") for i in range(30)]
-    judg = [(f"q{i}", f"u{(i + j) % 40}", ["sufficient", "supporting", "irrelevant"][j % 3]) for i in range(30) for j in range(6)]
+    judg = [
+        (f"q{i}", f"u{(i + j) % 40}", ["sufficient", "supporting", "irrelevant"][j % 3])
+        for i in range(30)
+        for j in range(6)
+    ]
     golden = make_golden(items, judg)
-    triples = [(f"q{i}", f"u{u}", float(rng.integers(0, 4))) for i in range(30) for u in rng.choice(40, 15, replace=False)]
+    triples = [
+        (f"q{i}", f"u{u}", float(rng.integers(0, 4)))
+        for i in range(30)
+        for u in rng.choice(40, 15, replace=False)
+    ]
     a = score_run(qrels_from_golden(golden), rows(*triples))
     perm = rng.permutation(len(triples))
     b = score_run(qrels_from_golden(golden), rows(*[triples[i] for i in perm]))

@@ -5,24 +5,30 @@ ties are handed to trec_eval pre-ranked: each result's score is replaced by minu
 our declared order, which makes both tools see the same ranking. Runs without ties are compared
 on their raw scores. MRR@k is trec_eval's recip_rank on the run cut to our top k.
 """
+
 from __future__ import annotations
 
 import numpy as np
 import pyarrow as pa
 import pytest
+import pytrec_eval
 
-pytrec_eval = pytest.importorskip("pytrec_eval")
-
-from evalset_pipeline.core.scoring.conventions import KS  # noqa: E402
-from evalset_pipeline.core.scoring.metrics import declared_order, score_run  # noqa: E402
-from evalset_pipeline.core.scoring.qrels import qrels_from_golden  # noqa: E402
-from evalset_pipeline.core.scoring.runs import Run, run_from_columns  # noqa: E402
-from evalset_pipeline_tests.core.scoring.golden_builder import make_golden  # noqa: E402
+from evalset_pipeline.core.scoring.conventions import KS
+from evalset_pipeline.core.scoring.metrics import score_run
+from evalset_pipeline.core.scoring.qrels import qrels_from_golden
+from evalset_pipeline.core.scoring.runs import Run, declared_order, run_from_columns
+from evalset_pipeline_tests.core.scoring.golden_builder import make_golden
 
 LABELS = np.array(["sufficient", "supporting", "irrelevant"])
 
 
-def random_case(seed: int, n_queries: int = 150, n_units: int = 60, tie_scores: bool = True, row_order: str = "generated"):
+def random_case(
+    seed: int,
+    n_queries: int = 150,
+    n_units: int = 60,
+    tie_scores: bool = True,
+    row_order: str = "generated",
+):
     """Random graded qrels and a run; `row_order` exercises the scorer's three ordering paths:
     "generated" (grouped, unsorted), "retriever" (grouped, best first, ties in arbitrary order),
     "shuffled" (rows in random order)."""
@@ -32,20 +38,37 @@ def random_case(seed: int, n_queries: int = 150, n_units: int = 60, tie_scores: 
         judged = rng.choice(n_units, int(rng.integers(1, 12)), replace=False)
         labels = rng.choice(LABELS, len(judged), p=[0.3, 0.3, 0.4])
         items.append((f"q{i:03d}", "main", f"u{judged[0]:02d}"))
-        judgments += [(f"q{i:03d}", f"u{u:02d}", lab) for u, lab in zip(judged, labels)]
+        judgments += [
+            (f"q{i:03d}", f"u{u:02d}", lab) for u, lab in zip(judged, labels, strict=False)
+        ]
         if i % 17 == 5:
             continue  # missing from the run
-        retrieved = rng.choice(n_units, int(rng.integers(1, 25)), replace=False)  # judged and unjudged
+        retrieved = rng.choice(
+            n_units, int(rng.integers(1, 25)), replace=False
+        )  # judged and unjudged
         # Few distinct score values -> many ties (about a third of adjacent pairs).
-        scores = rng.integers(0, 6, len(retrieved)).astype(float) if tie_scores else rng.permutation(len(retrieved)) + rng.random()
-        triples += [(f"q{i:03d}", f"u{u:02d}", float(s)) for u, s in zip(retrieved, scores)]
+        scores = (
+            rng.integers(0, 6, len(retrieved)).astype(float)
+            if tie_scores
+            else rng.permutation(len(retrieved)) + rng.random()
+        )
+        triples += [
+            (f"q{i:03d}", f"u{u:02d}", float(s)) for u, s in zip(retrieved, scores, strict=False)
+        ]
     if row_order == "retriever":
         tiebreak = rng.random(len(triples))
-        triples = [triples[i] for i in sorted(range(len(triples)), key=lambda i: (triples[i][0], -triples[i][2], tiebreak[i]))]
+        triples = [
+            triples[i]
+            for i in sorted(
+                range(len(triples)), key=lambda i: (triples[i][0], -triples[i][2], tiebreak[i])
+            )
+        ]
     elif row_order == "shuffled":
         triples = [triples[i] for i in rng.permutation(len(triples))]
     golden = make_golden(items, judgments)
-    run = run_from_columns([t[0] for t in triples], [t[1] for t in triples], [t[2] for t in triples])
+    run = run_from_columns(
+        [t[0] for t in triples], [t[1] for t in triples], [t[2] for t in triples]
+    )
     return golden, run
 
 
@@ -53,7 +76,11 @@ def pre_ranked(run: Run, k: int | None = None, keep=None) -> dict[str, dict[str,
     """{qid: {docid: -position}} in our declared order, optionally cut to the top k."""
     order = declared_order(run.query_ids, run.unit_ids, run.scores)
     out: dict[str, dict[str, float]] = {}
-    for q, u in zip(run.query_ids.take(pa.array(order)).to_pylist(), run.unit_ids.take(pa.array(order)).to_pylist()):
+    for q, u in zip(
+        run.query_ids.take(pa.array(order)).to_pylist(),
+        run.unit_ids.take(pa.array(order)).to_pylist(),
+        strict=False,
+    ):
         if keep is not None and not keep(q, u):
             continue
         ranking = out.setdefault(q, {})
@@ -65,10 +92,14 @@ def pre_ranked(run: Run, k: int | None = None, keep=None) -> dict[str, dict[str,
 def trec_eval(qrels, run, relevance_level: int, measures=None):
     cut = ",".join(str(k) for k in KS)
     measures = measures or {f"recall.{cut}", f"ndcg_cut.{cut}"}
-    return pytrec_eval.RelevanceEvaluator(qrels, measures, relevance_level=relevance_level).evaluate(run)
+    return pytrec_eval.RelevanceEvaluator(
+        qrels, measures, relevance_level=relevance_level
+    ).evaluate(run)
 
 
-def assert_parity(scores, qrels_trec, run_ranked_full, run_cut_at, relevance_level: int, suffix: str = "") -> int:
+def assert_parity(
+    scores, qrels_trec, run_ranked_full, run_cut_at, relevance_level: int, suffix: str = ""
+) -> int:
     ours = {q: i for i, q in enumerate(scores.item_ids)}
     compared = 0
     full = trec_eval(qrels_trec, run_ranked_full, relevance_level)
@@ -78,9 +109,15 @@ def assert_parity(scores, qrels_trec, run_ranked_full, run_cut_at, relevance_lev
             i = ours[q]
             if not scores.eligible[i]:
                 continue  # zero-relevant policy: excluded on our side (trec_eval reports 0)
-            assert scores.values[f"recall@{k}{suffix}"][i] == pytest.approx(theirs[f"recall_{k}"], abs=1e-9), (q, k)
-            assert scores.values[f"ndcg@{k}{suffix}"][i] == pytest.approx(theirs[f"ndcg_cut_{k}"], abs=1e-9), (q, k)
-            assert scores.values[f"mrr@{k}{suffix}"][i] == pytest.approx(rr[q]["recip_rank"], abs=1e-9), (q, k)
+            assert scores.values[f"recall@{k}{suffix}"][i] == pytest.approx(
+                theirs[f"recall_{k}"], abs=1e-9
+            ), (q, k)
+            assert scores.values[f"ndcg@{k}{suffix}"][i] == pytest.approx(
+                theirs[f"ndcg_cut_{k}"], abs=1e-9
+            ), (q, k)
+            assert scores.values[f"mrr@{k}{suffix}"][i] == pytest.approx(
+                rr[q]["recip_rank"], abs=1e-9
+            ), (q, k)
             compared += 1
     return compared
 
@@ -91,7 +128,9 @@ def test_parity_with_ties_pre_ranked(seed: int, row_order: str, relevance: str, 
     golden, run = random_case(seed, row_order=row_order)
     qrels = qrels_from_golden(golden)
     scores = score_run(qrels, run, relevance=relevance)  # type: ignore[arg-type]
-    compared = assert_parity(scores, qrels.to_trec(), pre_ranked(run), lambda k: pre_ranked(run, k), level)
+    compared = assert_parity(
+        scores, qrels.to_trec(), pre_ranked(run), lambda k: pre_ranked(run, k), level
+    )
     assert compared > 300  # most queries were actually compared
 
 
@@ -105,7 +144,12 @@ def test_parity_judged_only_equals_trec_eval_on_the_condensed_run():
 
     scores = score_run(qrels, run)
     compared = assert_parity(
-        scores, trec_qrels, pre_ranked(run, keep=judged), lambda k: pre_ranked(run, k, keep=judged), 2, "_judged"
+        scores,
+        trec_qrels,
+        pre_ranked(run, keep=judged),
+        lambda k: pre_ranked(run, k, keep=judged),
+        2,
+        "_judged",
     )
     assert compared > 300
 
@@ -115,7 +159,9 @@ def test_parity_on_raw_scores_without_ties():
     qrels = qrels_from_golden(golden)
     scores = score_run(qrels, run)
     raw: dict[str, dict[str, float]] = {}
-    for q, u, s in zip(run.query_ids.to_pylist(), run.unit_ids.to_pylist(), run.scores.tolist()):
+    for q, u, s in zip(
+        run.query_ids.to_pylist(), run.unit_ids.to_pylist(), run.scores.tolist(), strict=False
+    ):
         raw.setdefault(q, {})[u] = s
     assert_parity(scores, qrels.to_trec(), raw, lambda k: pre_ranked(run, k), 2)
 
@@ -133,7 +179,8 @@ def test_trec_eval_breaks_ties_the_other_way():
 def test_graded_gain_and_ideal_match_trec_eval_conventions():
     """Linear gain (grade = gain) and an ideal over all judged units, including unretrieved ones."""
     golden = make_golden(
-        [("q", "main", "a")], [("q", "a", "sufficient"), ("q", "b", "supporting"), ("q", "z", "sufficient")]
+        [("q", "main", "a")],
+        [("q", "a", "sufficient"), ("q", "b", "supporting"), ("q", "z", "sufficient")],
     )
     qrels = qrels_from_golden(golden)
     run = run_from_columns(["q", "q"], ["b", "a"], [2.0, 1.0])

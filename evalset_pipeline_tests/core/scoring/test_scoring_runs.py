@@ -1,4 +1,5 @@
 """Reading runs (TREC, JSONL, Parquet), their column aliases and the corpus metadata they carry."""
+
 from __future__ import annotations
 
 import json
@@ -9,11 +10,19 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from evalset_pipeline.core.scoring.runs import RunFormatError, RunMeta, read_run, run_from_columns, write_trec_run
+from evalset_pipeline.core.scoring.runs import (
+    RunFormatError,
+    RunMeta,
+    read_run,
+    run_from_columns,
+    write_trec_run,
+)
 
 
 def columns(run) -> list[tuple[str, str, float]]:
-    return list(zip(run.query_ids.to_pylist(), run.unit_ids.to_pylist(), run.scores.tolist()))
+    return list(
+        zip(run.query_ids.to_pylist(), run.unit_ids.to_pylist(), run.scores.tolist(), strict=False)
+    )
 
 
 def test_trec_with_metadata_comments(tmp_path: Path):
@@ -29,7 +38,11 @@ def test_trec_with_metadata_comments(tmp_path: Path):
         encoding="utf-8",
     )
     run = read_run(path)
-    assert columns(run) == [("q1", "doc1:p1", 12.5), ("q1", "doc2:p3", 11.0), ("q2", "doc1:p1", -0.03)]
+    assert columns(run) == [
+        ("q1", "doc1:p1", 12.5),
+        ("q1", "doc2:p3", 11.0),
+        ("q2", "doc1:p1", -0.03),
+    ]
     assert run.meta == RunMeta(corpus_fingerprint="fp-123", corpus_pages=4200, run_name="bm25")
     assert run.name == "bm25"
 
@@ -37,7 +50,9 @@ def test_trec_with_metadata_comments(tmp_path: Path):
 def test_trec_sidecar_metadata_fills_gaps_only(tmp_path: Path):
     path = tmp_path / "run.txt"
     path.write_text("# corpus_pages: 10\nq Q0 u 1 1.0 tag\n", encoding="utf-8")
-    (tmp_path / "run.txt.meta.json").write_text(json.dumps({"corpus_fingerprint": "side", "corpus_pages": 99}))
+    (tmp_path / "run.txt.meta.json").write_text(
+        json.dumps({"corpus_fingerprint": "side", "corpus_pages": 99})
+    )
     meta = read_run(path).meta
     assert (meta.corpus_fingerprint, meta.corpus_pages) == ("side", 10)  # the file's own value wins
 
@@ -68,7 +83,9 @@ def test_jsonl_aliases_and_meta_line(tmp_path: Path):
 
 def test_jsonl_constant_metadata_columns(tmp_path: Path):
     path = tmp_path / "r.jsonl"
-    rows = [{"qid": "q", "unit_id": f"u{i}", "score": i, "corpus_fingerprint": "fp-c"} for i in range(3)]
+    rows = [
+        {"qid": "q", "unit_id": f"u{i}", "score": i, "corpus_fingerprint": "fp-c"} for i in range(3)
+    ]
     path.write_text("\n".join(json.dumps(r) for r in rows), encoding="utf-8")
     assert read_run(path).meta.corpus_fingerprint == "fp-c"
     rows[1]["corpus_fingerprint"] = "other"
@@ -80,7 +97,9 @@ def test_jsonl_constant_metadata_columns(tmp_path: Path):
 def test_parquet_schema_metadata_and_rank_only(tmp_path: Path):
     path = tmp_path / "r.parquet"
     table = pa.table({"qid": ["q", "q"], "docid": ["a", "b"], "rank": [2, 1]})
-    table = table.replace_schema_metadata({"evalset_run_meta": json.dumps({"corpus_fingerprint": "fp-p", "corpus_pages": 5})})
+    table = table.replace_schema_metadata(
+        {"evalset_run_meta": json.dumps({"corpus_fingerprint": "fp-p", "corpus_pages": 5})}
+    )
     pq.write_table(table, path)
     run = read_run(path)
     # No score column: score = -rank, so rank 1 ranks first.
@@ -96,7 +115,9 @@ def test_format_detected_from_content(tmp_path: Path):
 
 def test_missing_or_ambiguous_columns(tmp_path: Path):
     path = tmp_path / "r.jsonl"
-    path.write_text(json.dumps({"qid": "q", "docid": "u", "unit_id": "u", "score": 1}), encoding="utf-8")
+    path.write_text(
+        json.dumps({"qid": "q", "docid": "u", "unit_id": "u", "score": 1}), encoding="utf-8"
+    )
     with pytest.raises(RunFormatError, match="ambiguous unit id"):
         read_run(path)
     path.write_text(json.dumps({"qid": "q", "docid": "u"}), encoding="utf-8")
@@ -107,12 +128,21 @@ def test_missing_or_ambiguous_columns(tmp_path: Path):
 
 
 def test_write_trec_round_trip(tmp_path: Path):
-    run = run_from_columns(["q", "q", "p"], ["b", "a", "c"], np.array([1.0, 1.0, 0.5]), meta=RunMeta(corpus_fingerprint="fp"))
+    run = run_from_columns(
+        ["q", "q", "p"],
+        ["b", "a", "c"],
+        np.array([1.0, 1.0, 0.5]),
+        meta=RunMeta(corpus_fingerprint="fp"),
+    )
     path = tmp_path / "out.trec"
     write_trec_run(run, path, tag="t")
     text = path.read_text(encoding="utf-8").splitlines()
     assert text[0] == "# corpus_fingerprint: fp"
-    assert text[1:] == ["p Q0 c 1 0.5 t", "q Q0 a 1 1.0 t", "q Q0 b 2 1.0 t"]  # ties: unit id ascending
+    assert text[1:] == [
+        "p Q0 c 1 0.5 t",
+        "q Q0 a 1 1.0 t",
+        "q Q0 b 2 1.0 t",
+    ]  # ties: unit id ascending
     back = read_run(path)
     assert sorted(columns(back)) == sorted(columns(run)) and back.meta.corpus_fingerprint == "fp"
 

@@ -1,4 +1,5 @@
 """Answer agreement: normalise, then numbers as numbers and text by ANLS >= 0.5."""
+
 from __future__ import annotations
 
 import pytest

@@ -1,34 +1,64 @@
 """One-cell questions on drawn statement pages: writer, judge (comparative columns), qualifier, units."""
+
 from __future__ import annotations
 
 from evalset_pipeline.core.vlm.base import PageContext
-from evalset_pipeline.core.vlm.table_questions import (judge_table_question, parse_table_question,
-                                                        qualify_table_question, read_table_page,
-                                                        write_table_question)
+from evalset_pipeline.core.vlm.table_questions import (
+    judge_table_question,
+    parse_table_question,
+    qualify_table_question,
+    read_table_page,
+    write_table_question,
+)
 from evalset_pipeline_tests.core.metadata.drawn import draw_pdf, layers_of
 
 
 def pages_of(path):
     return [read_table_page(layer) for layer in layers_of(path)]
 
+
 HEAD = ("", "Three Months Ended", "")
 
 
-def statement(current: str, prior: str, rows: list[tuple[str, str, str]], unit: str = "($ in millions)") -> list:
-    return ["CONDENSED CONSOLIDATED STATEMENTS OF OPERATIONS", unit, HEAD, ("", current, prior), *rows]
+def statement(
+    current: str, prior: str, rows: list[tuple[str, str, str]], unit: str = "($ in millions)"
+) -> list:
+    return [
+        "CONDENSED CONSOLIDATED STATEMENTS OF OPERATIONS",
+        unit,
+        HEAD,
+        ("", current, prior),
+        *rows,
+    ]
 
 
-ROWS_2023 = [("Net sales", "1,200", "1,100"), ("Cost of sales", "(700)", "(650)"), ("Gross margin", "500", "450"),
-             ("Total operating expenses", "(300)", "(280)"), ("Net income", "150", "120")]
-ROWS_2024 = [("Net sales", "1,300", "1,200"), ("Cost of sales", "(760)", "(700)"), ("Gross margin", "540", "500"),
-             ("Total operating expenses", "(310)", "(300)"), ("Net income", "170", "150")]
+ROWS_2023 = [
+    ("Net sales", "1,200", "1,100"),
+    ("Cost of sales", "(700)", "(650)"),
+    ("Gross margin", "500", "450"),
+    ("Total operating expenses", "(300)", "(280)"),
+    ("Net income", "150", "120"),
+]
+ROWS_2024 = [
+    ("Net sales", "1,300", "1,200"),
+    ("Cost of sales", "(760)", "(700)"),
+    ("Gross margin", "540", "500"),
+    ("Total operating expenses", "(310)", "(300)"),
+    ("Net income", "170", "150"),
+]
 
 
-def test_writer_asks_one_printed_cell_with_its_period_and_unit_and_the_judge_reads_it_back(tmp_path):
-    [gold] = pages_of(draw_pdf(tmp_path / "g.pdf", [statement("July 1, 2023", "July 2, 2022", ROWS_2023)]))
+def test_writer_asks_one_printed_cell_with_its_period_and_unit_and_the_judge_reads_it_back(
+    tmp_path,
+):
+    [gold] = pages_of(
+        draw_pdf(tmp_path / "g.pdf", [statement("July 1, 2023", "July 2, 2022", ROWS_2023)])
+    )
     written = write_table_question(gold)
     assert written is not None and written.question.startswith("What ")
-    assert "for the three months ended July 1, 2023" in written.question  # the page's own period, as printed
+    assert (
+        "for the three months ended July 1, 2023" in written.question
+    )  # the page's own period, as printed
     assert written.answer.endswith("(USD millions)")
     q = parse_table_question(written.question)
     j = judge_table_question(q, gold)
@@ -36,47 +66,103 @@ def test_writer_asks_one_printed_cell_with_its_period_and_unit_and_the_judge_rea
 
 
 def test_a_distractor_answers_only_through_its_comparative_column(tmp_path):
-    gold, later, other = pages_of(draw_pdf(tmp_path / "p.pdf", [
-        statement("July 1, 2023", "July 2, 2022", ROWS_2023),
-        statement("June 29, 2024", "July 1, 2023", ROWS_2024),  # the next year's filing prints 2023 as prior
-        statement("June 29, 2024", "July 1, 2023", [("Net sales", "1,300", "1,250"), *ROWS_2024[1:]])]))  # restated
+    gold, later, other = pages_of(
+        draw_pdf(
+            tmp_path / "p.pdf",
+            [
+                statement("July 1, 2023", "July 2, 2022", ROWS_2023),
+                statement(
+                    "June 29, 2024", "July 1, 2023", ROWS_2024
+                ),  # the next year's filing prints 2023 as prior
+                statement(
+                    "June 29, 2024",
+                    "July 1, 2023",
+                    [("Net sales", "1,300", "1,250"), *ROWS_2024[1:]],
+                ),
+            ],
+        )
+    )  # restated
     q = parse_table_question("What was Net sales for the three months ended July 1, 2023?")
     assert judge_table_question(q, gold).answer == "1,200 (USD millions)"
     j = judge_table_question(q, later)
-    assert j.answers and j.answer == "1,200 (USD millions)" and "July 1, 2023" in j.reason  # the prior column
-    assert judge_table_question(q, other).answer == "1,250 (USD millions)"  # prints another figure: a restatement
+    assert (
+        j.answers and j.answer == "1,200 (USD millions)" and "July 1, 2023" in j.reason
+    )  # the prior column
+    assert (
+        judge_table_question(q, other).answer == "1,250 (USD millions)"
+    )  # prints another figure: a restatement
     older = parse_table_question("What was Net sales for the three months ended July 2, 2022?")
     assert not judge_table_question(older, later).answers  # not printed there at all
 
 
 def test_total_rows_are_matched_whole(tmp_path):
-    [page] = pages_of(draw_pdf(tmp_path / "t.pdf", [[
-        "CONSOLIDATED BALANCE SHEETS", "($ in millions)", ("", "December 31, 2022", "December 31, 2021"),
-        ("Cash", "100", "90"), ("Total current assets", "400", "380"), ("Property, net", "600", "590"),
-        ("Total assets", "1,000", "970")]]))
+    [page] = pages_of(
+        draw_pdf(
+            tmp_path / "t.pdf",
+            [
+                [
+                    "CONSOLIDATED BALANCE SHEETS",
+                    "($ in millions)",
+                    ("", "December 31, 2022", "December 31, 2021"),
+                    ("Cash", "100", "90"),
+                    ("Total current assets", "400", "380"),
+                    ("Property, net", "600", "590"),
+                    ("Total assets", "1,000", "970"),
+                ]
+            ],
+        )
+    )
     q = parse_table_question("What were Total assets as of December 31, 2022?")
-    assert judge_table_question(q, page).answer == "1,000 (USD millions)"  # not "Total current assets"
+    assert (
+        judge_table_question(q, page).answer == "1,000 (USD millions)"
+    )  # not "Total current assets"
     q2 = parse_table_question("What were Total current assets as of December 31, 2021?")
     assert judge_table_question(q2, page).answer == "380 (USD millions)"
 
 
 def test_a_money_row_is_never_read_with_a_headcount_unit(tmp_path):
-    [page] = pages_of(draw_pdf(tmp_path / "h.pdf", [[
-        "SELECTED OPERATING DATA", "($ in millions, except employees)", HEAD, ("", "July 1, 2023", "July 2, 2022"),
-        ("Salaries paid to employees", "456", "420"), ("Number of employees", "12,345", "12,000")]]))
-    money = judge_table_question(parse_table_question(
-        "What was Salaries paid to employees for the three months ended July 1, 2023?"), page)
-    people = judge_table_question(parse_table_question(
-        "What was Number of employees for the three months ended July 1, 2023?"), page)
+    [page] = pages_of(
+        draw_pdf(
+            tmp_path / "h.pdf",
+            [
+                [
+                    "SELECTED OPERATING DATA",
+                    "($ in millions, except employees)",
+                    HEAD,
+                    ("", "July 1, 2023", "July 2, 2022"),
+                    ("Salaries paid to employees", "456", "420"),
+                    ("Number of employees", "12,345", "12,000"),
+                ]
+            ],
+        )
+    )
+    money = judge_table_question(
+        parse_table_question(
+            "What was Salaries paid to employees for the three months ended July 1, 2023?"
+        ),
+        page,
+    )
+    people = judge_table_question(
+        parse_table_question(
+            "What was Number of employees for the three months ended July 1, 2023?"
+        ),
+        page,
+    )
     assert money.answer == "456 (USD millions)"
-    assert people.answer == "12,345"  # a count of people takes no money unit, and no money row takes "employees"
+    assert (
+        people.answer == "12,345"
+    )  # a count of people takes no money unit, and no money row takes "employees"
 
 
 def test_entity_qualifier_uses_the_document_and_is_never_doubled(tmp_path):
-    [page] = pages_of(draw_pdf(tmp_path / "e.pdf", [statement("July 1, 2023", "July 2, 2022", ROWS_2023)]))
+    [page] = pages_of(
+        draw_pdf(tmp_path / "e.pdf", [statement("July 1, 2023", "July 2, 2022", ROWS_2023)])
+    )
     base = "What was Net sales for the three months ended July 1, 2023?"
     qualified = qualify_table_question(base, {"entity": "Contoso Ltd."})
-    assert qualified == "What was Net sales for the three months ended July 1, 2023, for Contoso Ltd.?"
+    assert (
+        qualified == "What was Net sales for the three months ended July 1, 2023, for Contoso Ltd.?"
+    )
     assert qualify_table_question(qualified, {"entity": "Contoso Ltd."}) == qualified
     q = parse_table_question(qualified)
     # the statement page does not print the company name: its document's registrant answers for it

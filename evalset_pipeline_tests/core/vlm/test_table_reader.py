@@ -1,16 +1,24 @@
 """table_reader reads financial tables drawn at known positions, and real statement pages when present."""
+
 from __future__ import annotations
 
 import csv
 import datetime
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 import pymupdf
 import pytest
 
-from evalset_pipeline.core.render.text_layer import text_layer_of
-from evalset_pipeline.core.vlm.table_reader import Row, Table, cell_unit, clean_label, parse_value, read_tables
+from evalset_pipeline.core.pagetext.layer import text_layer_of
+from evalset_pipeline.core.vlm.table_reader import (
+    Row,
+    Table,
+    cell_unit,
+    clean_label,
+    parse_value,
+    read_tables,
+)
 
 FONT = 9.0
 RIGHT_EDGES = (380.0, 450.0, 520.0, 590.0)  # numbers right-align at these x positions
@@ -23,7 +31,11 @@ Item = tuple[str, float, str]
 def _put(page: pymupdf.Page, kind: str, x: float, y: float, text: str) -> None:
     korean = any("\uac00" <= c <= "\ud7a3" for c in text)
     font = "korea" if korean else "helv"
-    width = pymupdf.get_text_length(text, fontname=font, fontsize=FONT) if not korean else len(text) * FONT
+    width = (
+        pymupdf.get_text_length(text, fontname=font, fontsize=FONT)
+        if not korean
+        else len(text) * FONT
+    )
     left = {"l": x, "r": x - width, "c": x - width / 2}[kind]
     page.insert_text((left, y), text, fontsize=FONT, fontname=font)
 
@@ -47,7 +59,7 @@ def draw_layer(lines: Sequence[Sequence[Item]], tmp_path: Path, name: str = "t.p
 def row(label: str, *cells: str, indent: float = 50.0, dollar: bool = False) -> list[Item]:
     """A table row: the label at `indent`, cells right-aligned on the column edges ("" = empty)."""
     items: list[Item] = [("l", indent, label)] if label else []
-    for edge, cell in zip(RIGHT_EDGES, cells):
+    for edge, cell in zip(RIGHT_EDGES, cells, strict=False):
         if cell:
             items.append(("r", edge, cell))
             if dollar:
@@ -59,7 +71,7 @@ def centred(*texts: str, span: int = 1) -> list[Item]:
     """Header cells centred over runs of `span` columns."""
     out: list[Item] = []
     for k, text in enumerate(texts):
-        cols = RIGHT_EDGES[k * span:(k + 1) * span]
+        cols = RIGHT_EDGES[k * span : (k + 1) * span]
         out.append(("c", (cols[0] - 22 + cols[-1] - 22) / 2 + 4, text))
     return out
 
@@ -76,23 +88,26 @@ def by_label(table: Table, label: str) -> Row:
 @pytest.fixture
 def income(tmp_path: Path) -> Table:
     """A 10-Q income statement: quarter and nine-month spans over two date columns each."""
-    layer = draw_layer([
-        [("l", 200, "CONSOLIDATED STATEMENTS OF OPERATIONS")],
-        [("l", 190, "(in millions, except per share amounts)")],
-        [],
-        centred("Three Months Ended", "Nine Months Ended", span=2),
-        centred("July 1, 2023", "July 2, 2022", "July 1, 2023", "July 2, 2022"),
-        row("Net sales ..................", "1,234", "1,100", "3,700", "3,300", dollar=True),
-        row("Cost of revenue:"),
-        row("Product (1)", "600", "550", "1,800", "1,650", indent=62),
-        row("Services *", "100", "90", "300", "270", indent=62),
-        row("Total cost of revenue", "700", "640", "2,100", "1,920", indent=74),
-        row("Gross profit", "534", "460", "1,600", "1,380"),
-        row("Restructuring charges", "-", "25", "-", "60"),
-        row("Operating (loss) income", "(120)", "1,234.5", "(1,234)", "12"),
-        row("Diluted earnings per share", "0.52", "(0.11)", "1.48", "1.02", dollar=True),
-        row("Number of employees", "12,000", "11,500", "12,000", "11,500"),
-    ], tmp_path)
+    layer = draw_layer(
+        [
+            [("l", 200, "CONSOLIDATED STATEMENTS OF OPERATIONS")],
+            [("l", 190, "(in millions, except per share amounts)")],
+            [],
+            centred("Three Months Ended", "Nine Months Ended", span=2),
+            centred("July 1, 2023", "July 2, 2022", "July 1, 2023", "July 2, 2022"),
+            row("Net sales ..................", "1,234", "1,100", "3,700", "3,300", dollar=True),
+            row("Cost of revenue:"),
+            row("Product (1)", "600", "550", "1,800", "1,650", indent=62),
+            row("Services *", "100", "90", "300", "270", indent=62),
+            row("Total cost of revenue", "700", "640", "2,100", "1,920", indent=74),
+            row("Gross profit", "534", "460", "1,600", "1,380"),
+            row("Restructuring charges", "-", "25", "-", "60"),
+            row("Operating (loss) income", "(120)", "1,234.5", "(1,234)", "12"),
+            row("Diluted earnings per share", "0.52", "(0.11)", "1.48", "1.02", dollar=True),
+            row("Number of employees", "12,000", "11,500", "12,000", "11,500"),
+        ],
+        tmp_path,
+    )
     tables = read_tables(layer)
     assert len(tables) == 1
     return tables[0]
@@ -101,11 +116,19 @@ def income(tmp_path: Path) -> Table:
 def test_spanning_fiscal_headers_give_each_column_its_period(income: Table) -> None:
     cols = income.columns
     assert len(cols) == 4
-    assert [c.header for c in cols] == ["Three Months Ended July 1, 2023", "Three Months Ended July 2, 2022",
-                                        "Nine Months Ended July 1, 2023", "Nine Months Ended July 2, 2022"]
+    assert [c.header for c in cols] == [
+        "Three Months Ended July 1, 2023",
+        "Three Months Ended July 2, 2022",
+        "Nine Months Ended July 1, 2023",
+        "Nine Months Ended July 2, 2022",
+    ]
     assert [c.months for c in cols] == [3, 3, 9, 9]
-    assert [c.end for c in cols] == [datetime.date(2023, 7, 1), datetime.date(2022, 7, 2),
-                                     datetime.date(2023, 7, 1), datetime.date(2022, 7, 2)]
+    assert [c.end for c in cols] == [
+        datetime.date(2023, 7, 1),
+        datetime.date(2022, 7, 2),
+        datetime.date(2023, 7, 1),
+        datetime.date(2022, 7, 2),
+    ]
     assert income.title == "CONSOLIDATED STATEMENTS OF OPERATIONS"
 
 
@@ -145,28 +168,37 @@ def test_a_headcount_row_never_gets_a_money_unit(income: Table) -> None:
     table = Table((), (), "USD millions", "USD", "", 0, 0)
     for label in ("Employees at year end", "Headcount", "Total employees", "Full-time employees"):
         assert cell_unit(table, Row(label, "", ("10",), (10.0,), 50.0, False)) == "", label
-    for label in ("Cash paid to suppliers and employees", "Employee benefits", "Compensation and benefits"):
-        assert cell_unit(table, Row(label, "", ("10",), (10.0,), 50.0, False)) == "USD millions", label
+    for label in (
+        "Cash paid to suppliers and employees",
+        "Employee benefits",
+        "Compensation and benefits",
+    ):
+        assert cell_unit(table, Row(label, "", ("10",), (10.0,), 50.0, False)) == "USD millions", (
+            label
+        )
 
 
 @pytest.fixture
 def balance(tmp_path: Path) -> Table:
     """A balance sheet: two-line headers ("December 31," over each year), nested totals."""
-    layer = draw_layer([
-        [("l", 220, "CONSOLIDATED BALANCE SHEETS")],
-        [("l", 230, "(Dollars in thousands)")],
-        centred("December 31,", "December 31,"),
-        centred("2023", "2022"),
-        row("ASSETS", indent=250),
-        row("Current assets:"),
-        row("Cash and cash equivalents", "5,000", "4,000", indent=62, dollar=True),
-        row("Accounts receivable, net", "2,500", "2,100", indent=62),
-        row("Total current assets", "7,500", "6,100", indent=74),
-        row("Property and equipment, net", "3,000", "2,900"),
-        row("Goodwill", "1,500", "1,500"),
-        row("Total assets", "12,000", "10,500", dollar=True),
-        row("Operating margin", "12.5%", "11.0%"),
-    ], tmp_path)
+    layer = draw_layer(
+        [
+            [("l", 220, "CONSOLIDATED BALANCE SHEETS")],
+            [("l", 230, "(Dollars in thousands)")],
+            centred("December 31,", "December 31,"),
+            centred("2023", "2022"),
+            row("ASSETS", indent=250),
+            row("Current assets:"),
+            row("Cash and cash equivalents", "5,000", "4,000", indent=62, dollar=True),
+            row("Accounts receivable, net", "2,500", "2,100", indent=62),
+            row("Total current assets", "7,500", "6,100", indent=74),
+            row("Property and equipment, net", "3,000", "2,900"),
+            row("Goodwill", "1,500", "1,500"),
+            row("Total assets", "12,000", "10,500", dollar=True),
+            row("Operating margin", "12.5%", "11.0%"),
+        ],
+        tmp_path,
+    )
     tables = read_tables(layer)
     assert len(tables) == 1
     return tables[0]
@@ -174,7 +206,10 @@ def balance(tmp_path: Path) -> Table:
 
 def test_two_line_headers_and_comparative_dates(balance: Table) -> None:
     assert [c.header for c in balance.columns] == ["December 31, 2023", "December 31, 2022"]
-    assert [c.end for c in balance.columns] == [datetime.date(2023, 12, 31), datetime.date(2022, 12, 31)]
+    assert [c.end for c in balance.columns] == [
+        datetime.date(2023, 12, 31),
+        datetime.date(2022, 12, 31),
+    ]
     assert [c.months for c in balance.columns] == [None, None]  # an instant, not a span
     assert balance.unit == "USD thousands" and balance.per_share_unit == ""
 
@@ -196,13 +231,19 @@ def test_percentage_cells(balance: Table) -> None:
 
 
 def test_bare_year_headers_and_year_ended_heading(tmp_path: Path) -> None:
-    layer = draw_layer([
-        [("l", 200, "CONSOLIDATED STATEMENTS OF INCOME")],
-        [("l", 50, "(In millions of U.S. dollars)"), *centred("Year Ended December 31,", span=3)],
-        centred("2023", "2022", "2021"),
-        row("Revenue", "900", "800", "700"),
-        row("Net income", "90", "80", "70"),
-    ], tmp_path)
+    layer = draw_layer(
+        [
+            [("l", 200, "CONSOLIDATED STATEMENTS OF INCOME")],
+            [
+                ("l", 50, "(In millions of U.S. dollars)"),
+                *centred("Year Ended December 31,", span=3),
+            ],
+            centred("2023", "2022", "2021"),
+            row("Revenue", "900", "800", "700"),
+            row("Net income", "90", "80", "70"),
+        ],
+        tmp_path,
+    )
     (table,) = read_tables(layer)
     assert [c.months for c in table.columns] == [12, 12, 12]
     assert [c.end for c in table.columns] == [datetime.date(y, 12, 31) for y in (2023, 2022, 2021)]
@@ -210,30 +251,36 @@ def test_bare_year_headers_and_year_ended_heading(tmp_path: Path) -> None:
 
 
 def test_fiscal_year_headers_without_dates(tmp_path: Path) -> None:
-    layer = draw_layer([
-        [("l", 50, "Segment results ($ in millions)")],
-        centred("Fiscal 2023", "Fiscal 2022"),
-        row("Revenue", "900", "800"),
-        row("Operating income", "90", "80"),
-    ], tmp_path)
+    layer = draw_layer(
+        [
+            [("l", 50, "Segment results ($ in millions)")],
+            centred("Fiscal 2023", "Fiscal 2022"),
+            row("Revenue", "900", "800"),
+            row("Operating income", "90", "80"),
+        ],
+        tmp_path,
+    )
     (table,) = read_tables(layer)
     assert [(c.year, c.end) for c in table.columns] == [(2023, None), (2022, None)]
     assert table.unit == "USD millions"
 
 
 def test_two_tables_on_one_page(tmp_path: Path) -> None:
-    layer = draw_layer([
-        [("l", 50, "Revenue by segment (in millions)")],
-        centred("2023", "2022"),
-        row("Cloud", "500", "400"),
-        row("Devices", "300", "350"),
-        row("Total revenue", "800", "750"),
-        [],
-        [("l", 50, "Employees by region")],
-        centred("2023", "2022", "2021"),
-        row("Americas", "1,000", "900", "800"),
-        row("Europe", "500", "450", "400"),
-    ], tmp_path)
+    layer = draw_layer(
+        [
+            [("l", 50, "Revenue by segment (in millions)")],
+            centred("2023", "2022"),
+            row("Cloud", "500", "400"),
+            row("Devices", "300", "350"),
+            row("Total revenue", "800", "750"),
+            [],
+            [("l", 50, "Employees by region")],
+            centred("2023", "2022", "2021"),
+            row("Americas", "1,000", "900", "800"),
+            row("Europe", "500", "450", "400"),
+        ],
+        tmp_path,
+    )
     first, second = read_tables(layer)
     assert [c.year for c in first.columns] == [2023, 2022]
     assert [c.year for c in second.columns] == [2023, 2022, 2021]
@@ -243,13 +290,16 @@ def test_two_tables_on_one_page(tmp_path: Path) -> None:
 
 
 def test_korean_unit(tmp_path: Path) -> None:
-    layer = draw_layer([
-        [("l", 50, "연결 손익계산서"), ("l", 480, "(단위: 백만원)")],
-        centred("2023", "2022"),
-        row("매출액", "1,000", "900"),
-        row("영업이익", "100", "90"),
-        row("매출총계", "1,100", "990"),
-    ], tmp_path)
+    layer = draw_layer(
+        [
+            [("l", 50, "연결 손익계산서"), ("l", 480, "(단위: 백만원)")],
+            centred("2023", "2022"),
+            row("매출액", "1,000", "900"),
+            row("영업이익", "100", "90"),
+            row("매출총계", "1,100", "990"),
+        ],
+        tmp_path,
+    )
     (table,) = read_tables(layer)
     assert table.unit == "KRW millions"
     assert by_label(table, "매출총계").is_total
@@ -281,7 +331,10 @@ def test_never_raises_on_odd_layers() -> None:
 
 
 def test_deterministic(income: Table, tmp_path: Path) -> None:
-    layer = draw_layer([centred("2023", "2022"), row("Revenue", "900", "800"), row("Cost", "(90)", "(80)")], tmp_path)
+    layer = draw_layer(
+        [centred("2023", "2022"), row("Revenue", "900", "800"), row("Cost", "(90)", "(80)")],
+        tmp_path,
+    )
     assert read_tables(layer) == read_tables(layer)
 
 
@@ -294,7 +347,11 @@ REAL = Path("/work/shared/realdocs/financebench-dev")
 def test_real_statement_pages() -> None:
     with open(REAL / "statements.csv", newline="", encoding="utf-8") as f:
         listed = {(r["document"], int(r["page"])) for r in csv.DictReader(f)}
-    pages = [("ADOBE_2017_10K.pdf", 58), ("JPMORGAN_2023Q2_10Q.pdf", 96), ("MICROSOFT_2023_10K.pdf", 58)]
+    pages = [
+        ("ADOBE_2017_10K.pdf", 58),
+        ("JPMORGAN_2023Q2_10Q.pdf", 96),
+        ("MICROSOFT_2023_10K.pdf", 58),
+    ]
     assert set(pages) <= listed
     tables = {}
     for doc, page in pages:  # pages in statements.csv count from 1
@@ -309,7 +366,9 @@ def test_real_statement_pages() -> None:
     total = by_label(adobe, "Total revenue")
     assert total.values[col.index] == 7301505.0 and total.is_total and total.parent == "Revenue"
     assert cell_unit(adobe, by_label(adobe, "Basic net income per share")) == "USD"
-    assert cell_unit(adobe, by_label(adobe, "Shares used to compute basic net income per share")) == ""
+    assert (
+        cell_unit(adobe, by_label(adobe, "Shares used to compute basic net income per share")) == ""
+    )
 
     jpm = tables["JPMORGAN_2023Q2_10Q.pdf"][0]
     assert [c.months for c in jpm.columns] == [3, 3, 6, 6]
@@ -328,30 +387,36 @@ def test_real_statement_pages() -> None:
 def test_a_two_column_page_is_read_one_column_at_a_time(tmp_path: Path) -> None:
     """A table and its footnote in the left column, discussion in the right: lines at the same
     height belong to different columns, so a prose line is never read as a row or a header."""
-    prose = ["Net revenue was higher than a year ago, driven by growth in",
-             "fees across every line of business, partly offset by lower",
-             "deposit margins and lower balances in the consumer business",
-             "which continued to reflect the low rate environment for the",
-             "whole of the quarter and the rest of the year ended in June.",
-             "Expenses rose on investment in technology and marketing as",
-             "well as higher volume-related costs in the card business.",
-             "The provision for credit losses was a net benefit, reflecting",
-             "reserve releases in the card and home lending portfolios.",
-             "Net charge-offs were lower on continued strong credit",
-             "performance across the consumer and wholesale books."]
-    left = [[("l", 40, "Selected income statement data")], [("l", 40, "($ in millions)")],
-            [("r", 200, "Three months ended"), ("r", 290, "Three months ended")],
-            [("r", 200, "June 30, 2023"), ("r", 290, "June 30, 2022")],
-            [("l", 40, "Card income"), ("r", 200, "1,200"), ("r", 290, "1,100")],
-            [("l", 40, "Total net revenue"), ("r", 200, "4,077"), ("r", 290, "3,389")],
-            [("l", 40, "Net income"), ("r", 200, "1,244"), ("r", 290, "669")], [],
-            [("l", 40, "(a) In the first quarter the wealth business was")],
-            [("l", 40, "renamed and certain of its clients were moved to")],
-            [("l", 40, "the consumer unit, as described in the annual report.")]]
+    prose = [
+        "Net revenue was higher than a year ago, driven by growth in",
+        "fees across every line of business, partly offset by lower",
+        "deposit margins and lower balances in the consumer business",
+        "which continued to reflect the low rate environment for the",
+        "whole of the quarter and the rest of the year ended in June.",
+        "Expenses rose on investment in technology and marketing as",
+        "well as higher volume-related costs in the card business.",
+        "The provision for credit losses was a net benefit, reflecting",
+        "reserve releases in the card and home lending portfolios.",
+        "Net charge-offs were lower on continued strong credit",
+        "performance across the consumer and wholesale books.",
+    ]
+    left = [
+        [("l", 40, "Selected income statement data")],
+        [("l", 40, "($ in millions)")],
+        [("r", 200, "Three months ended"), ("r", 290, "Three months ended")],
+        [("r", 200, "June 30, 2023"), ("r", 290, "June 30, 2022")],
+        [("l", 40, "Card income"), ("r", 200, "1,200"), ("r", 290, "1,100")],
+        [("l", 40, "Total net revenue"), ("r", 200, "4,077"), ("r", 290, "3,389")],
+        [("l", 40, "Net income"), ("r", 200, "1,244"), ("r", 290, "669")],
+        [],
+        [("l", 40, "(a) In the first quarter the wealth business was")],
+        [("l", 40, "renamed and certain of its clients were moved to")],
+        [("l", 40, "the consumer unit, as described in the annual report.")],
+    ]
     assert len(left) == len(prose)
     doc = pymupdf.open()
     page = doc.new_page(width=612, height=792)
-    for k, (items, text) in enumerate(zip(left, prose)):
+    for k, (items, text) in enumerate(zip(left, prose, strict=False)):
         for kind, x, cell in items:
             _put(page, kind, x, 60.0 + 13 * k, cell)
         _put(page, "l", 330, 66.5 + 13 * k, text)  # the columns' baselines do not line up
@@ -360,7 +425,10 @@ def test_a_two_column_page_is_read_one_column_at_a_time(tmp_path: Path) -> None:
     with pymupdf.open(tmp_path / "two.pdf") as pdf:
         layer = text_layer_of(pdf[0])
     [table] = read_tables(layer)
-    assert [c.end for c in table.columns] == [datetime.date(2023, 6, 30), datetime.date(2022, 6, 30)]
+    assert [c.end for c in table.columns] == [
+        datetime.date(2023, 6, 30),
+        datetime.date(2022, 6, 30),
+    ]
     assert [c.months for c in table.columns] == [3, 3]
     assert [r.label for r in table.rows] == ["Card income", "Total net revenue", "Net income"]
     assert by_label(table, "Total net revenue").values == (4077.0, 3389.0)
@@ -370,15 +438,27 @@ def test_a_two_column_page_is_read_one_column_at_a_time(tmp_path: Path) -> None:
 def test_labels_that_landed_in_the_first_column_are_moved_back() -> None:
     from evalset_pipeline.core.vlm.table_reader import Column, _labels_from_first_column
 
-    cols = tuple(Column(i, h, 12, datetime.date(y, 12, 31) if y else None, None, 0.0, 0.0)
-                 for i, (h, y) in enumerate([("", None), ("2020", 2020), ("2019", 2019)]))
-    rows = (Row("Net revenues by platform:", "", (None, None, None), (None, None, None), 0.0, False),
-            Row("", "", ("Console", "1,920", "2,538"), (None, 1920.0, 2538.0), 0.0, False),
-            Row("", "", ("PC (1)", "1,718", "2,180"), (None, 1718.0, 2180.0), 0.0, False))
+    cols = tuple(
+        Column(i, h, 12, datetime.date(y, 12, 31) if y else None, None, 0.0, 0.0)
+        for i, (h, y) in enumerate([("", None), ("2020", 2020), ("2019", 2019)])
+    )
+    rows = (
+        Row("Net revenues by platform:", "", (None, None, None), (None, None, None), 0.0, False),
+        Row("", "", ("Console", "1,920", "2,538"), (None, 1920.0, 2538.0), 0.0, False),
+        Row("", "", ("PC (1)", "1,718", "2,180"), (None, 1718.0, 2180.0), 0.0, False),
+    )
     columns, moved = _labels_from_first_column(cols, rows)
     assert [c.header for c in columns] == ["2020", "2019"] and [c.index for c in columns] == [0, 1]
-    assert [(r.label, r.cells) for r in moved] == [("Net revenues by platform:", (None, None)),
-                                                   ("Console", ("1,920", "2,538")), ("PC", ("1,718", "2,180"))]
-    numbers = (Row("", "", ("12", "1,920", "2,538"), (12.0, 1920.0, 2538.0), 0.0, False),
-               Row("", "", ("14", "1,718", "2,180"), (14.0, 1718.0, 2180.0), 0.0, False))
-    assert _labels_from_first_column(cols, numbers) == (cols, numbers)  # a column of figures stays one
+    assert [(r.label, r.cells) for r in moved] == [
+        ("Net revenues by platform:", (None, None)),
+        ("Console", ("1,920", "2,538")),
+        ("PC", ("1,718", "2,180")),
+    ]
+    numbers = (
+        Row("", "", ("12", "1,920", "2,538"), (12.0, 1920.0, 2538.0), 0.0, False),
+        Row("", "", ("14", "1,718", "2,180"), (14.0, 1718.0, 2180.0), 0.0, False),
+    )
+    assert _labels_from_first_column(cols, numbers) == (
+        cols,
+        numbers,
+    )  # a column of figures stays one

@@ -3,6 +3,7 @@
 The point of these tests is the point of the project: a question written from one page is
 usually answerable by its look-alike siblings, and only qualifiers make it unique.
 """
+
 from __future__ import annotations
 
 import json
@@ -12,10 +13,14 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from evalset_pipeline.core.corpus.sample_corpus import PageRecord, plan_sample_corpus, render_document
+from evalset_pipeline.core.corpus.sample_corpus import (
+    PageRecord,
+    plan_sample_corpus,
+    render_document,
+)
+from evalset_pipeline.core.pagetext.layer import text_layer_of
 from evalset_pipeline.core.vlm.answers import answers_agree
 from evalset_pipeline.core.vlm.base import PageView, Qualifiers, VLMBackend
-from evalset_pipeline.core.render.text_layer import text_layer_of
 from evalset_pipeline.core.vlm.textlayer import (
     TextLayerBackend,
     compose_question,
@@ -35,10 +40,12 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
     out: Corpus = []
     for doc_plan in plan.documents:
         with pymupdf.open(stream=render_document(doc_plan), filetype="pdf") as pdf:
-            for rec, page in zip(doc_plan.pages, pdf):
+            for rec, page in zip(doc_plan.pages, pdf, strict=False):
                 unit_id = f"{rec.document}#{rec.page}"
                 path = root / (unit_id.replace("/", "_").replace("#", "_") + ".json")
-                path.write_text(json.dumps(text_layer_of(page), ensure_ascii=False), encoding="utf-8")
+                path.write_text(
+                    json.dumps(text_layer_of(page), ensure_ascii=False), encoding="utf-8"
+                )
                 out.append((rec, PageView(unit_id, root / "none.png", path, f"h{len(out)}")))
     return out
 
@@ -55,7 +62,7 @@ def written(corpus: Corpus, backend: TextLayerBackend) -> list:
 
 def _answering(backend: TextLayerBackend, question: str, pages: Corpus) -> list[PageRecord]:
     judgments = backend.judge([(question, pv) for _, pv in pages])
-    return [rec for (rec, _), j in zip(pages, judgments) if j.answers]
+    return [rec for (rec, _), j in zip(pages, judgments, strict=False) if j.answers]
 
 
 def _siblings(corpus: Corpus, rec: PageRecord) -> Corpus:
@@ -67,7 +74,13 @@ def _is_inferred(question: str) -> bool:
 
 
 def test_identity_and_prompt_hash(backend: TextLayerBackend) -> None:
-    for method in ("prompt_hash", "write_questions", "judge", "label", "qualify"):  # VLMBackend is structural
+    for method in (
+        "prompt_hash",
+        "write_questions",
+        "judge",
+        "label",
+        "qualify",
+    ):  # VLMBackend is structural
         assert callable(getattr(backend, method)) and hasattr(VLMBackend, method)
     assert (backend.name, backend.model) == ("textlayer", "textlayer-v1")
     hashes = {t: backend.prompt_hash(t) for t in ("write", "judge", "label", "qualify")}
@@ -78,7 +91,7 @@ def test_identity_and_prompt_hash(backend: TextLayerBackend) -> None:
 
 
 def test_writer_asks_like_a_single_page_vlm(corpus: Corpus, written: list) -> None:
-    for (rec, _), wq in zip(corpus, written):
+    for (rec, _), wq in zip(corpus, written, strict=False):
         if rec.template_id == "cover":
             assert wq is None
             continue
@@ -86,26 +99,42 @@ def test_writer_asks_like_a_single_page_vlm(corpus: Corpus, written: list) -> No
         assert wq.language == rec.language
     # A single-page writer usually names no entity and no period; now and then it reads the
     # running header and names the page's own (never another page's).
-    naming = [(rec, wq) for (rec, _), wq in zip(corpus, written) if wq is not None and rec.entity in wq.question]
-    bare = [wq for (rec, _), wq in zip(corpus, written) if wq is not None and rec.entity not in wq.question]
+    naming = [
+        (rec, wq)
+        for (rec, _), wq in zip(corpus, written, strict=False)
+        if wq is not None and rec.entity in wq.question
+    ]
+    bare = [
+        wq
+        for (rec, _), wq in zip(corpus, written, strict=False)
+        if wq is not None and rec.entity not in wq.question
+    ]
     assert all(not parse_question(wq.question).periods for wq in bare)
     assert all(parse_question(wq.question).periods == (rec.period,) for rec, wq in naming)
     assert 0.1 <= len(naming) / (len(naming) + len(bare)) <= 0.4
     inferred = sum(1 for wq in written if wq is not None and _is_inferred(wq.question))
     total = sum(1 for wq in written if wq is not None)
     assert 0.03 <= inferred / total <= 0.2  # about one in ten
-    assert [wq for wq in TextLayerBackend().write_questions([pv for _, pv in corpus])] == written  # deterministic
+    assert [
+        wq for wq in TextLayerBackend().write_questions([pv for _, pv in corpus])
+    ] == written  # deterministic
 
 
 def test_korean_pages_get_korean_questions(corpus: Corpus, written: list) -> None:
-    ko = [wq for (rec, _), wq in zip(corpus, written) if rec.language == "ko" and wq is not None]
+    ko = [
+        wq
+        for (rec, _), wq in zip(corpus, written, strict=False)
+        if rec.language == "ko" and wq is not None
+    ]
     assert ko and all(wq.language == "ko" and re.search("[가-힣]", wq.question) for wq in ko)
     assert all(wq.question.endswith("니까?") for wq in ko)  # 입니까? / 변했습니까?
     assert not any(re.search("[A-Za-z]", wq.question) for wq in ko)
 
 
-def test_gold_answers_its_own_stated_question(corpus: Corpus, backend: TextLayerBackend, written: list) -> None:
-    for (rec, pv), wq in zip(corpus, written):
+def test_gold_answers_its_own_stated_question(
+    corpus: Corpus, backend: TextLayerBackend, written: list
+) -> None:
+    for (rec, pv), wq in zip(corpus, written, strict=False):
         if wq is None or _is_inferred(wq.question):
             continue
         [judgment] = backend.judge([(wq.question, pv)])
@@ -115,21 +144,31 @@ def test_gold_answers_its_own_stated_question(corpus: Corpus, backend: TextLayer
         assert label.label == "sufficient"
 
 
-def test_inferred_questions_are_not_answered_by_their_gold(corpus: Corpus, backend: TextLayerBackend,
-                                                          written: list) -> None:
-    inferred = [(rec, pv, wq) for (rec, pv), wq in zip(corpus, written) if wq is not None and _is_inferred(wq.question)]
+def test_inferred_questions_are_not_answered_by_their_gold(
+    corpus: Corpus, backend: TextLayerBackend, written: list
+) -> None:
+    inferred = [
+        (rec, pv, wq)
+        for (rec, pv), wq in zip(corpus, written, strict=False)
+        if wq is not None and _is_inferred(wq.question)
+    ]
     assert inferred
     for rec, pv, wq in inferred:
         [judgment] = backend.judge([(wq.question, pv)])
         assert not judgment.answers and "computed" in judgment.reason, (wq, judgment)
         if "across all segments" in wq.question:
-            assert answers_agree(wq.answer, f"{rec.total:,.1f}" if rec.language == "en" and rec.metric != "headcount"
-                                 else f"{rec.total:,.0f}")
+            assert answers_agree(
+                wq.answer,
+                f"{rec.total:,.1f}"
+                if rec.language == "en" and rec.metric != "headcount"
+                else f"{rec.total:,.0f}",
+            )
         assert backend.label([(wq.question, wq.answer, pv)])[0].label != "sufficient"
 
 
-def test_unqualified_argmax_is_answered_by_a_sibling_of_another_period(corpus: Corpus,
-                                                                       backend: TextLayerBackend) -> None:
+def test_unqualified_argmax_is_answered_by_a_sibling_of_another_period(
+    corpus: Corpus, backend: TextLayerBackend
+) -> None:
     same_answer = different_answer = 0
     for rec, pv in corpus:
         if rec.template_id != "segment_bar" or rec.revision != "original":
@@ -137,8 +176,15 @@ def test_unqualified_argmax_is_answered_by_a_sibling_of_another_period(corpus: C
         facts = backend.facts(pv)
         wq = compose_question(facts, "argmax")
         assert wq is not None and wq.answer == rec.argmax()
-        sibling = next((r, p) for r, p in corpus if r.template_id == rec.template_id and r.entity == rec.entity
-                       and r.metric == rec.metric and r.period != rec.period and r.revision == "original")
+        sibling = next(
+            (r, p)
+            for r, p in corpus
+            if r.template_id == rec.template_id
+            and r.entity == rec.entity
+            and r.metric == rec.metric
+            and r.period != rec.period
+            and r.revision == "original"
+        )
         [judgment] = backend.judge([(wq.question, sibling[1])])
         assert judgment.answers, "the sibling answers: the question is under-specified"
         assert judgment.answer == sibling[0].argmax()
@@ -149,9 +195,11 @@ def test_unqualified_argmax_is_answered_by_a_sibling_of_another_period(corpus: C
     assert same_answer and different_answer  # the variety that makes validation real work
 
 
-def test_qualifiers_make_the_gold_the_only_answer(corpus: Corpus, backend: TextLayerBackend, written: list) -> None:
+def test_qualifiers_make_the_gold_the_only_answer(
+    corpus: Corpus, backend: TextLayerBackend, written: list
+) -> None:
     checked = 0
-    for (rec, pv), wq in zip(corpus, written):
+    for (rec, pv), wq in zip(corpus, written, strict=False):
         if wq is None or _is_inferred(wq.question):
             continue
         siblings = _siblings(corpus, rec)
@@ -159,13 +207,16 @@ def test_qualifiers_make_the_gold_the_only_answer(corpus: Corpus, backend: TextL
         assert rec in before
         if rec.entity not in wq.question:
             assert len(before) > 1  # under-specified as written
-        [qualified] = backend.qualify([(wq.question, Qualifiers({"period": rec.period, "entity": rec.entity},
-                                                                 rec.language))])
+        [qualified] = backend.qualify(
+            [(wq.question, Qualifiers({"period": rec.period, "entity": rec.entity}, rec.language))]
+        )
         after = _answering(backend, qualified, siblings)
         twins = [r for r in after if r.revision != rec.revision]
         assert [r for r in after if r.revision == rec.revision] == [rec], qualified
         if twins:  # a restatement pair: only the revision axis tells them apart
-            [qualified] = backend.qualify([(qualified, Qualifiers({"revision": rec.revision}, rec.language))])
+            [qualified] = backend.qualify(
+                [(qualified, Qualifiers({"revision": rec.revision}, rec.language))]
+            )
             assert _answering(backend, qualified, siblings) == [rec], qualified
         [judgment] = backend.judge([(qualified, pv)])
         assert answers_agree(judgment.answer, wq.answer)
@@ -180,7 +231,9 @@ def test_requalifying_never_duplicates(corpus: Corpus) -> None:
     assert qualify_question(once, en) == once
     both = qualify_question(once, Qualifiers({"revision": "restated"}, "en"))
     assert both == "Which segment had the highest revenue in Q3 2024 for Acme Group as restated?"
-    assert qualify_question(both, Qualifiers({"revision": "original"}, "en")).endswith("as originally reported?")
+    assert qualify_question(both, Qualifiers({"revision": "original"}, "en")).endswith(
+        "as originally reported?"
+    )
     ko = Qualifiers({"period": "2024-Q3", "entity": "한빛전자"}, "ko")
     once_ko = qualify_question("매출이 가장 높은 부문은 어디입니까?", ko)
     assert once_ko == "2024년 3분기 한빛전자의 매출이 가장 높은 부문은 어디입니까?"
@@ -190,60 +243,133 @@ def test_requalifying_never_duplicates(corpus: Corpus) -> None:
     assert parsed is not None and parsed.segment == "반도체" and parsed.entities == ("한빛전자",)
     assert parsed.periods == ("2024-Q3",) and parsed.metric == "operating income"
     # a metric qualifier is added only when the question names no metric
-    assert "in terms of" not in qualify_question("Which segment had the highest revenue?",
-                                                 Qualifiers({"metric": "operating income"}, "en"))
-    assert qualify_question("Which segment was largest?", Qualifiers({"metric": "operating income"}, "en")) == \
-        "Which segment was largest in terms of operating income?"
+    assert "in terms of" not in qualify_question(
+        "Which segment had the highest revenue?", Qualifiers({"metric": "operating income"}, "en")
+    )
+    assert (
+        qualify_question(
+            "Which segment was largest?", Qualifiers({"metric": "operating income"}, "en")
+        )
+        == "Which segment was largest in terms of operating income?"
+    )
 
 
-def test_restatement_needs_the_revision_qualifier(corpus: Corpus, backend: TextLayerBackend) -> None:
-    restated = next((r, pv) for r, pv in corpus if r.revision == "restated" and r.template_id == "segment_bar")
-    original = next((r, pv) for r, pv in corpus if r.revision == "original" and r.template_id == "segment_bar"
-                    and (r.entity, r.metric, r.period) == (restated[0].entity, restated[0].metric, restated[0].period))
+def test_restatement_needs_the_revision_qualifier(
+    corpus: Corpus, backend: TextLayerBackend
+) -> None:
+    restated = next(
+        (r, pv) for r, pv in corpus if r.revision == "restated" and r.template_id == "segment_bar"
+    )
+    original = next(
+        (r, pv)
+        for r, pv in corpus
+        if r.revision == "original"
+        and r.template_id == "segment_bar"
+        and (r.entity, r.metric, r.period)
+        == (restated[0].entity, restated[0].metric, restated[0].period)
+    )
     base = "Which segment had the highest revenue in Q2 2024 for Acme Group"
     as_restated, as_reported = f"{base} as restated?", f"{base} as originally reported?"
-    judged = backend.judge([(as_restated, restated[1]), (as_restated, original[1]),
-                            (as_reported, restated[1]), (as_reported, original[1])])
+    judged = backend.judge(
+        [
+            (as_restated, restated[1]),
+            (as_restated, original[1]),
+            (as_reported, restated[1]),
+            (as_reported, original[1]),
+        ]
+    )
     assert [j.answers for j in judged] == [True, False, False, True]
     assert judged[0].answer == restated[0].argmax() and judged[3].answer == original[0].argmax()
 
 
 def test_entity_qualifier_is_fuzzy_but_not_loose(corpus: Corpus, backend: TextLayerBackend) -> None:
-    rec, pv = next((r, p) for r, p in corpus if r.entity == "Acme Group" and r.template_id == "segment_bar"
-                   and r.metric == "revenue" and r.period == "2024-Q3")
-    asks = ["Which segment had the highest revenue for ACME group?",
-            "Which segment had the highest revenue for Acme Groupe?",
-            "Which segment had the highest revenue for Borealis Holdings?"]
+    rec, pv = next(
+        (r, p)
+        for r, p in corpus
+        if r.entity == "Acme Group"
+        and r.template_id == "segment_bar"
+        and r.metric == "revenue"
+        and r.period == "2024-Q3"
+    )
+    asks = [
+        "Which segment had the highest revenue for ACME group?",
+        "Which segment had the highest revenue for Acme Groupe?",
+        "Which segment had the highest revenue for Borealis Holdings?",
+    ]
     assert [j.answers for j in backend.judge([(q, pv) for q in asks])] == [True, True, False]
 
 
 def test_labels(corpus: Corpus, backend: TextLayerBackend) -> None:
-    gold, gold_pv = next((r, p) for r, p in corpus if r.entity == "Delta Logistics" and r.template_id == "kpi_table"
-                         and r.metric == "revenue" and r.period == "2024-Q3")
-    q = qualify_question(compose_question(backend.facts(gold_pv), "value", "Services").question,
-                         Qualifiers({"period": "2024-Q3", "entity": "Delta Logistics"}))
+    gold, gold_pv = next(
+        (r, p)
+        for r, p in corpus
+        if r.entity == "Delta Logistics"
+        and r.template_id == "kpi_table"
+        and r.metric == "revenue"
+        and r.period == "2024-Q3"
+    )
+    q = qualify_question(
+        compose_question(backend.facts(gold_pv), "value", "Services").question,
+        Qualifiers({"period": "2024-Q3", "entity": "Delta Logistics"}),
+    )
     ref = backend.judge([(q, gold_pv)])[0].answer
-    other_period = next(p for r, p in corpus if r.entity == gold.entity and r.template_id == gold.template_id
-                        and r.metric == gold.metric and r.period != gold.period)
-    other_entity_same_segment = next(p for r, p in corpus if r.entity == "Acme Group" and r.template_id == "kpi_table"
-                                     and r.metric == "revenue" and r.period == "2024-Q3")
-    other_metric = next(p for r, p in corpus if r.entity == gold.entity and r.template_id == gold.template_id
-                        and r.metric == "headcount" and r.period == gold.period)
+    other_period = next(
+        p
+        for r, p in corpus
+        if r.entity == gold.entity
+        and r.template_id == gold.template_id
+        and r.metric == gold.metric
+        and r.period != gold.period
+    )
+    other_entity_same_segment = next(
+        p
+        for r, p in corpus
+        if r.entity == "Acme Group"
+        and r.template_id == "kpi_table"
+        and r.metric == "revenue"
+        and r.period == "2024-Q3"
+    )
+    other_metric = next(
+        p
+        for r, p in corpus
+        if r.entity == gold.entity
+        and r.template_id == gold.template_id
+        and r.metric == "headcount"
+        and r.period == gold.period
+    )
     cover = next(p for r, p in corpus if r.template_id == "cover")
-    labels = backend.label([(q, ref, p) for p in (gold_pv, other_period, other_entity_same_segment, other_metric, cover)])
-    assert [lab.label for lab in labels] == ["sufficient", "supporting", "supporting", "irrelevant", "irrelevant"]
+    labels = backend.label(
+        [
+            (q, ref, p)
+            for p in (gold_pv, other_period, other_entity_same_segment, other_metric, cover)
+        ]
+    )
+    assert [lab.label for lab in labels] == [
+        "sufficient",
+        "supporting",
+        "supporting",
+        "irrelevant",
+        "irrelevant",
+    ]
     assert all(lab.rationale and "\n" not in lab.rationale for lab in labels)
 
 
-def test_unknown_forms_and_broken_pages(corpus: Corpus, backend: TextLayerBackend, tmp_path: Path) -> None:
+def test_unknown_forms_and_broken_pages(
+    corpus: Corpus, backend: TextLayerBackend, tmp_path: Path
+) -> None:
     _, pv = corpus[1]
     [j] = backend.judge([("Who is the CEO?", pv)])
     assert not j.answers and "unrecognised" in j.reason
-    assert not backend.judge([("Which segment had the highest revenue as of soon-ish?", pv)])[0].answers
+    assert not backend.judge([("Which segment had the highest revenue as of soon-ish?", pv)])[
+        0
+    ].answers
     missing = PageView("x", tmp_path / "x.png", tmp_path / "missing.json", "h")
     assert backend.write_questions([missing]) == [None]
     assert not backend.judge([("Which segment had the highest revenue?", missing)])[0].answers
-    assert backend.label([("Which segment had the highest revenue?", "Cloud", missing)])[0].label == "irrelevant"
+    assert (
+        backend.label([("Which segment had the highest revenue?", "Cloud", missing)])[0].label
+        == "irrelevant"
+    )
 
 
 def test_facts_are_cached_per_text_layer(corpus: Corpus) -> None:

@@ -1,0 +1,333 @@
+"""Harden imported items: judge each gold page and its one-axis siblings, classify, publish a golden version.
+
+The siblings are the ones the build mined (`hard_negatives`: same template, one axis different,
+nearest by appearance), and the pages that print the gold's period (`comparative_pages`), exactly
+as for written questions. Every candidate is labelled by the configured judge with the item's
+reference answer: the VLM (`openai`) or, offline, the answer-evidence judge
+(core/vlm/answer_evidence.py). The benchmark's questions are its own words, so none is
+rewritten. Each item is classified instead:
+
+  kept                 the judge finds no sibling that states the answer         -> slice main
+  sibling_answers      a one-axis sibling states it too (axes recorded)          -> slice underspecified,
+                       every answering page acceptable (sufficient)
+  gold_not_sufficient  no sibling answers, and the judge does not find the human  -> slice main, the human
+                       gold page sufficient (computed answers, judge misses)        label kept, flagged
+
+The human's gold pages stay `sufficient` with `label_source = human` (the benchmark's own label;
+the judge's verdict is in the rationale and the provenance). The version's provenance holds the
+source, its file hash, every import issue, and per item its original id, status and verdicts.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import pyarrow as pa
+
+from evalset_pipeline.core.golden import schema
+from evalset_pipeline.core.golden.model import GoldenSetDraft, PublishResult
+from evalset_pipeline.core.golden.publish import publish_golden_set
+from evalset_pipeline.core.hashing import fingerprint
+from evalset_pipeline.core.imports.records import ResolvedItem, SourceSet
+from evalset_pipeline.core.imports.resolve import Resolution
+from evalset_pipeline.core.pagetext.layer import load_text_layer
+from evalset_pipeline.core.paths import DataPaths
+from evalset_pipeline.core.review.regression import detect_language
+from evalset_pipeline.core.vlm.answer_evidence import judge_evidence
+from evalset_pipeline.core.vlm.base import LabelResult, PageView
+
+KEPT, SIBLING, GOLD_NOT_SUFFICIENT = "kept", "sibling_answers", "gold_not_sufficient"
+STATUSES = (KEPT, SIBLING, GOLD_NOT_SUFFICIENT)
+COMPARATIVE = "comparative"
+Labeller = Callable[[Sequence[tuple[str, str, PageView]]], list[LabelResult]]
+
+
+@dataclass(frozen=True)
+class Candidate:
+    item_id: str
+    unit_id: str
+    role: str  # gold | distractor | pooled
+    axis: str
+
+
+@dataclass
+class Classified:
+    item: ResolvedItem
+    status: str
+    slice: str
+    gold: dict[str, LabelResult]
+    answering: dict[str, str]  # unit -> axis of the siblings that state the answer
+    axes_checked: list[str]
+    printed: bool | None  # the answer is on a gold page at all (the judge-independent reference)
+    labels: dict[str, tuple[Candidate, LabelResult]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class WorkingCorpus:
+    """What the build left in the data directory that hardening reads."""
+
+    renders: dict[str, Any]  # unit -> PageRender
+    views: dict[str, PageView]  # unit -> what a judge sees (with its document's facts)
+    negatives: dict[str, list[Any]]  # gold unit -> [Negative]
+    comparatives: dict[str, list[Any]]  # gold unit -> [Comparative]
+    units: dict[str, dict[str, Any]]  # unit -> golden_units row (without version_id)
+    manifest: Any  # CorpusManifest
+    axes: list[str]
+    knobs: dict[str, Any]
+
+
+def load_working_corpus(paths: DataPaths) -> WorkingCorpus:
+    from evalset_pipeline.core.golden.units import unit_row
+    from evalset_pipeline.core.pipeline.context import BuildConfig, StageContext
+    from evalset_pipeline.core.pipeline.documents import load_manifest
+    from evalset_pipeline.core.pipeline.hard_negatives import load_comparatives, load_hard_negatives
+    from evalset_pipeline.core.pipeline.lineage import LineageMismatch, load_producer
+    from evalset_pipeline.core.pipeline.page_metadata import (
+        load_document_contexts,
+        load_page_metadata,
+    )
+    from evalset_pipeline.core.pipeline.page_renders import load_page_renders
+    from evalset_pipeline.core.pipeline.pages import page_view
+    from evalset_pipeline.core.pipeline.template_groups import load_template_groups
+
+    ctx = StageContext(paths, BuildConfig())
+    missing = [
+        t
+        for t in ("page_renders", "page_metadata", "template_groups", "hard_negatives")
+        if not paths.table(t).exists()
+    ]
+    if missing:
+        raise FileNotFoundError(
+            f"{paths.root} holds no build of the corpus ({', '.join(missing)} missing): run "
+            f"`evalset build --corpus DIR --data-dir {paths.root}` first"
+        )
+    renders = {p.unit_id: p for p in load_page_renders(ctx)}
+    contexts = load_document_contexts(ctx)
+    meta = load_page_metadata(ctx)
+    templates = {u: t for u, (t, _) in load_template_groups(ctx).items()}
+    # The template the negatives were mined with: metadata where given, else the cluster (as golden_set).
+    units = {
+        u: unit_row(
+            u,
+            r,
+            {
+                **(meta[u].values if u in meta else {}),
+                "template_id": templates.get(u)
+                or (meta[u].get("template_id") if u in meta else ""),
+            },
+        )
+        for u, r in renders.items()
+    }
+    try:
+        knobs = load_producer(ctx, "candidate_labels").knobs
+    except LineageMismatch:
+        knobs = {}
+    return WorkingCorpus(
+        renders,
+        {u: page_view(r, paths.root, contexts) for u, r in renders.items()},
+        load_hard_negatives(ctx),
+        load_comparatives(ctx),
+        units,
+        load_manifest(ctx),
+        list(knobs.get("axes") or BuildConfig().axes),
+        knobs,
+    )
+
+
+def candidates(item: ResolvedItem, corpus: WorkingCorpus) -> list[Candidate]:
+    """The gold pages, then each gold page's mined siblings (distractors) and comparatives (pooled)."""
+    out = [Candidate(item.item_id, u, "gold", "") for u in item.gold_units]
+    seen = set(item.gold_units)
+    for g in item.gold_units:
+        for n in corpus.negatives.get(g, []):
+            if n.negative_unit_id not in seen:
+                seen.add(n.negative_unit_id)
+                out.append(Candidate(item.item_id, n.negative_unit_id, "distractor", n.axis))
+        for c in corpus.comparatives.get(g, []):
+            if c.comparative_unit_id not in seen:
+                seen.add(c.comparative_unit_id)
+                out.append(Candidate(item.item_id, c.comparative_unit_id, "pooled", COMPARATIVE))
+    return out
+
+
+def _printed(item: ResolvedItem, corpus: WorkingCorpus) -> bool | None:
+    """Is the answer on a gold page at all (figures anywhere on it, or its words)? The reference the
+    judge is validated against; it ignores row, subject and period, which the judge checks."""
+    verdicts = [
+        judge_evidence(
+            item.item.question, item.item.answer, load_text_layer(str(corpus.views[u].text_path))
+        ).printed
+        for u in item.gold_units
+    ]
+    if any(v is True for v in verdicts):
+        return True
+    return None if all(v is None for v in verdicts) else False
+
+
+def classify(
+    items: Sequence[ResolvedItem], corpus: WorkingCorpus, labeller: Labeller
+) -> list[Classified]:
+    pool = [(it, c) for it in items for c in candidates(it, corpus)]
+    results = labeller(
+        [(it.item.question, it.item.answer, corpus.views[c.unit_id]) for it, c in pool]
+    )
+    by_item: dict[str, dict[str, tuple[Candidate, LabelResult]]] = {}
+    for (it, c), r in zip(pool, results, strict=False):
+        by_item.setdefault(it.item_id, {})[c.unit_id] = (c, r)
+    out = []
+    for it in items:
+        labels = by_item.get(it.item_id, {})
+        gold = {u: r for u, (c, r) in labels.items() if c.role == "gold"}
+        answering = {
+            u: c.axis
+            for u, (c, r) in labels.items()
+            if c.role == "distractor" and r.label == "sufficient"
+        }
+        axes = sorted({c.axis for c, _ in labels.values() if c.role == "distractor"})
+        if answering:
+            status, slice_ = SIBLING, "underspecified"
+        elif not any(r.label == "sufficient" for r in gold.values()):
+            status, slice_ = GOLD_NOT_SUFFICIENT, "main"
+        else:
+            status, slice_ = KEPT, "main"
+        out.append(
+            Classified(it, status, slice_, gold, answering, axes, _printed(it, corpus), labels)
+        )
+    return out
+
+
+def _without_version(s: pa.Schema) -> pa.Schema:
+    return pa.schema([f for f in s if f.name != "version_id"])
+
+
+def draft_of(
+    source: SourceSet,
+    resolution: Resolution,
+    classified: Sequence[Classified],
+    corpus: WorkingCorpus,
+    judge_identity: dict[str, Any],
+) -> GoldenSetDraft:
+    items, judgments, used = [], [], set()
+    per_item: dict[str, Any] = {}
+    for c in classified:
+        it = c.item
+        items.append(
+            {
+                "item_id": it.item_id,
+                "slice": c.slice,
+                "question": it.item.question,
+                "answer": it.item.answer,
+                "gold_unit_id": it.gold_units[0],
+                "original_question": it.item.question,
+                "language": detect_language(it.item.question),
+                "qualified_axes": "",
+            }
+        )
+        for unit, (cand, r) in c.labels.items():
+            used.add(unit)
+            if cand.role == "gold":
+                judgments.append(
+                    {
+                        "item_id": it.item_id,
+                        "unit_id": unit,
+                        "role": "gold",
+                        "axis": "",
+                        "label": "sufficient",
+                        "label_source": "human",
+                        "rationale": f"evidence page named by {source.source} ({it.item.original_id}); "
+                        f"judge: {r.label}: {r.rationale}",
+                    }
+                )
+            else:
+                judgments.append(
+                    {
+                        "item_id": it.item_id,
+                        "unit_id": unit,
+                        "role": cand.role,
+                        "axis": cand.axis,
+                        "label": r.label,
+                        "label_source": "model",
+                        "rationale": r.rationale,
+                    }
+                )
+        per_item[it.item_id] = {
+            "original_id": it.item.original_id,
+            "status": c.status,
+            "printed": c.printed,
+            "gold": {u: r.label for u, r in c.gold.items()},
+            "answering": c.answering,
+            "axes_checked": c.axes_checked,
+            "where": f"{it.item.file}:{it.item.line}",
+            "extra": it.item.extra,
+        }
+    statuses = Counter(c.status for c in classified)
+    provenance = {
+        "kind": "import",
+        "source": source.source,
+        "format": source.format,
+        "path": source.path,
+        "input_sha256": source.file_sha256,
+        "judge": judge_identity,
+        "axes": corpus.axes,
+        "rows": source.rows,
+        "items_read": len(source.items),
+        "imported": len(classified),
+        "gold_refs": resolution.refs,
+        "gold_refs_resolved": resolution.refs_resolved,
+        "issue_count": len(resolution.issues),
+        "issues": [str(i) for i in resolution.issues[:500]],
+        "statuses": {s: statuses.get(s, 0) for s in STATUSES},
+        "items": per_item,
+    }
+    units = [corpus.units[u] for u in sorted(used)]
+    config = fingerprint(
+        {
+            "import": {
+                "source": source.source,
+                "format": source.format,
+                "sha256": source.file_sha256,
+            },
+            "judge": judge_identity,
+            "knobs": corpus.knobs,
+        }
+    )
+    return GoldenSetDraft(
+        items=pa.Table.from_pylist(items, schema=_without_version(schema.GOLDEN_ITEMS)),
+        judgments=pa.Table.from_pylist(judgments, schema=_without_version(schema.GOLDEN_JUDGMENTS)),
+        units=pa.Table.from_pylist(units, schema=_without_version(schema.GOLDEN_UNITS)),
+        corpus=corpus.manifest,
+        config_fingerprint=config,
+        funnel={
+            "imported": len(classified),
+            **{s: statuses.get(s, 0) for s in STATUSES},
+            "issues": len(resolution.issues),
+        },
+        provenance=provenance,
+    )
+
+
+def harden(
+    paths: DataPaths,
+    source: SourceSet,
+    labeller: Labeller,
+    judge_identity: dict[str, Any],
+    corpus: WorkingCorpus | None = None,
+) -> tuple[PublishResult, GoldenSetDraft, Resolution]:
+    """Resolve, judge, classify and publish; refuses (ValueError) when no item resolves."""
+    from evalset_pipeline.core.imports.resolve import resolve
+    from evalset_pipeline.core.review.regression import corpus_index
+
+    corpus = corpus or load_working_corpus(paths)
+    resolution = resolve(source, corpus_index(paths), corpus.renders)
+    if not resolution.items:
+        shown = "\n  ".join(str(i) for i in resolution.issues[:10])
+        raise ValueError(
+            f"nothing to import from {source.path}: no item has a gold page in this corpus"
+            + (f"\n  {shown}" if shown else "")
+        )
+    classified = classify(resolution.items, corpus, labeller)
+    draft = draft_of(source, resolution, classified, corpus, judge_identity)
+    return publish_golden_set(paths, draft), draft, resolution

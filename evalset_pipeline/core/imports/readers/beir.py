@@ -1,0 +1,140 @@
+"""A BEIR folder: `queries.jsonl`, `corpus.jsonl`, `qrels/<split>.tsv` (query-id, corpus-id, score; a header line).
+
+Which document page a corpus id is comes from the corpus row (`metadata.document_path` and
+`metadata.page_number`, as this project exports it, or top-level `document`/`page` fields), else
+from `--mapping` (a CSV `corpus_id,document,page`), else the id must be a unit id of this corpus.
+A qrels row with score > 0 names a gold page; rows naming an unknown query or corpus id, or a
+score that is not a number, are reported with their file and line; the other rows still import.
+Every split is imported unless `splits` names some; the split is kept in the item's provenance.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from evalset_pipeline.core.imports.readers._common import (
+    files_sha256,
+    read_mapping,
+    ref_from_fields,
+)
+from evalset_pipeline.core.imports.records import (
+    GoldRef,
+    ImportFormatError,
+    ImportIssue,
+    SourceItem,
+    SourceSet,
+)
+
+
+def _jsonl(path: Path, issues: list[ImportIssue]) -> list[tuple[int, dict[str, Any]]]:
+    out = []
+    with open(path, encoding="utf-8-sig") as f:
+        for line, text in enumerate(f, start=1):
+            if not text.strip():
+                continue
+            try:
+                obj = json.loads(text)
+            except json.JSONDecodeError as exc:
+                issues.append(ImportIssue(path.name, line, f"not JSON ({exc.msg})"))
+                continue
+            if not isinstance(obj, dict) or obj.get("_id") in (None, ""):
+                issues.append(ImportIssue(path.name, line, "a row is a JSON object with an `_id`"))
+                continue
+            out.append((line, obj))
+    return out
+
+
+def read_beir(
+    folder: Path, source: str, *, mapping: str | Path | None = None, splits: tuple[str, ...] = ()
+) -> SourceSet:
+    queries_path, corpus_path, qrels_dir = (
+        folder / "queries.jsonl",
+        folder / "corpus.jsonl",
+        folder / "qrels",
+    )
+    for p in (queries_path, corpus_path, qrels_dir):
+        if not p.exists():
+            raise ImportFormatError(f"{folder} is not a BEIR folder: {p.name} is missing")
+    tsvs = sorted(qrels_dir.glob("*.tsv"))
+    if splits:
+        tsvs = [p for p in tsvs if p.stem in splits]
+        if not tsvs:
+            raise ImportFormatError(
+                f"{qrels_dir} has no qrels file for split(s) {', '.join(splits)}"
+            )
+    issues: list[ImportIssue] = []
+    mapped, map_issues = read_mapping(mapping)
+    issues += map_issues
+    corpus: dict[str, GoldRef] = {}
+    for line, obj in _jsonl(corpus_path, issues):
+        cid = str(obj["_id"])
+        fields = (
+            {**obj, **(obj.get("metadata") or {})} if isinstance(obj.get("metadata"), dict) else obj
+        )
+        ref = ref_from_fields(cid, fields, corpus_path.name, line)
+        corpus[cid] = mapped.get(cid, ref) if not ref.document else ref
+    queries = {str(obj["_id"]): (line, obj) for line, obj in _jsonl(queries_path, issues)}
+    gold: dict[str, list[GoldRef]] = defaultdict(list)
+    split_of: dict[str, str] = {}
+    rows = len(queries)
+    for tsv in tsvs:
+        with open(tsv, encoding="utf-8-sig", newline="") as f:
+            for line, rec in enumerate(csv.reader(f, delimiter="\t"), start=1):
+                if not rec or (
+                    line == 1 and rec[0].strip().lower() in ("query-id", "query_id", "qid")
+                ):
+                    continue
+                where = f"qrels/{tsv.name}"
+                if len(rec) < 3:
+                    issues.append(
+                        ImportIssue(where, line, "a qrels row is query-id, corpus-id, score")
+                    )
+                    continue
+                qid, cid, score = rec[0], rec[1], rec[2]
+                try:
+                    relevant = float(score) > 0
+                except ValueError:
+                    issues.append(ImportIssue(where, line, f"score {score!r} is not a number"))
+                    continue
+                if qid not in queries:
+                    issues.append(
+                        ImportIssue(where, line, f"query id {qid!r} is not in queries.jsonl")
+                    )
+                    continue
+                if cid not in corpus and cid not in mapped:
+                    issues.append(
+                        ImportIssue(where, line, f"corpus id {cid!r} is not in corpus.jsonl")
+                    )
+                    continue
+                if relevant:
+                    ref = corpus.get(cid) or mapped[cid]
+                    gold[qid].append(GoldRef(ref.document, ref.page, cid, where, line))
+                    split_of.setdefault(qid, tsv.stem)
+    items = []
+    for qid, (line, obj) in queries.items():
+        if qid not in gold:
+            continue  # a query no split of this import judges relevant: nothing to look for
+        given = obj.get("metadata")
+        meta: dict[str, Any] = given if isinstance(given, dict) else {}
+        text = str(obj.get("text") or "").strip()
+        if not text:
+            issues.append(ImportIssue(queries_path.name, line, f"query {qid!r} has no text"))
+            continue
+        answer = str(obj.get("answer") or meta.get("answer") or "").strip()
+        extra = {
+            "split": split_of[qid],
+            **{k: v for k, v in meta.items() if k != "answer" and isinstance(v, (str, int, float))},
+        }
+        items.append(
+            SourceItem(
+                qid, text, answer, tuple(dict.fromkeys(gold[qid])), queries_path.name, line, extra
+            )
+        )
+    files = [queries_path, corpus_path, *tsvs] + ([Path(mapping)] if mapping else [])
+    return SourceSet(
+        source, "beir", str(folder), tuple(items), tuple(issues), rows, files_sha256(files)
+    )

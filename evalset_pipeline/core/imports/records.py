@@ -1,0 +1,88 @@
+"""Records an import hands between its readers, the resolver and the hardening step."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from evalset_pipeline.core.hashing import fingerprint
+
+FORMATS = ("beir", "vidore", "mteb", "jsonl")
+
+
+class ImportFormatError(ValueError):
+    """The input as a whole cannot be read (missing file, wrong layout); the message names the file."""
+
+
+@dataclass(frozen=True)
+class GoldRef:
+    """A page the source names as the evidence: a document and its 1-based page, or a corpus id to map."""
+
+    document: str = ""
+    page: int = 0
+    corpus_id: str = ""  # the source's id of the page (BEIR / parquet corpora)
+    file: str = ""  # where the source names it (file and line), for the error that names it
+    line: int = 0
+
+
+@dataclass(frozen=True)
+class ImportIssue:
+    file: str
+    line: (
+        int  # 1-based line (JSONL, TSV) or row (parquet); 0 when the issue is about the whole file
+    )
+    reason: str
+
+    def __str__(self) -> str:
+        return (
+            f"{self.file}:{self.line}: {self.reason}"
+            if self.line
+            else f"{self.file}: {self.reason}"
+        )
+
+
+@dataclass(frozen=True)
+class SourceItem:
+    """One question as the source states it: its own id, wording, answer and gold pages."""
+
+    original_id: str
+    question: str
+    answer: str
+    gold: tuple[GoldRef, ...]
+    file: str = ""
+    line: int = 0
+    extra: dict[str, Any] = field(
+        default_factory=dict
+    )  # what else the source says (question_type, reasoning, ...)
+
+
+@dataclass(frozen=True)
+class SourceSet:
+    """Everything one reader read: items whose rows parsed, and every row that did not."""
+
+    source: str  # the benchmark's name, e.g. "financebench-dev"
+    format: str
+    path: str
+    items: tuple[SourceItem, ...]
+    issues: tuple[ImportIssue, ...]
+    rows: int  # rows read in all (valid or not)
+    file_sha256: (
+        str  # of the input (files in sorted order for a folder), part of the version's identity
+    )
+
+
+@dataclass(frozen=True)
+class ResolvedItem:
+    """A source item whose gold pages are units of this corpus."""
+
+    item: SourceItem
+    gold_units: tuple[str, ...]  # unit ids, the source's order, without repeats
+
+    @property
+    def item_id(self) -> str:
+        return imported_item_id(self.item.original_id)
+
+
+def imported_item_id(original_id: str) -> str:
+    """Stable per source id, never equal to a unit id ("x-" + fingerprint), so BEIR tools keep every hit."""
+    return "x-" + fingerprint({"id": original_id})

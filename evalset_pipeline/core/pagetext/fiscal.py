@@ -1,0 +1,150 @@
+"""Fiscal calendars: turn a period-end date into the filer's own label (FY2023 Q2 -> "2023-Q2").
+
+A filing states its period as a date ("For the quarterly period ended December 31, 2022") and,
+in its statements, as spans ("Six Months Ended December 31, 2022"). The label a filer uses
+depends on when its fiscal year ends:
+
+- the fiscal year is named after the calendar year it ends in (a year ending June 30, 2023 is
+  FY2023), except that a 52/53-week year ending in the first days of January belongs to the
+  year before (the year ended January 1, 2023 is FY2022);
+- the same early-month rule places a quarter ending July 1 or October 1 in June or September;
+- a quarter's number counts quarters from the first month after the fiscal year end.
+
+The fiscal year end month comes from the document itself where it says so (a 10-K's "fiscal
+year ended", a "twelve months ended" span that ends on the quarter's date, or the longest
+"N months ended <date>" span of a quarterly report: six months ended December 31 means the
+year started in July), else from another document of the same filer, else December.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from evalset_pipeline.core.pagetext.periods import MONTH_PATTERN, MONTHS
+
+__all__ = [
+    "FiscalCalendar",
+    "parse_date",
+    "find_dates",
+    "EARLY_MONTH_DAYS",
+    "months_in_words",
+    "SPAN_WORDS",
+]
+
+# A 52/53-week period ending on one of the first days of a month belongs to the month before.
+EARLY_MONTH_DAYS = 7
+
+_DATE_PATTERNS = (
+    re.compile(
+        MONTH_PATTERN + r"\s+(?P<d>\d{1,2})\s*,?\s*(?P<y>(?:19|20)\d{2})", re.I
+    ),  # December 31, 2022
+    re.compile(
+        r"(?P<d>\d{1,2})\s+" + MONTH_PATTERN + r",?\s+(?P<y>(?:19|20)\d{2})", re.I
+    ),  # 31 December 2022
+    re.compile(r"(?P<y>(?:19|20)\d{2})-(?P<m>\d{2})-(?P<d>\d{2})"),  # 2022-12-31
+    re.compile(
+        r"(?P<y>(?:19|20)\d{2})\s*년\s*(?P<m>\d{1,2})\s*월\s*(?P<d>\d{1,2})\s*일"
+    ),  # 2022년 12월 31일
+    re.compile(r"(?P<y>(?:19|20)\d{2})\.\s?(?P<m>\d{1,2})\.\s?(?P<d>\d{1,2})(?!\d)"),  # 2022.12.31
+)
+SPAN_WORDS = {
+    "one": 1,
+    "three": 3,
+    "six": 6,
+    "nine": 9,
+    "twelve": 12,
+    "fifty-two": 12,
+    "fifty-three": 12,
+    "1": 1,
+    "3": 3,
+    "6": 6,
+    "9": 9,
+    "12": 12,
+}
+
+
+def months_in_words(word: str) -> int | None:
+    return SPAN_WORDS.get(word.lower())
+
+
+def _to_date(m: re.Match[str]) -> date | None:
+    try:
+        month = MONTHS[m["mon"].lower().rstrip(".")] if m.groupdict().get("mon") else int(m["m"])
+        return date(int(m["y"]), month, int(m["d"]))
+    except (ValueError, KeyError):
+        return None
+
+
+def find_dates(text: str) -> list[tuple[int, int, date]]:
+    """(start, end, date) of every full date in `text`, in order, overlaps resolved by first start."""
+    found: list[tuple[int, int, date]] = []
+    for pattern in _DATE_PATTERNS:
+        for m in pattern.finditer(text):
+            d = _to_date(m)
+            if d is not None:
+                found.append((m.start(), m.end(), d))
+    found.sort(key=lambda t: (t[0], -(t[1] - t[0])))
+    out: list[tuple[int, int, date]] = []
+    for item in found:
+        if not out or item[0] >= out[-1][1]:
+            out.append(item)
+    return out
+
+
+def parse_date(text: str) -> date | None:
+    """The first full date in `text` ("December 31, 2022", "31 December 2022", "2022-12-31", "2022년 12월 31일")."""
+    found = find_dates(text)
+    return found[0][2] if found else None
+
+
+def _effective_month(d: date) -> tuple[int, int]:
+    """(year, month) a period ending on `d` is counted in: early-month ends count in the month before."""
+    if d.day <= EARLY_MONTH_DAYS:
+        prev = d.replace(day=1) - timedelta(days=1)
+        return prev.year, prev.month
+    return d.year, d.month
+
+
+def effective_year(d: date) -> int:
+    """The year a period ending on `d` is named after: the year ended January 1, 2023 is 2022."""
+    return _effective_month(d)[0]
+
+
+@dataclass(frozen=True)
+class FiscalCalendar:
+    """A filer's fiscal year, known by the month it ends in (12 = calendar year)."""
+
+    year_end_month: int = 12
+
+    @classmethod
+    def from_year_end(cls, year_end: date) -> FiscalCalendar:
+        return cls(_effective_month(year_end)[1])
+
+    @classmethod
+    def from_span(cls, end: date, months: int) -> FiscalCalendar:
+        """The calendar in which a year-to-date span of `months` ends on `end` (six months ended Dec 31 -> June)."""
+        _, month = _effective_month(end)
+        return cls((month - months - 1) % 12 + 1)
+
+    def fiscal_year(self, end: date) -> int:
+        year, month = _effective_month(end)
+        return year if month <= self.year_end_month else year + 1
+
+    def quarter(self, end: date) -> int:
+        _, month = _effective_month(end)
+        months_into_year = (month - self.year_end_month - 1) % 12 + 1
+        return (months_into_year + 2) // 3
+
+    def label(self, end: date, kind: str) -> str:
+        """Canonical label of the period of `kind` (year | half | quarter | month) ending on `end`."""
+        fy = self.fiscal_year(end)
+        if kind == "year":
+            return str(fy)
+        if kind == "quarter":
+            return f"{fy}-Q{self.quarter(end)}"
+        if kind == "half":
+            return f"{fy}-H{1 if self.quarter(end) <= 2 else 2}"
+        year, month = _effective_month(end)
+        return f"{year}-{month:02d}"
