@@ -74,7 +74,7 @@ READS: dict[str, tuple[str, ...]] = {
         "page_renders",
     ),
     "gold_sample": ("hard_negatives", "template_groups", "page_profiles", "page_renders"),
-    "candidate_questions": ("gold_sample", "page_renders", "page_profiles"),
+    "candidate_questions": ("gold_sample", "page_renders", "page_profiles", "document_facts"),
     "validated_questions": (
         "candidate_questions",
         "documents",
