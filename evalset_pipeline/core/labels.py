@@ -30,3 +30,16 @@ PAGE_FIELDS: Final[tuple[str, ...]] = (
 
 # Slices of a golden set, scored and reported separately, in display order.
 SLICES: Final[tuple[str, ...]] = ("main", "underspecified", "regression")
+
+
+# What happens to a question a distractor can still answer: its own slice, or out of the set.
+Underspecified = Literal["slice", "drop"]
+
+
+def underspecified_policy(value: str) -> Underspecified:
+    """A configured policy, checked: a typo must not silently keep or drop every such question."""
+    if value == "slice":
+        return "slice"
+    if value == "drop":
+        return "drop"
+    raise ValueError(f"underspecified must be 'slice' or 'drop', not {value!r}")

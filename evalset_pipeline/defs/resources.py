@@ -17,10 +17,10 @@ from pydantic import Field
 from evalset_pipeline.core import progress
 from evalset_pipeline.core.buildlock import step_lock
 from evalset_pipeline.core.index.embeddings import EmbedderSpec
+from evalset_pipeline.core.labels import underspecified_policy
 from evalset_pipeline.core.paths import DataPaths, default_corpus_dir, default_data_dir
 from evalset_pipeline.core.pipeline.context import BuildConfig, StageContext
 from evalset_pipeline.core.pipeline.graph import READS, stage_paths
-from evalset_pipeline.core.questions.validation import underspecified_policy
 from evalset_pipeline.core.render.pages import RenderSettings
 from evalset_pipeline.core.vlm.cache import CachedBackend, Prices
 from evalset_pipeline.core.vlm.factory import (

@@ -10,8 +10,8 @@ from typing import Any
 
 from evalset_pipeline.core.hashing import fingerprint
 from evalset_pipeline.core.index.embeddings import EmbedderSpec
+from evalset_pipeline.core.labels import Underspecified
 from evalset_pipeline.core.paths import DataPaths
-from evalset_pipeline.core.questions.validation import Underspecified
 from evalset_pipeline.core.render.pages import RenderSettings
 
 

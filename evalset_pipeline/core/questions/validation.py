@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
 
+from evalset_pipeline.core.labels import Underspecified
 from evalset_pipeline.core.questions.funnel import (
     DISTRACTOR_CHECK,
     FINAL,
@@ -26,18 +26,6 @@ from evalset_pipeline.core.questions.funnel import (
 )
 from evalset_pipeline.core.vlm.answers import answers_agree
 from evalset_pipeline.core.vlm.base import PageView, Qualifiers, VLMBackend
-
-# What happens to a question a distractor can still answer: its own slice, or out of the set.
-Underspecified = Literal["slice", "drop"]
-
-
-def underspecified_policy(value: str) -> Underspecified:
-    """A configured policy, checked: a typo must not silently keep or drop every such question."""
-    if value == "slice":
-        return "slice"
-    if value == "drop":
-        return "drop"
-    raise ValueError(f"underspecified must be 'slice' or 'drop', not {value!r}")
 
 
 @dataclass(frozen=True)
