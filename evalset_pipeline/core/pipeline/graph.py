@@ -231,11 +231,16 @@ def import_closure(module: str) -> list[Path]:
 
 
 def _data_files(sources: list[Path]) -> list[Path]:
-    """Non-Python files in data folders (no __init__.py) beside the closure's modules: prompt files."""
+    """Non-Python files in a data folder (no __init__.py) that a closure module beside it names as a
+    string (`core/vlm/prompt_files.py`: "prompts"): the files that module reads, not every data
+    folder next to any module the stage happens to import."""
     out: set[Path] = set()
     for folder in {p.parent for p in sources}:
+        texts = [p.read_text(encoding="utf-8") for p in sources if p.parent == folder]
         for sub in folder.iterdir():
-            if sub.is_dir() and not (sub / "__init__.py").exists() and sub.name != "__pycache__":
+            if not sub.is_dir() or (sub / "__init__.py").exists() or sub.name == "__pycache__":
+                continue
+            if any(f'"{sub.name}"' in t or f"'{sub.name}'" in t for t in texts):
                 out |= {f for f in sub.rglob("*") if f.is_file() and f.suffix in _DATA_SUFFIXES}
     return sorted(out)
 
