@@ -30,7 +30,12 @@ from evalset_pipeline.core.pagetext.fiscal import (
     months_in_words,
     parse_date,
 )
-from evalset_pipeline.core.pagetext.periods import normalize_period, parse_periods, period_kind
+from evalset_pipeline.core.pagetext.periods import (
+    MONTH_WORD,
+    normalize_period,
+    parse_periods,
+    period_kind,
+)
 
 __all__ = ["ReportingPeriod", "find_form", "find_reporting_period", "FORM_KINDS", "spans_in"]
 
@@ -196,7 +201,7 @@ def spans_in(text: str, window: int = 160) -> list[tuple[int, date]]:
 
 # "Three months ended June 30," over columns "2023 | 2022": the month and day, the years below.
 _MONTH_DAY_ONLY = re.compile(
-    r"\s*(?P<md>(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2})"
+    r"\s*(?P<md>" + MONTH_WORD + r"\s+\d{1,2})"
     r"\s*,?(?!\s*,?\s*(?:19|20)\d{2})",
     re.I,
 )

@@ -112,6 +112,8 @@ _YEAR4 = r"(?P<y>(?:19|20)\d{2})"
 _YEAR24 = r"(?P<y>(?:19|20)?\d{2})"  # four- or two-digit year
 _ORD = r"(?P<o>first|second|third|fourth|1st|2nd|3rd|4th)"
 MONTH_PATTERN = r"(?P<mon>" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
+# The same month names without a capture group (for patterns that name several months).
+MONTH_WORD = r"(?:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
 _DATE_MDY = MONTH_PATTERN + r"\s+(?P<d>\d{1,2}),?\s+" + _YEAR4  # September 30, 2024
 _DATE_DMY = r"(?P<d>\d{1,2})\s+" + MONTH_PATTERN + r",?\s+" + _YEAR4  # 30 September 2024
 _DATE_ISO = _YEAR4 + r"-(?P<m>\d{2})-(?P<d>\d{2})"  # 2024-09-30

@@ -28,16 +28,14 @@ from collections.abc import Iterator
 from typing import Any
 
 from evalset_pipeline.core.pagetext.fiscal import find_dates
+from evalset_pipeline.core.pagetext.periods import MONTH_WORD
 from evalset_pipeline.core.vlm.table_reader import Column, Row, Table
 
 __all__ = ["read_prose_tables", "PROSE_TITLE"]
 
 PROSE_TITLE = "(stated in prose)"  # the title of every table this reader makes: the writer can tell them apart
 
-_MONTH = (
-    r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
-)
-_DATE = _MONTH + r"\s+\d{1,2},\s+(?:19|20)\d{2}"
+_DATE = MONTH_WORD + r"\s+\d{1,2},\s+(?:19|20)\d{2}"
 _YEAR = r"(?:19|20)\d{2}(?![\d,.-]\d)"
 _LIST_SEP = r"(?:\s*,\s*(?:and\s+)?|\s*,?\s+and\s+)"
 _DATES = rf"{_DATE}(?:{_LIST_SEP}(?:{_DATE}|{_YEAR}))*"
@@ -50,7 +48,7 @@ _PERIOD = re.compile(
     rf"|(?:fiscal\s+)?years?\s+ended\s+(?P<year_dates>{_DATES})"
     rf"|(?P<fiscal>fiscal)\s+(?:years?\s+)?(?P<fiscal_years>{_YEARS})"
     rf"|(?P<instant_dates>{_DATES})"
-    rf"|(?P<years>{_YEARS})(?!\s*(?:{_MONTH}|\d)))",
+    rf"|(?P<years>{_YEARS})(?!\s*(?:{MONTH_WORD}|\d)))",
     re.I,
 )
 _SCALE = r"(?P<scale>thousand|million|billion|trillion)s?\b"

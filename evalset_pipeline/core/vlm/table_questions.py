@@ -30,7 +30,7 @@ from rapidfuzz import fuzz
 
 from evalset_pipeline.core.hashing import sha256_text
 from evalset_pipeline.core.pagetext.fiscal import effective_year, find_dates
-from evalset_pipeline.core.pagetext.periods import MONTH_NAMES
+from evalset_pipeline.core.pagetext.periods import MONTH_NAMES, MONTH_WORD
 from evalset_pipeline.core.vlm.base import Judgment, PageContext, WrittenQuestion
 from evalset_pipeline.core.vlm.prose_reader import read_prose_tables
 from evalset_pipeline.core.vlm.table_reader import Column, Row, Table, cell_unit, read_tables
@@ -195,8 +195,7 @@ def _answer(cell: str, unit: str) -> str:
 _PERIOD_WORDS = re.compile(
     r"\b(?:for\s+the\s+)?(?:(?:three|six|nine|twelve)\s+months?|(?:fiscal\s+)?years?|quarters?|"
     r"periods?|weeks?)\s+(?:ended|ending)\b|\b(?:as\s+of|at|ended|ending|fiscal|fy)\b|"
-    r"\b(?:January|February|March|April|May|June|July|August|September|October|November|"
-    r"December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\.?(?:\s+\d{1,2})?\b|"
+    r"\b" + MONTH_WORD + r"(?:\s+\d{1,2})?\b|"
     r"\b(?:19|20)\d{2}\b",
     re.I,
 )

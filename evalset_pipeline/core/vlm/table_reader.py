@@ -20,6 +20,7 @@ It never raises on a real page: any failure gives no tables.
 from __future__ import annotations
 
 import datetime
+import itertools
 import re
 import statistics
 import unicodedata
@@ -29,6 +30,7 @@ from typing import Any
 
 from evalset_pipeline.core.pagetext.fiscal import find_dates, parse_date
 from evalset_pipeline.core.pagetext.page_reader import parse_number
+from evalset_pipeline.core.pagetext.periods import MONTH_WORD
 
 __all__ = ["Column", "Row", "Table", "read_tables", "cell_unit", "clean_label", "parse_value"]
 
@@ -784,9 +786,7 @@ _MONTH_DAY = re.compile(
 )
 
 
-_MONTH_NAME = re.compile(
-    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b", re.I
-)
+_MONTH_NAME = re.compile(r"\b" + MONTH_WORD + r"\s+\d{1,2}\b", re.I)
 
 
 def _make_column(index: int, header: str, cols: tuple[float, float], heading: str) -> Column:
@@ -1243,10 +1243,12 @@ def _page_columns(layer: dict[str, Any]) -> list[dict[str, Any]]:
     width = float(layer.get("width") or 0.0)
     if len(words) < 40 or width <= 0:
         return [layer]
-    covered = [0] * (int(width) + 2)
+    # words covering each point of the width: +1 where a word starts, -1 past its end, summed
+    starts = [0] * (int(width) + 3)
     for w in words:
-        for x in range(max(0, int(w[0])), min(len(covered), int(w[2]) + 1)):
-            covered[x] += 1
+        starts[min(max(0, int(w[0])), len(starts) - 1)] += 1
+        starts[min(max(0, int(w[2]) + 1), len(starts) - 1)] -= 1
+    covered = list(itertools.accumulate(starts))
     lo, hi = int(0.3 * width), int(0.7 * width)
     crossing = max(
         1, len(words) // 200
