@@ -120,6 +120,9 @@ _CLAUSE_WORD = re.compile(
     r"recognized|compared)\b",
     re.I,
 )
+# A clause set off by commas between a subject and its verb: a non-restrictive "which" clause, or
+# the "net of" that says which figure it is.
+_ASIDE = re.compile(r"\s*,\s*(?:(?P<which>which\b)|net\s+of\b)[^,;:()$€£]*,\s*$", re.I)
 _DANGLING_END = re.compile(r"\b(?:of|and|or|to|for|in|the|a|an|by|on|at|with|from|as)$", re.I)
 MAX_SUBJECT_WORDS = 12
 
@@ -205,7 +208,16 @@ def _subject(before: str) -> tuple[str, re.Match[str] | None] | None:
     """The noun phrase a figure is stated for, and a period phrase that closes it ("Advertising
     expenses for fiscal 2015, 2014 and 2013"), or None when the words before the verb name none."""
     if before.rstrip().endswith(","):
-        return None  # "..., which was accrued under the Act, was $313 million": the subject is further back
+        aside = _ASIDE.search(before)
+        if aside is None:
+            return None  # "In 2022, as described above, ... was": which words are the subject?
+        # "Royalty expense, which was recorded under cost of revenue, was ...": the clause says where
+        # the figure is booked, not what it is, and goes; "receivables, net of allowances, were ..."
+        # names which figure it is, and stays.
+        before = before[: aside.start()] if aside["which"] else before.rstrip().rstrip(",")
+        named = re.split(r",\s*", before.strip())[-1]  # past a lead-in period ("In 2022, the ...")
+        if aside["which"] and len(_DETERMINER.sub("", named).split()) < 2:
+            return None  # "The liability, which was accrued under the Act,": named only before
     text = re.split(r"[:;•·–—()]", before)[-1].strip()
     text = re.sub(r"^(?:also|additionally|further|similarly),?\s+", "", text, flags=re.I)
     period = None

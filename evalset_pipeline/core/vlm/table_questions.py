@@ -34,6 +34,7 @@ from evalset_pipeline.core.pagetext.periods import MONTH_NAMES, MONTH_WORD
 from evalset_pipeline.core.vlm.base import Judgment, PageContext, WrittenQuestion
 from evalset_pipeline.core.vlm.prose_reader import read_prose_tables
 from evalset_pipeline.core.vlm.table_reader import Column, Row, Table, cell_unit, read_tables
+from evalset_pipeline.core.vlm.table_reshape import reshape_tables
 
 __all__ = [
     "TablePage",
@@ -87,7 +88,8 @@ class TablePage:
 
 def read_table_page(layer: dict[str, Any]) -> TablePage:
     return TablePage(
-        str(layer.get("text") or ""), tuple(read_tables(layer)) + tuple(read_prose_tables(layer))
+        str(layer.get("text") or ""),
+        tuple(reshape_tables(read_tables(layer))) + tuple(read_prose_tables(layer)),
     )
 
 
@@ -146,6 +148,13 @@ _GENERIC_LABEL = re.compile(
     r"closing) balances?|(?:as a )?(?:percentage|percent|%) of (?:total )?\w+(?: \w+)?)$",
     re.I,
 )
+# A table "by segment" or "by geographic area" has segments for rows: "More Personal Computing" names
+# where a figure belongs, not what it is, and is asked under the table's heading or not at all.
+_BY_GROUP = re.compile(
+    r"\bby\s+(?:(?:the|our|major|reportable|operating|business)\s+){0,3}"
+    r"(?:segments?|divisions?|regions?|geograph\w*|countr\w*|(?:geographic\s+)?areas?)\b",
+    re.I,
+)
 # Ranks and counts of positions are not amounts ("# of deals", "Rank"): never asked with a money unit.
 _RANK = re.compile(r"#|\brank(?:ing)?\b|\bposition\b", re.I)
 # A row named by a currency ("British Pounds £", "Euro") holds amounts in that currency, not the table's.
@@ -164,7 +173,13 @@ def _usable_row(row: Row) -> bool:
     letters = re.sub(r"[^A-Za-z\uac00-\ud7a3]", "", row.label)
     # A parent that is a footnote or a sentence ("(a) For purposes of calculating ...") is a reading
     # accident, not a section: such a row cannot be named.
-    parent_ok = not row.parent or (row.parent[0].isalpha() and len(row.parent.split()) <= 10)
+    # Nor is one that ends mid-phrase ("Increase in earnings per share, due to"): it introduces
+    # its rows, and the question would read "... under ..., due to for the year ...".
+    parent_ok = not row.parent or (
+        row.parent[0].isalpha()
+        and len(row.parent.split()) <= 10
+        and not re.search(r"\b(?:to|of|for|by|from|with|in|and|or)\s*[:,]?$", row.parent, re.I)
+    )
     return (
         len(letters) >= 3
         and len(row.label) <= 90
@@ -206,7 +221,12 @@ def column_measure(col: Column) -> str:
     """What a column's header says besides its period: "Fair Value" of "December 31, 2018 Fair
     Value", "U.S." of "2021 U.S."; "" when the header is the period alone."""
     text = _PERIOD_WORDS.sub(" ", col.header)
-    text = re.sub(r"[\s,;:()]+", " ", text).strip(" -–")
+    text = re.sub(r"\(\s*[,;:]?\s*\)", " ", text)  # "(2021)" once its year is gone
+    # Parentheses inside stay as printed: "Income (loss) before tax", not "Income loss before tax".
+    text = re.sub(r"\s+", " ", re.sub(r"[,;:]+", " ", text)).strip(" -–")
+    if text.count("(") != text.count(")"):
+        text = re.sub(r"[()]", " ", text)
+        text = re.sub(r"\s+", " ", text).strip(" -–")
     return text if sum(ch.isalpha() for ch in text) >= 2 else ""
 
 
@@ -288,7 +308,11 @@ def write_table_question(
         tables_of.setdefault(key, set()).add(id(t))
     phrased = []
     for (t, r, i, phrase), key in zip(cells, keys, strict=False):
-        generic = bool(_GENERIC_LABEL.match(r.label.strip())) or len(tables_of[key]) > 1
+        generic = (
+            bool(_GENERIC_LABEL.match(r.label.strip()))
+            or len(tables_of[key]) > 1
+            or bool(_BY_GROUP.search(t.title))
+        )
         if (
             t.subject
             and context is not None

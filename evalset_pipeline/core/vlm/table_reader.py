@@ -32,7 +32,16 @@ from evalset_pipeline.core.pagetext.fiscal import find_dates, parse_date
 from evalset_pipeline.core.pagetext.page_reader import parse_number
 from evalset_pipeline.core.pagetext.periods import MONTH_WORD
 
-__all__ = ["Column", "Row", "Table", "read_tables", "cell_unit", "clean_label", "parse_value"]
+__all__ = [
+    "Column",
+    "Row",
+    "Table",
+    "read_tables",
+    "cell_unit",
+    "clean_label",
+    "parse_value",
+    "span_months",
+]
 
 
 @dataclass(frozen=True)
@@ -141,16 +150,21 @@ class _Line:
 _CURRENCY_SIGNS = ("US$", "$", "₩", "€", "£", "¥")
 _DASHES = "—–-−‒―"
 # A number cell as printed: optional sign or "(", digits with thousands commas, decimals, ")" and "%".
+# Thousands groups are three digits: "31,2019" is a header's "December 31," run into "2019".
 _NUMERIC = re.compile(
-    r"^[+\-−]?\(?[+\-−]?\d(?:[\d,]*\d)?(?:\.\d+)?\s*\)?\s*%?\s*\)?$|^[+\-−]?\(?\.\d+\)?%?$"
+    r"^[+\-−]?\(?[+\-−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?\s*\)?\s*%?\s*\)?$|^[+\-−]?\(?\.\d+\)?%?$"
 )
 _DASH = re.compile(r"^\(?[" + _DASHES + r"]{1,3}\)?\s*%?$")
 _YEAR = re.compile(r"^(?:FY\s?|Fiscal\s+)?((?:19|20)\d{2})[A-Za-z]?$", re.I)
 _LEADER = re.compile(r"(?:\s*\.){3,}|(?:\s*[·…_]){2,}")
 
 
+# Format characters (soft hyphens, zero-width spaces, direction marks) are invisible on the page.
+_INVISIBLE = re.compile("[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
+
+
 def _norm(text: str) -> str:
-    return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text)).strip()
+    return re.sub(r"\s+", " ", _INVISIBLE.sub("", unicodedata.normalize("NFKC", text))).strip()
 
 
 def _strip_currency(text: str) -> str:
@@ -389,6 +403,9 @@ def _value_cells(line: _Line) -> list[_Cell]:
     vals = [c for c in cells if c.kind in ("num", "dash")]
     if cells and cells[0].kind in ("num", "dash") and len(cells) == 1:
         return []  # a lone number on its own line (a page number, a note number) is not a row
+    words = [c for c in cells if c.kind not in ("num", "dash")]
+    if vals and words and max(v.x1 for v in vals) < min(w.x0 for w in words):
+        return []  # "(1) Includes other income ...": a footnote's mark before its text, not a row
     return vals
 
 
@@ -769,7 +786,7 @@ _MONTH_SPANS = (
 )
 
 
-def _months(text: str) -> int | None:
+def span_months(text: str) -> int | None:
     # "twelve weeks" is a quarter in a 52-week year; "twelve months" is a year: check months first.
     if re.search(r"\b(twelve|12)[\s-]+months?\b", text, re.I):
         return 12
@@ -786,23 +803,35 @@ _MONTH_DAY = re.compile(
 )
 
 
+_TRAILING_MONTH_DAY = re.compile(r"(?:^|\s)(" + MONTH_WORD + r"\.?\s+\d{1,2}),?\s*$", re.I)
 _MONTH_NAME = re.compile(r"\b" + MONTH_WORD + r"\s+\d{1,2}\b", re.I)
+
+
+# "2021 vs. 2020", "Change from 2022": a column of differences between periods, not of one period.
+_COMPARISON = re.compile(r"\bvs\b\.?|\bversus\b|\bcompared\s+(?:to|with)\b|\bchange\b", re.I)
 
 
 def _make_column(index: int, header: str, cols: tuple[float, float], heading: str) -> Column:
     header = _norm(header)
-    if len(_MONTH_NAME.findall(header)) > len(re.findall(r"\b(?:19|20)\d{2}\b", header)):
-        # "June 30, December 31, 2023": two dates' headers over one column, read as one. Which date
-        # the column is cannot be told, so it names no period.
+    if len(_MONTH_NAME.findall(header)) > len(
+        re.findall(r"\b(?:19|20)\d{2}\b", header)
+    ) or _COMPARISON.search(header):
+        # "June 30, December 31, 2023": two dates' headers over one column, read as one; "2021 vs.":
+        # a change. Neither names the period of its figures.
         return Column(index, header, None, None, None, round(cols[0], 2), round(cols[1], 2))
     end = parse_date(header)
-    months = _months(header)
+    months = span_months(header)
     year = None
     if end is None:
         years = _BARE_YEAR.findall(header)
         year = int(years[-1]) if years else None
         # "For the years ended December 31, 2023, 2022 and 2021" above columns "2023 | 2022 | 2021".
-        md = _MONTH_DAY.search(heading) if not find_dates(heading) else None
+        # ... or "June 30," printed left of the years on their own line (the last words of the heading).
+        md = (
+            _MONTH_DAY.search(heading) or _TRAILING_MONTH_DAY.search(heading)
+            if not find_dates(heading)
+            else None
+        )
         if year is not None and md:
             end = parse_date(f"{md.group(1)}, {year}")
             if end is not None:
@@ -814,7 +843,9 @@ def _make_column(index: int, header: str, cols: tuple[float, float], heading: st
         and header
         and not re.search(r"\bas of\b|\bat\b", header, re.I)
     ):
-        months = _months(heading) if _months(heading) != 12 or parse_date(header) is None else 12
+        months = (
+            span_months(heading) if span_months(heading) != 12 or parse_date(header) is None else 12
+        )
     return Column(index, header, months, end, year, round(cols[0], 2), round(cols[1], 2))
 
 
@@ -898,7 +929,9 @@ def _units(heading: str, page: str) -> tuple[str, str]:
     scale = _scale_of(phrase) if phrase else None
     currency = _currency_of(phrase) if phrase else None
     if currency is None:
-        currency = _currency_of(heading) or _page_currency(page)
+        # Not the heading's words: its prose may name any currency ("hedges of the South Korean
+        # won"); the symbols the page prints say which its amounts are in.
+        currency = _page_currency(page)
     unit = " ".join(p for p in (currency or "", scale or "") if p)
     per_share = (
         currency or "" if _PER_SHARE.search(phrase or "") or _PER_SHARE.search(heading) else ""
@@ -1097,6 +1130,13 @@ def _subject_line(picked: list[str]) -> str:
     prior year"); "" when none."""
     for text in reversed(picked):
         text = re.sub(r":.*$", "", text).strip()  # "Revenue by segment: current vs. prior year"
+        # "Unearned revenue by segment was as follows": the subject is what comes before the verb
+        text = re.sub(
+            r"\s+(?:was|were|is|are)\s+(?:(?:presented|summarized|shown)\s+)?(?:as\s+follows|below)$",
+            "",
+            text,
+            flags=re.I,
+        )
         words = [w for w in text.split() if any(ch.isalpha() for ch in w)]
         if (
             not 1 <= len(words) <= 8
@@ -1205,8 +1245,9 @@ def _dates_from_title(
     dates = find_dates(title)
     if len(dates) != 1 or any(find_dates(r.label) for r in rows):
         return columns
-    months = _months(title)
-    if months is None and not re.search(r"\b(?:as of|at)\b", title, re.I):
+    months = span_months(title)
+    alone = dates[0][0] == 0 and dates[0][1] == len(title)  # "December 31, 2022" over the table
+    if months is None and not alone and not re.search(r"\b(?:as of|at)\b", title, re.I):
         return columns  # a date that neither ends a span nor marks an instant ("issued on May 5, 2020")
     return tuple(replace(c, end=dates[0][2], months=months) for c in columns)
 
@@ -1371,8 +1412,8 @@ def cell_unit(table: Table, row: Row, column: int | None = None) -> str:
         r"^%|\(%\)|\bin\s+%|as\s+a\s+(?:%|percent(?:age)?)\s+of|\bpercent(?:age)?\b",
         label.strip(),
         re.I,
-    ):
-        return "%"
+    ) or re.search(r"^(?:as\s+a\s+)?(?:%|percent(?:age)?)\s+of\b", parent.strip(), re.I):
+        return "%"  # a row under "Percent of Net Sales:" is a share, whatever its label
     # a ratio or a rate is a percentage, not money ("Tier 1 capital ratio", "Effective tax rate",
     # "Return on equity"); "Interest rate swaps" and "Gross margin" are not caught: the word must end the label.
     # A row of amounts in thousands ("Differences between statutory rate and foreign rate  (215,490)") is

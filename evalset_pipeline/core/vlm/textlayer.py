@@ -79,7 +79,9 @@ __all__ = [
 # write-5 / judge-5 / label-5: figures prose states for a named period (prose_reader); generic or repeated
 #   labels asked under their table's heading; sub-columns, projections and ranks never asked; a year asked
 #   matches a twelve-month column named after it.
-RULES_VERSION = {"write": "write-5", "judge": "judge-5", "label": "label-5", "qualify": "qualify-2"}
+# write-6 / judge-6 / label-6: periods printed in rows (period bands, roll-forward balances) become
+#   columns (table_reshape); footnote lines are never table rows.
+RULES_VERSION = {"write": "write-6", "judge": "judge-6", "label": "label-6", "qualify": "qualify-2"}
 ENTITY_MATCH_THRESHOLD = 90.0
 QUESTION_KINDS = (
     "argmax",
@@ -907,12 +909,19 @@ def _rules_source_hash() -> str:
     re-ask (the call cache would otherwise serve answers of the old rules). RULES_VERSION still
     names the meaning; this catches the edits nobody remembered to version."""
     from evalset_pipeline.core.pagetext import fiscal, page_reader, periods
-    from evalset_pipeline.core.vlm import answers, prose_reader, table_questions, table_reader
+    from evalset_pipeline.core.vlm import (
+        answers,
+        prose_reader,
+        table_questions,
+        table_reader,
+        table_reshape,
+    )
 
     modules = (
         sys.modules[__name__],
         table_questions,
         table_reader,
+        table_reshape,
         prose_reader,
         page_reader,
         answers,

@@ -445,3 +445,34 @@ def test_counts_in_a_money_table_take_its_scale_not_its_currency(tmp_path):
     [table] = [t for t in page.tables if t.title != PROSE_TITLE]
     units = {r.label: cell_unit(table, r, 0) for r in table.rows}
     assert units == {"Premiums": "USD thousands", "Medical membership": "thousands"}
+
+
+def test_an_aside_between_subject_and_verb_goes_or_stays_by_what_it_says(tmp_path):
+    assert _stated(
+        [
+            "Royalty expense, which was recorded under our cost of revenue on our statements of",
+            "income, was approximately $62.3 million and $45.2 million in fiscal 2015 and 2014,",
+            "respectively. As of June 30, 2023 and 2022, long-term accounts receivable, net of",
+            "allowance for doubtful accounts, was $4.5 billion and $3.8 billion, respectively.",
+            "In 2022, the liability, which we expect to pay in 2024, was $40 million.",
+        ],
+        tmp_path,
+    ) == [
+        # A "which" clause says where the figure is booked: the subject alone names it.
+        ("royalty expense", "62.3", "USD millions", (None, None, 2015)),
+        ("royalty expense", "45.2", "USD millions", (None, None, 2014)),
+        # "net of ..." says which figure it is: it stays in the name.
+        (
+            "long-term accounts receivable, net of allowance for doubtful accounts",
+            "4.5",
+            "USD billions",
+            (None, datetime.date(2023, 6, 30), None),
+        ),
+        (
+            "long-term accounts receivable, net of allowance for doubtful accounts",
+            "3.8",
+            "USD billions",
+            (None, datetime.date(2022, 6, 30), None),
+        ),
+        # "the liability" is named only in an earlier sentence: nothing is read.
+    ]
