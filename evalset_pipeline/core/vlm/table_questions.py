@@ -148,10 +148,11 @@ _GENERIC_LABEL = re.compile(
     r"closing) balances?|(?:as a )?(?:percentage|percent|%) of (?:total )?\w+(?: \w+)?)$",
     re.I,
 )
-# A table "by segment" or "by geographic area" has segments for rows: "More Personal Computing" names
-# where a figure belongs, not what it is, and is asked under the table's heading or not at all.
+# A table "by segment", "by geographic area" or "attributed to the reportable segments" has
+# segments for rows: "More Personal Computing" names where a figure belongs, not what it is, and is
+# asked under the table's heading or not at all.
 _BY_GROUP = re.compile(
-    r"\bby\s+(?:(?:the|our|major|reportable|operating|business)\s+){0,3}"
+    r"\b(?:by|to|among|across|between)\s+(?:(?:the|our|its|major|reportable|operating|business)\s+){0,3}"
     r"(?:segments?|divisions?|regions?|geograph\w*|countr\w*|(?:geographic\s+)?areas?)\b",
     re.I,
 )

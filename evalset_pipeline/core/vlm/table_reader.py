@@ -970,6 +970,10 @@ def _row_of(
         if c.x0 < first - 0.5 * em and (c.kind == "text" or c.x1 < first - 2 * em)
     ]
     rest = [c for c in line.cells if c not in label_cells]
+    if len(label_cells) > 1 and label_cells[1].x0 - label_cells[0].x1 > 4 * em:
+        # "Operating lease right-of-use assets   Other assets   $ 842": a column of words (where a
+        # balance is presented) between the label and the figures is not part of the label.
+        label_cells = label_cells[:1]
     cells: list[str | None] = [None] * len(cols)
     for c in rest:
         i = _column_of(c, cols, em)
@@ -1094,6 +1098,19 @@ def _merge_wrapped(
                 raw = raw[: i + 1] + [(f"{label} {nlabel}", indent, ncells, ny)] + raw[i + 2 :]
                 i += 1
                 continue
+        if (
+            i + 1 < len(raw)
+            and label
+            and any(c is not None for c in cells)
+            and all(c is None for c in raw[i + 1][2])
+            and raw[i + 1][0][:1].islower()
+            and abs(raw[i + 1][1] - indent) <= 1.0
+        ):
+            # The figures sit on the label's first line and its last word wraps below them
+            # ("Provision for (benefit from) income  $ (73,608)" / "taxes").
+            out.append((f"{label} {raw[i + 1][0]}", indent, cells, y))
+            i += 2
+            continue
         out.append((label, indent, cells, y))
         i += 1
     return out
@@ -1146,6 +1163,10 @@ def _subject_line(picked: list[str]) -> str:
             continue
         if re.search(r"(?i)\b(?:19|20)\d{2}\b|\bmonths?\b|\bended\b", text):
             continue
+        if re.match(r"(?i)the\s+following\b", text) or re.search(
+            r"(?i)\b(?:the|a|an|of|to|for|and|or|in|by|with|from)$", text
+        ):
+            continue  # "The following table presents goodwill attributed to the": a sentence cut short
         if words[0][0].isupper():
             return _norm(text).strip()
     return ""

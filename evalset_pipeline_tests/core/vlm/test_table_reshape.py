@@ -231,3 +231,53 @@ def test_a_section_that_ends_mid_phrase_is_never_asked_under(tmp_path):
         tmp_path,
     )
     assert write_table_question(read_table_page(layer)) is None
+
+
+def test_a_label_wrapping_below_its_figures_keeps_its_last_word(tmp_path):
+    layer = draw_layer(
+        [
+            centred("2017", "2016"),
+            row("Provision for (benefit from) income", "(73,608)", "73,829"),
+            row("taxes"),
+            row("Effective tax rate", "(15)%", "28%"),
+        ],
+        tmp_path,
+    )
+    [table] = read_tables(layer)
+    assert [r.label for r in table.rows] == [
+        "Provision for (benefit from) income taxes",
+        "Effective tax rate",
+    ]
+
+
+def test_a_column_of_words_between_label_and_figures_is_not_the_label(tmp_path):
+    layer = draw_layer(
+        [
+            [("l", 50, "Location of lease balances"), *centred("2022", "2021")],
+            [("l", 50, "Operating lease assets"), ("l", 200, "Other assets"), ("r", 380, "842")]
+            + [("r", 450, "741")],
+            [("l", 50, "Operating lease liabilities"), ("l", 200, "Other liabilities")]
+            + [("r", 380, "111"), ("r", 450, "94")],
+        ],
+        tmp_path,
+    )
+    [table] = read_tables(layer)
+    assert [r.label for r in table.rows] == [
+        "Operating lease assets",
+        "Operating lease liabilities",
+    ]
+
+
+def test_a_sentence_cut_short_is_no_heading_to_ask_under(tmp_path):
+    layer = draw_layer(
+        [
+            [("l", 50, "The following table presents goodwill attributed to the")],
+            [("l", 50, "(in millions)")],
+            centred("2022", "2021"),
+            row("Corporate", "650", "727", dollar=True),
+            row("Commercial Banking", "2,986", "2,986"),
+        ],
+        tmp_path,
+    )
+    [table] = read_tables(layer)
+    assert table.subject == ""
