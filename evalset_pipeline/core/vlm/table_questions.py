@@ -252,6 +252,8 @@ def _cells(
 ) -> list[tuple[Table, Row, int, str]]:
     out = []
     for t in tables:
+        if any(_RANK.search(c.header) for c in t.columns):
+            continue  # a league table ranks: its "Rank" and "Share" columns are positions, not amounts
         for row in t.rows:
             if not _usable_row(row):
                 continue

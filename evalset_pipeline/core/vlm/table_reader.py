@@ -1186,6 +1186,7 @@ def _table_of(
         _make_column(i, header_texts[i], cols[i], f"{title} {left_text}") for i in range(len(cols))
     )
     columns = _dates_from_heading(columns, f"{title} {left_text}")
+    columns = _instants_if_ends_differ(columns)
     if not headers and previous is not None and _same_layout(previous.columns, cols, em):
         # A table continued under an interrupting heading keeps the columns it had above.
         columns = tuple(
@@ -1219,6 +1220,21 @@ def _table_of(
         round(lines[block.end].y1, 2),
         subject,
     )
+
+
+def _instants_if_ends_differ(columns: tuple[Column, ...]) -> tuple[Column, ...]:
+    """Columns "Jun 30, 2023 | Dec 31, 2022" under a heading that mentions "gross charge-offs for the
+    six months ended June 30, 2023": a span taken from the heading cannot end on month-days months
+    apart in one table (a quarter's balance sheet beside the year-end's), so those columns are
+    instants. Ends a few days apart (52/53-week years: Dec 28 and Dec 29) keep their span."""
+    inherited = [
+        c for c in columns if c.end is not None and c.months and span_months(c.header) is None
+    ]
+    days = [c.end.timetuple().tm_yday for c in inherited if c.end is not None]
+    apart = any(min(abs(a - b), 365 - abs(a - b)) > 7 for a in days for b in days)
+    if not apart:
+        return columns
+    return tuple(replace(c, months=None) if c in inherited else c for c in columns)
 
 
 def _dates_from_heading(columns: tuple[Column, ...], heading: str) -> tuple[Column, ...]:

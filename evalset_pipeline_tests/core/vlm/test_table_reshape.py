@@ -281,3 +281,41 @@ def test_a_sentence_cut_short_is_no_heading_to_ask_under(tmp_path):
     )
     [table] = read_tables(layer)
     assert table.subject == ""
+
+
+def test_balances_of_two_dates_months_apart_are_instants_whatever_the_heading_spans(tmp_path):
+    layer = draw_layer(
+        [
+            [
+                (
+                    "l",
+                    50,
+                    "The following tables provide information on gross charge-offs for the six months",
+                )
+            ],
+            [("l", 50, "ended June 30, 2023 (in millions).")],
+            centred("Jun 30, 2023", "Dec 31, 2022"),
+            row("Investment-grade loans", "127,826", "127,037", dollar=True),
+            row("Noninvestment-grade loans", "1,231", "948"),
+        ],
+        tmp_path,
+    )
+    [table] = read_tables(layer)
+    assert [(c.end, c.months) for c in table.columns] == [
+        (datetime.date(2023, 6, 30), None),
+        (datetime.date(2022, 12, 31), None),
+    ]
+
+
+def test_a_league_table_is_never_asked(tmp_path):
+    layer = draw_layer(
+        [
+            [("l", 50, "League table results - wallet share")],
+            centred("2023", "2023", "2022", "2022"),
+            centred("Share", "Rank", "Share", "Rank"),
+            row("Global investment banking fees", "8.4", "1", "8.0", "1"),
+            row("Long-term debt securities", "6.6", "2", "6.9", "1"),
+        ],
+        tmp_path,
+    )
+    assert write_table_question(read_table_page(layer)) is None
