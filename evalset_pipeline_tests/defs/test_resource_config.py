@@ -4,6 +4,7 @@ shows the same names, defaults and descriptions, and gives back the same core se
 from __future__ import annotations
 
 import pytest
+
 from evalset_pipeline.core.pipeline.settings import BuildSettings
 from evalset_pipeline.core.settings import settings_of, to_flat
 from evalset_pipeline.core.vlm.cache import Prices
