@@ -18,6 +18,7 @@ from pathlib import Path
 
 from evalset_pipeline.cli.common import add_vlm_options, vlm_config, vlm_flags_error
 from evalset_pipeline.cli.flags import add_setting_flags, flag_values
+from evalset_pipeline.core.index.embeddings import EmbedderSpec
 from evalset_pipeline.core.paths import default_corpus_dir, default_data_dir
 from evalset_pipeline.core.pipeline.settings import BuildSettings
 from evalset_pipeline.core.questions.funnel import FUNNEL_ORDER
@@ -26,15 +27,18 @@ from evalset_pipeline.core.settings import from_flat, to_flat
 
 # BuildSettings' settings as flags (core/pipeline/settings.py); the corpus has always been `--corpus`.
 BUILD_FLAGS = {"corpus_dir": "--corpus"}
+EMBEDDER_FLAGS = {
+    "model": "--embedder",
+    "modality": "--embedder-modality",
+    "batch_size": "--embed-batch-size",
+}
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("build", help="Build (or confirm) the golden set for a corpus")
     add_setting_flags(p, BuildSettings, BUILD_FLAGS)
     add_vlm_options(p)
-    p.add_argument(
-        "--embedder", default="appearance", help="'appearance' or a sentence-transformers name/path"
-    )
+    add_setting_flags(p, EmbedderSpec, EMBEDDER_FLAGS)
     p.add_argument("--json", action="store_true", help="Print the summary as JSON")
     p.add_argument(
         "--verbose",
@@ -118,11 +122,12 @@ def _run_config(args: argparse.Namespace, data_dir: Path, corpus: Path) -> dict:
         },
     )
     vlm = to_flat(vlm_config(args))
+    embedder = from_flat(EmbedderSpec, flag_values(args, EmbedderSpec, EMBEDDER_FLAGS))
     return {
         "resources": {
             "settings": {"config": to_flat(settings)},
             "vlm": {"config": {k: v for k, v in vlm.items() if v is not None}},
-            "embedder": {"config": {"model": args.embedder}},
+            "embedder": {"config": to_flat(embedder)},
         },
         "loggers": {"console": {"config": {"log_level": _log_level(args)}}},
     }

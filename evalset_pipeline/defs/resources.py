@@ -12,7 +12,6 @@ from contextlib import contextmanager
 from typing import Any
 
 import dagster as dg
-from pydantic import Field
 
 from evalset_pipeline.core import progress
 from evalset_pipeline.core.buildlock import step_lock
@@ -33,6 +32,7 @@ from evalset_pipeline.defs.config_fields import resource_base, settings_from
 # Generated fields (defs/config_fields.py); typed Any, as mypy cannot see a class made at runtime.
 _SettingsFields: Any = resource_base("PipelineSettingsFields", BuildSettings)
 _VLMFields: Any = resource_base("VLMResourceFields", VLMConfig)
+_EmbedderFields: Any = resource_base("EmbedderResourceFields", EmbedderSpec)
 
 
 class PipelineSettings(_SettingsFields):
@@ -59,16 +59,11 @@ class PipelineSettings(_SettingsFields):
         return self.settings().build
 
 
-class EmbedderResource(dg.ConfigurableResource):
-    model: str = Field(
-        default="appearance",
-        description="'appearance' (offline, no model) or a sentence-transformers name/path",
-    )
-    modality: str = Field(default="auto", description="auto | image | text")
-    batch_size: int = 32
+class EmbedderResource(_EmbedderFields):
+    """The `embedder` resource: one field per EmbedderSpec setting (core/index/embeddings.py)."""
 
     def spec(self) -> EmbedderSpec:
-        return EmbedderSpec(self.model, self.modality, self.batch_size)
+        return settings_from(self, EmbedderSpec)
 
 
 class VLMResource(_VLMFields):

@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from evalset_pipeline.cli.build import BUILD_FLAGS, _run_config
+from evalset_pipeline.cli.build import BUILD_FLAGS, EMBEDDER_FLAGS, _run_config
 from evalset_pipeline.cli.common import VLM_FLAGS, vlm_config
 from evalset_pipeline.cli.main import build_parser, main
+from evalset_pipeline.core.index.embeddings import EmbedderSpec
 from evalset_pipeline.core.pipeline.settings import BuildSettings
 from evalset_pipeline.core.settings import settings_of, to_flat
 from evalset_pipeline.core.vlm.cache import Prices
@@ -34,7 +35,8 @@ def test_help_shows_every_setting_with_its_help(capsys, monkeypatch):
             lines[flag] = line
         elif flag:
             lines[flag] += " " + line.strip()
-    for source, flags in ((BuildSettings, BUILD_FLAGS), (VLMConfig, VLM_FLAGS)):
+    sources = ((BuildSettings, BUILD_FLAGS), (VLMConfig, VLM_FLAGS), (EmbedderSpec, EMBEDDER_FLAGS))
+    for source, flags in sources:
         for s in settings_of(source):
             flag = _flag(s.name, flags)
             assert flag in lines, flag
@@ -48,9 +50,11 @@ def test_flag_names_are_unchanged():
         "build --corpus c --data-dir d --sample-size 5 --seed 3 --negatives-per-axis 1 "
         "--axes period,revision --workers 2 --baseline-retrievers bm25,text --vlm openai "
         "--model m --base-url http://x --api-key-env K --max-in-flight 4 "
-        "--input-usd-per-mtok 1.5 --output-usd-per-mtok 3".split()
+        "--input-usd-per-mtok 1.5 --output-usd-per-mtok 3 --embedder clip".split()
     )
-    settings = _run_config(args, Path("d"), Path("c"))["resources"]["settings"]["config"]
+    resources = _run_config(args, Path("d"), Path("c"))["resources"]
+    settings = resources["settings"]["config"]
+    assert resources["embedder"]["config"]["model"] == "clip"
     assert settings["sample_size"] == 5 and settings["seed"] == 3
     assert settings["negatives_per_axis"] == 1 and settings["workers"] == 2
     assert settings["axes"] == ["period", "revision"]
@@ -70,6 +74,7 @@ def test_the_run_config_is_the_one_the_declaration_produces():
     }
     vlm = {k: v for k, v in to_flat(VLMConfig()).items() if v is not None}
     assert config["resources"]["vlm"]["config"] == vlm
+    assert config["resources"]["embedder"]["config"] == to_flat(EmbedderSpec())
 
     args = build_parser().parse_args(
         "build --render-dpi 150 --max-pixels 1000 --max-rewrites 0 --underspecified drop".split()

@@ -5,14 +5,19 @@ from __future__ import annotations
 
 import pytest
 
+from evalset_pipeline.core.index.embeddings import EmbedderSpec
 from evalset_pipeline.core.pipeline.settings import BuildSettings
 from evalset_pipeline.core.settings import settings_of, to_flat
 from evalset_pipeline.core.vlm.cache import Prices
 from evalset_pipeline.core.vlm.factory import VLMConfig
-from evalset_pipeline.defs.resources import PipelineSettings, VLMResource
+from evalset_pipeline.defs.resources import EmbedderResource, PipelineSettings, VLMResource
 from evalset_pipeline_tests.core.test_settings import DEFAULT_KNOBS, LAUNCHPAD
 
-CASES = [(PipelineSettings, BuildSettings), (VLMResource, VLMConfig)]
+CASES = [
+    (PipelineSettings, BuildSettings),
+    (VLMResource, VLMConfig),
+    (EmbedderResource, EmbedderSpec),
+]
 
 
 @pytest.mark.parametrize(("resource", "source"), CASES)
@@ -31,6 +36,7 @@ def test_fields_have_the_names_defaults_and_descriptions_core_declares(resource,
 
 def test_launchpad_names_are_unchanged():
     assert list(PipelineSettings.model_fields) == LAUNCHPAD
+    assert list(EmbedderResource.model_fields) == ["model", "modality", "batch_size"]
     assert list(VLMResource.model_fields) == [
         "backend",
         "model",
@@ -53,6 +59,7 @@ def test_resources_give_back_core_settings():
     assert PipelineSettings().build_config().knobs() == DEFAULT_KNOBS
     vlm = VLMResource(backend="openai", model="m", input_usd_per_mtok=2.5).config()
     assert vlm == VLMConfig(backend="openai", model="m", prices=Prices(2.5, 0.0))
+    assert EmbedderResource(model="x", batch_size=4).spec() == EmbedderSpec("x", "auto", 4)
 
 
 def test_a_bad_policy_fails_naming_the_value():
