@@ -52,11 +52,11 @@ class PipelineSettings(_SettingsFields):
         ):
             yield self
 
-    def settings(self) -> BuildSettings:
+    def build_settings(self) -> BuildSettings:
         return settings_from(self, BuildSettings)
 
     def build_config(self) -> BuildConfig:
-        return self.settings().build
+        return self.build_settings().build
 
 
 class EmbedderResource(_EmbedderFields):

@@ -55,7 +55,7 @@ def test_resources_give_back_core_settings():
     settings = PipelineSettings(data_dir="d", corpus_dir="c", render_dpi=150, axes=["period"])
     config = settings.build_config()
     assert config.render.dpi == 150 and config.axes == ("period",) and config.corpus_dir == "c"
-    assert settings.settings().data_dir == "d"
+    assert settings.build_settings().data_dir == "d"
     assert PipelineSettings().build_config().knobs() == DEFAULT_KNOBS
     vlm = VLMResource(backend="openai", model="m", input_usd_per_mtok=2.5).config()
     assert vlm == VLMConfig(backend="openai", model="m", prices=Prices(2.5, 0.0))
