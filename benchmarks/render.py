@@ -53,7 +53,7 @@ def ours(corpus: Path, data_dir: Path) -> int:
     from evalset_pipeline.core.pipeline.page_renders import build_page_renders
 
     ctx = _context(corpus, data_dir)
-    return build_page_renders(ctx)["rendered"]
+    return build_page_renders(ctx).metrics["rendered"]
 
 
 def _context(corpus: Path, data_dir: Path):

@@ -16,45 +16,29 @@ import re
 import sys
 from pathlib import Path
 
-from evalset_pipeline.cli.common import add_vlm_options, vlm_flags_error, vlm_kwargs
+from evalset_pipeline.cli.common import add_vlm_options, vlm_config, vlm_flags_error
+from evalset_pipeline.cli.flags import add_setting_flags, flag_values
+from evalset_pipeline.core.index.embeddings import EmbedderSpec
 from evalset_pipeline.core.paths import default_corpus_dir, default_data_dir
+from evalset_pipeline.core.pipeline.settings import BuildSettings
 from evalset_pipeline.core.questions.funnel import FUNNEL_ORDER
 from evalset_pipeline.core.redact import redact
+from evalset_pipeline.core.settings import from_flat, to_flat
+
+# BuildSettings' settings as flags (core/pipeline/settings.py); the corpus has always been `--corpus`.
+BUILD_FLAGS = {"corpus_dir": "--corpus"}
+EMBEDDER_FLAGS = {
+    "model": "--embedder",
+    "modality": "--embedder-modality",
+    "batch_size": "--embed-batch-size",
+}
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("build", help="Build (or confirm) the golden set for a corpus")
-    p.add_argument(
-        "--corpus",
-        default=None,
-        help="Folder of PDFs, optional metadata.csv (default: data/sample_corpus)",
-    )
-    p.add_argument(
-        "--data-dir",
-        type=Path,
-        default=None,
-        help="Artifacts, golden sets and the Dagster instance (default: data)",
-    )
+    add_setting_flags(p, BuildSettings, BUILD_FLAGS)
     add_vlm_options(p)
-    p.add_argument(
-        "--embedder", default="appearance", help="'appearance' or a sentence-transformers name/path"
-    )
-    p.add_argument("--sample-size", type=int, default=80)
-    p.add_argument("--seed", type=int, default=13)
-    p.add_argument("--negatives-per-axis", type=int, default=2)
-    p.add_argument(
-        "--axes",
-        default="period,metric,entity",
-        help="Comma-separated axes, e.g. period,metric,entity,revision",
-    )
-    p.add_argument(
-        "--workers", type=int, default=0, help="Processes for render/embed (0 = one per core)"
-    )
-    p.add_argument(
-        "--baseline-retrievers",
-        default="",
-        help="Retrievers of baseline_scores, comma-separated (default: bm25; add text for MiniLM)",
-    )
+    add_setting_flags(p, EmbedderSpec, EMBEDDER_FLAGS)
     p.add_argument("--json", action="store_true", help="Print the summary as JSON")
     p.add_argument(
         "--verbose",
@@ -129,28 +113,21 @@ def _log_level(args: argparse.Namespace) -> str:
 def _run_config(args: argparse.Namespace, data_dir: Path, corpus: Path) -> dict:
     """Resource config of this build: what the launchpad would hold for the same run (no secret:
     the API key's variable name only)."""
-    settings = {
-        "data_dir": str(data_dir),
-        "corpus_dir": str(corpus),
-        "seed": args.seed,
-        "sample_size": args.sample_size,
-        "negatives_per_axis": args.negatives_per_axis,
-        "axes": [a.strip() for a in args.axes.split(",") if a.strip()],
-        "workers": args.workers,
-        "baseline_retrievers": [
-            r.strip() for r in args.baseline_retrievers.split(",") if r.strip()
-        ],
-    }
-    vlm = {
-        **vlm_kwargs(args),
-        "input_usd_per_mtok": args.input_usd_per_mtok,
-        "output_usd_per_mtok": args.output_usd_per_mtok,
-    }
+    settings = from_flat(
+        BuildSettings,
+        {
+            **flag_values(args, BuildSettings, BUILD_FLAGS),
+            "data_dir": str(data_dir),
+            "corpus_dir": str(corpus),
+        },
+    )
+    vlm = to_flat(vlm_config(args))
+    embedder = from_flat(EmbedderSpec, flag_values(args, EmbedderSpec, EMBEDDER_FLAGS))
     return {
         "resources": {
-            "settings": {"config": settings},
+            "settings": {"config": to_flat(settings)},
             "vlm": {"config": {k: v for k, v in vlm.items() if v is not None}},
-            "embedder": {"config": {"model": args.embedder}},
+            "embedder": {"config": to_flat(embedder)},
         },
         "loggers": {"console": {"config": {"log_level": _log_level(args)}}},
     }

@@ -6,7 +6,13 @@ import argparse
 import math
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from evalset_pipeline.cli.flags import add_setting_flags, flag_values
+from evalset_pipeline.core.settings import from_flat
+
+if TYPE_CHECKING:
+    from evalset_pipeline.core.vlm.factory import VLMConfig
 
 # Exit code of a command whose input (golden version, run file, data directory) is unusable.
 INPUT_ERROR = 1
@@ -38,49 +44,23 @@ def add_golden(p: argparse.ArgumentParser, help: str = "golden version (default:
     p.add_argument("--golden", default="latest", metavar="latest|VERSION", help=help)
 
 
+# VLMConfig's settings as flags; the backend has always been `--vlm`.
+VLM_FLAGS = {"backend": "--vlm"}
+
+
 def add_vlm_options(p: argparse.ArgumentParser) -> None:
-    """The model backend flags of `evalset build`, reused wherever the judge is called."""
-    p.add_argument(
-        "--vlm",
-        choices=["textlayer", "openai"],
-        default="textlayer",
-        help="question writer and judge",
-    )
-    p.add_argument("--model", default="", help="model name for --vlm openai")
-    p.add_argument(
-        "--base-url",
-        default=None,
-        help="OpenAI-compatible endpoint (default: OPENAI_BASE_URL or OpenAI)",
-    )
-    p.add_argument(
-        "--api-key-env",
-        default="OPENAI_API_KEY",
-        help="environment variable that holds the API key",
-    )
-    p.add_argument("--max-in-flight", type=int, default=16)
-    p.add_argument(
-        "--input-usd-per-mtok",
-        type=float,
-        default=0.0,
-        help="price of prompt tokens, for the cost ledger",
-    )
-    p.add_argument(
-        "--output-usd-per-mtok",
-        type=float,
-        default=0.0,
-        help="price of completion tokens, for the cost ledger",
-    )
+    """The model backend flags of `evalset build`, reused wherever the judge is called; one per
+    VLMConfig setting (core/vlm/factory.py)."""
+    from evalset_pipeline.core.vlm.factory import VLMConfig
+
+    add_setting_flags(p, VLMConfig, VLM_FLAGS)
 
 
-def vlm_kwargs(args: argparse.Namespace) -> dict[str, Any]:
-    """Field values for VLMConfig / VLMResource from the flags above (prices apart)."""
-    return {
-        "backend": args.vlm,
-        "model": args.model,
-        "base_url": args.base_url,
-        "api_key_env": args.api_key_env,
-        "max_in_flight": args.max_in_flight,
-    }
+def vlm_config(args: argparse.Namespace) -> VLMConfig:
+    """The VLMConfig the flags above describe."""
+    from evalset_pipeline.core.vlm.factory import VLMConfig
+
+    return from_flat(VLMConfig, flag_values(args, VLMConfig, VLM_FLAGS))
 
 
 def vlm_flags_error(args: argparse.Namespace) -> str | None:

@@ -21,8 +21,8 @@ from evalset_pipeline.cli.common import (
     add_data_dir,
     add_vlm_options,
     json_safe,
+    vlm_config,
     vlm_flags_error,
-    vlm_kwargs,
 )
 
 SHOWN_ISSUES = 20
@@ -73,15 +73,9 @@ def _labeller(args: argparse.Namespace, paths: Any):
 
         judge = AnswerEvidenceJudge()
         return judge.label, judge.identity(), lambda: None
-    from evalset_pipeline.core.vlm.cache import Prices
-    from evalset_pipeline.core.vlm.factory import VLMConfig, backend_identity, open_cached_backend
+    from evalset_pipeline.core.vlm.factory import backend_identity, open_cached_backend
 
-    backend = open_cached_backend(
-        VLMConfig(
-            **vlm_kwargs(args), prices=Prices(args.input_usd_per_mtok, args.output_usd_per_mtok)
-        ),
-        paths,
-    )
+    backend = open_cached_backend(vlm_config(args), paths)
     return backend.label, backend_identity(backend.backend), backend.cache.close
 
 

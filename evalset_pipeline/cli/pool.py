@@ -17,8 +17,8 @@ from evalset_pipeline.cli.common import (
     add_data_dir,
     add_golden,
     add_vlm_options,
+    vlm_config,
     vlm_flags_error,
-    vlm_kwargs,
 )
 from evalset_pipeline.core.golden.errors import GoldenSetError
 
@@ -59,8 +59,7 @@ def cmd_pool_add(args: argparse.Namespace) -> int:
     from evalset_pipeline.core.scoring.pooling import pool_runs, read_runs
     from evalset_pipeline.core.scoring.runs import RunFormatError
     from evalset_pipeline.core.vlm.base import BatchError
-    from evalset_pipeline.core.vlm.cache import Prices
-    from evalset_pipeline.core.vlm.factory import VLMConfig, open_cached_backend
+    from evalset_pipeline.core.vlm.factory import open_cached_backend
 
     if args.depth < 1:
         print("error: --depth must be at least 1", file=sys.stderr)
@@ -69,9 +68,7 @@ def cmd_pool_add(args: argparse.Namespace) -> int:
         print(f"error: {problem}", file=sys.stderr)
         return 2
     paths = DataPaths.at(args.data_dir)
-    config = VLMConfig(
-        **vlm_kwargs(args), prices=Prices(args.input_usd_per_mtok, args.output_usd_per_mtok)
-    )
+    config = vlm_config(args)
     try:
         golden = load_golden_set(args.golden, paths.root)
         runs = read_runs(args.runs)

@@ -12,54 +12,31 @@ from contextlib import contextmanager
 from typing import Any
 
 import dagster as dg
-from pydantic import Field
 
 from evalset_pipeline.core import progress
 from evalset_pipeline.core.buildlock import step_lock
 from evalset_pipeline.core.index.embeddings import EmbedderSpec
-from evalset_pipeline.core.labels import underspecified_policy
-from evalset_pipeline.core.paths import DataPaths, default_corpus_dir, default_data_dir
+from evalset_pipeline.core.paths import DataPaths
 from evalset_pipeline.core.pipeline.context import BuildConfig, StageContext
 from evalset_pipeline.core.pipeline.graph import READS, stage_paths
-from evalset_pipeline.core.render.pages import RenderSettings
-from evalset_pipeline.core.vlm.cache import CachedBackend, Prices
+from evalset_pipeline.core.pipeline.settings import BuildSettings
+from evalset_pipeline.core.vlm.cache import CachedBackend
 from evalset_pipeline.core.vlm.factory import (
     VLMConfig,
     backend_identity,
     make_backend,
     open_cached_backend,
 )
+from evalset_pipeline.defs.config_fields import resource_base, settings_from
+
+# Generated fields (defs/config_fields.py); typed Any, as mypy cannot see a class made at runtime.
+_SettingsFields: Any = resource_base("PipelineSettingsFields", BuildSettings)
+_VLMFields: Any = resource_base("VLMResourceFields", VLMConfig)
+_EmbedderFields: Any = resource_base("EmbedderResourceFields", EmbedderSpec)
 
 
-class PipelineSettings(dg.ConfigurableResource):
-    data_dir: str = Field(
-        default_factory=lambda: str(default_data_dir()),
-        description="Where artifacts and golden sets live",
-    )
-    corpus_dir: str = Field(
-        default_factory=lambda: str(default_corpus_dir()),
-        description="Folder of PDFs (+ optional metadata.csv)",
-    )
-    seed: int = 13
-    sample_size: int = Field(default=80, description="Gold pages to write questions for")
-    negatives_per_axis: int = 2
-    axes: list[str] = Field(
-        default_factory=lambda: ["period", "metric", "entity"],
-        description="Axes a distractor may differ on; add e.g. 'revision' for restatements",
-    )
-    max_rewrites: int = 2
-    underspecified: str = Field(
-        default="slice",
-        description="slice: keep ambiguous questions in the underspecified slice; drop: discard them",
-    )
-    render_dpi: int = 96
-    max_pixels: int = 4_000_000
-    workers: int = Field(default=0, description="Processes for render/embed; 0 = one per core")
-    baseline_retrievers: list[str] = Field(
-        default_factory=list,
-        description="Retrievers of baseline_scores; empty = bm25 (+ appearance when "
-        "the page embedder has a text side). Add 'text' for MiniLM.",
-    )
+class PipelineSettings(_SettingsFields):
+    """The `settings` resource: one field per BuildSettings setting (core/pipeline/settings.py)."""
 
     @contextmanager
     def yield_for_execution(self, context: dg.InitResourceContext) -> Iterator[PipelineSettings]:
@@ -75,63 +52,25 @@ class PipelineSettings(dg.ConfigurableResource):
         ):
             yield self
 
+    def build_settings(self) -> BuildSettings:
+        return settings_from(self, BuildSettings)
+
     def build_config(self) -> BuildConfig:
-        return BuildConfig(
-            corpus_dir=self.corpus_dir,
-            seed=self.seed,
-            sample_size=self.sample_size,
-            negatives_per_axis=self.negatives_per_axis,
-            axes=tuple(self.axes),
-            max_rewrites=self.max_rewrites,
-            underspecified=underspecified_policy(self.underspecified),
-            render=RenderSettings(self.render_dpi, self.max_pixels),
-            workers=self.workers,
-        )
+        return self.build_settings().build
 
 
-class EmbedderResource(dg.ConfigurableResource):
-    model: str = Field(
-        default="appearance",
-        description="'appearance' (offline, no model) or a sentence-transformers name/path",
-    )
-    modality: str = Field(default="auto", description="auto | image | text")
-    batch_size: int = 32
+class EmbedderResource(_EmbedderFields):
+    """The `embedder` resource: one field per EmbedderSpec setting (core/index/embeddings.py)."""
 
     def spec(self) -> EmbedderSpec:
-        return EmbedderSpec(self.model, self.modality, self.batch_size)
+        return settings_from(self, EmbedderSpec)
 
 
-class VLMResource(dg.ConfigurableResource):
-    backend: str = Field(
-        default="textlayer",
-        description="textlayer (offline) | openai (any OpenAI-compatible endpoint)",
-    )
-    model: str = ""
-    base_url: str | None = Field(
-        default=None, description="None: OPENAI_BASE_URL or the OpenAI API"
-    )
-    api_key_env: str = Field(
-        default="OPENAI_API_KEY", description="Name of the environment variable holding the key"
-    )
-    max_in_flight: int = 16
-    image_max_side: int = 1600
-    timeout_s: float = 60.0
-    max_retries: int = 5
-    input_usd_per_mtok: float = 0.0
-    output_usd_per_mtok: float = 0.0
+class VLMResource(_VLMFields):
+    """The `vlm` resource: one field per VLMConfig setting, prices flattened (core/vlm/factory.py)."""
 
     def config(self) -> VLMConfig:
-        return VLMConfig(
-            self.backend,
-            self.model,
-            self.base_url,
-            self.api_key_env,
-            self.max_in_flight,
-            self.image_max_side,
-            self.timeout_s,
-            self.max_retries,
-            Prices(self.input_usd_per_mtok, self.output_usd_per_mtok),
-        )
+        return settings_from(self, VLMConfig)
 
     def identity(self) -> dict[str, Any]:
         return backend_identity(make_backend(self.config()))

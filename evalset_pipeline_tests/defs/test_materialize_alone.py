@@ -177,3 +177,52 @@ def test_a_warning_does_not_block_and_thresholds_are_run_config(built):
     )
     assert not minimum.passed and minimum.severity == dg.AssetCheckSeverity.WARN
     assert result.asset_materializations_for_node("golden_set")  # a WARN never stops publishing
+
+
+def test_each_stage_names_the_tables_its_data_version_hashes(built):
+    """A stage's StageResult says what its data version is made of: tables the graph says it
+    writes, and the asset's data version is exactly their hash (or the stage's own version)."""
+    from evalset_pipeline.core.pipeline import graph
+    from evalset_pipeline.core.pipeline.candidate_labels import build_candidate_labels
+    from evalset_pipeline.core.pipeline.candidate_questions import build_candidate_questions
+    from evalset_pipeline.core.pipeline.context import StageContext
+    from evalset_pipeline.core.pipeline.documents import build_documents
+    from evalset_pipeline.core.pipeline.gold_sample import build_gold_sample
+    from evalset_pipeline.core.pipeline.hard_negatives import build_hard_negatives
+    from evalset_pipeline.core.pipeline.page_embeddings import build_page_embeddings
+    from evalset_pipeline.core.pipeline.page_metadata import build_page_metadata_table
+    from evalset_pipeline.core.pipeline.page_renders import build_page_renders
+    from evalset_pipeline.core.pipeline.result import StageResult
+    from evalset_pipeline.core.pipeline.template_groups import build_template_groups
+    from evalset_pipeline.core.pipeline.validated_questions import build_validated_questions
+    from evalset_pipeline.core.vlm.factory import open_cached_backend
+    from evalset_pipeline.defs.assets.metadata import table_version
+
+    _, data_dir, resources, versions = built
+    builders = {
+        "documents": build_documents,
+        "page_renders": build_page_renders,
+        "page_metadata": build_page_metadata_table,
+        "page_embeddings": build_page_embeddings,
+        "template_groups": build_template_groups,
+        "hard_negatives": build_hard_negatives,
+        "gold_sample": build_gold_sample,
+        "candidate_questions": build_candidate_questions,
+        "validated_questions": build_validated_questions,
+        "candidate_labels": build_candidate_labels,
+    }
+    assert set(builders) == set(graph.STAGES) - {"golden_set", "baseline_scores"}
+    for stage, build in builders.items():
+        paths = graph.stage_paths(data_dir, stage)
+        ctx = StageContext(
+            paths,
+            resources["settings"].build_config(),
+            resources["embedder"].spec(),
+            open_backend=lambda p=paths: open_cached_backend(resources["vlm"].config(), p),
+        )
+        result = build(ctx)
+        assert isinstance(result, StageResult), stage
+        assert set(result.tables) <= graph.writes(stage), stage
+        assert all(f.split(".")[0] in graph.writes(stage) for f in result.files), stage
+        version = result.version or table_version(paths, *result.tables, files=result.files).value
+        assert version == versions[stage], stage

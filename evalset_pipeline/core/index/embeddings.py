@@ -23,6 +23,7 @@ from evalset_pipeline.core.atomic import write_bytes_atomic
 from evalset_pipeline.core.hashing import fingerprint
 from evalset_pipeline.core.index import appearance
 from evalset_pipeline.core.pagetext.layer import layer_text, read_text_layer
+from evalset_pipeline.core.settings import setting
 
 APPEARANCE = "appearance"
 # The page_embeddings table keeps its vectors beside it in this file (tables/), row-aligned.
@@ -34,9 +35,18 @@ DEFAULT_TEXT_MODEL = (
 
 @dataclass(frozen=True)
 class EmbedderSpec:
-    model: str = APPEARANCE
-    modality: str = "auto"  # auto | image | text
-    batch_size: int = 32
+    """The page embedder, declared once: the Dagster `embedder` resource and `evalset build`'s
+    embedder flags are generated from these fields (core/settings.py)."""
+
+    model: str = setting(
+        APPEARANCE, help="'appearance' (offline, no model) or a sentence-transformers name/path"
+    )
+    modality: str = setting(
+        "auto",
+        help="What the model embeds: image, text, or auto (image for appearance and CLIP/SigLIP models, else text)",
+        choices=("auto", "image", "text"),
+    )
+    batch_size: int = setting(32, help="Pages per embedding batch")
 
     @property
     def resolved_modality(self) -> str:

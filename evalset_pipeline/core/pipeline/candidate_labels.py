@@ -15,6 +15,7 @@ from evalset_pipeline.core.pipeline.model_calls import stage_backend
 from evalset_pipeline.core.pipeline.page_metadata import load_document_contexts, load_page_metadata
 from evalset_pipeline.core.pipeline.page_renders import load_page_renders
 from evalset_pipeline.core.pipeline.pages import page_view
+from evalset_pipeline.core.pipeline.result import StageResult
 from evalset_pipeline.core.pipeline.template_groups import load_template_groups
 from evalset_pipeline.core.pipeline.validated_questions import load_validated_questions
 from evalset_pipeline.core.questions.labels import (
@@ -32,7 +33,7 @@ from evalset_pipeline.core.vlm.factory import backend_identity
 SCHEMA = pa.schema([f for f in GOLDEN_JUDGMENTS if f.name not in ("version_id", "label_source")])
 
 
-def build_candidate_labels(ctx: StageContext) -> dict:
+def build_candidate_labels(ctx: StageContext) -> StageResult:
     renders = {p.unit_id: p for p in load_page_renders(ctx)}
     negatives = load_hard_negatives(ctx)
     comparatives = load_comparatives(ctx)
@@ -91,21 +92,24 @@ def build_candidate_labels(ctx: StageContext) -> dict:
         ctx, "candidate_labels", backend_identity(backend.backend)
     )  # provenance = what wrote these rows
     by_role = Counter(f"{lab.role}:{lab.label}" for lab in labels)
-    return {
-        "labels": len(labels),
-        "by_role_and_label": dict(sorted(by_role.items())),
-        "comparatives": dict(
-            sorted(
-                Counter(
-                    f"{lab.role}:{lab.axis}:{lab.label}"
-                    for lab in labels
-                    if lab.axis in (COMPARATIVE, "revision")
-                ).items()
-            )
-        ),
-        "model_calls": sum(stats.calls.values()),
-        "cache_hits": sum(stats.cache_hits.values()),
-    }
+    return StageResult(
+        {
+            "labels": len(labels),
+            "by_role_and_label": dict(sorted(by_role.items())),
+            "comparatives": dict(
+                sorted(
+                    Counter(
+                        f"{lab.role}:{lab.axis}:{lab.label}"
+                        for lab in labels
+                        if lab.axis in (COMPARATIVE, "revision")
+                    ).items()
+                )
+            ),
+            "model_calls": sum(stats.calls.values()),
+            "cache_hits": sum(stats.cache_hits.values()),
+        },
+        tables=("candidate_labels",),
+    )
 
 
 def load_candidate_labels(ctx: StageContext) -> list[CandidateLabel]:

@@ -11,6 +11,7 @@ from evalset_pipeline.core.pipeline.model_calls import stage_backend
 from evalset_pipeline.core.pipeline.page_metadata import load_document_contexts, load_page_profiles
 from evalset_pipeline.core.pipeline.page_renders import load_page_renders
 from evalset_pipeline.core.pipeline.pages import page_view
+from evalset_pipeline.core.pipeline.result import StageResult
 from evalset_pipeline.core.tables import read_rows, write_rows
 from evalset_pipeline.core.vlm.factory import backend_identity
 
@@ -41,7 +42,7 @@ def item_id_for(gold_unit_id: str) -> str:
     return f"q-{gold_unit_id}"
 
 
-def build_candidate_questions(ctx: StageContext) -> dict:
+def build_candidate_questions(ctx: StageContext) -> StageResult:
     renders = {p.unit_id: p for p in load_page_renders(ctx)}
     sample = load_gold_sample(ctx)
     contexts = load_document_contexts(
@@ -70,13 +71,16 @@ def build_candidate_questions(ctx: StageContext) -> dict:
     record_producer(
         ctx, "candidate_questions", backend_identity(backend.backend)
     )  # provenance = what wrote these rows
-    return {
-        "sampled": len(rows),
-        "written": sum(r["written"] for r in rows),
-        "model_calls": sum(stats.calls.values()),
-        "cache_hits": sum(stats.cache_hits.values()),
-        "preview": [r["question"] for r in rows if r["written"]][:5],
-    }
+    return StageResult(
+        {
+            "sampled": len(rows),
+            "written": sum(r["written"] for r in rows),
+            "model_calls": sum(stats.calls.values()),
+            "cache_hits": sum(stats.cache_hits.values()),
+            "preview": [r["question"] for r in rows if r["written"]][:5],
+        },
+        tables=("candidate_questions",),
+    )
 
 
 def load_candidate_questions(ctx: StageContext) -> list[dict]:

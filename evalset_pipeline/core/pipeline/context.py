@@ -6,28 +6,50 @@ import logging
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 from evalset_pipeline.core.hashing import fingerprint
 from evalset_pipeline.core.index.embeddings import EmbedderSpec
-from evalset_pipeline.core.labels import Underspecified
-from evalset_pipeline.core.paths import DataPaths
+from evalset_pipeline.core.labels import Underspecified, underspecified_policy
+from evalset_pipeline.core.paths import DataPaths, default_corpus_dir
 from evalset_pipeline.core.render.pages import RenderSettings
+from evalset_pipeline.core.settings import nested, setting
 
 
 @dataclass(frozen=True)
 class BuildConfig:
-    """Knobs that change what a golden set contains; all of them go into its config fingerprint."""
+    """Knobs that change what a golden set contains; all of them go into its config fingerprint.
 
-    corpus_dir: str = "data/sample_corpus"
-    seed: int = 13
-    sample_size: int = 80
-    negatives_per_axis: int = 2
-    axes: tuple[str, ...] = ("period", "metric", "entity")
-    max_rewrites: int = 2
-    underspecified: Underspecified = "slice"
-    render: RenderSettings = field(default_factory=RenderSettings)
-    workers: int = 0  # 0 = one per core
+    Declared once, with help text: the Dagster config, `evalset build`'s flags and its run config
+    are generated from these fields (core/settings.py, core/pipeline/settings.py)."""
+
+    corpus_dir: str = setting(
+        help="Folder of PDFs, with an optional metadata.csv "
+        "(default: $EVALSET_CORPUS_DIR or data/sample_corpus)",
+        factory=lambda: str(default_corpus_dir()),
+    )
+    seed: int = setting(
+        13, help="Seed of the gold sample, template clustering and the random-negative baseline"
+    )
+    sample_size: int = setting(80, help="Gold pages to write questions for")
+    negatives_per_axis: int = setting(2, help="Hard negatives per gold page on each axis")
+    axes: tuple[str, ...] = setting(
+        ("period", "metric", "entity"),
+        help="Axes a distractor may differ on; add e.g. 'revision' for restatements",
+    )
+    max_rewrites: int = setting(
+        2, help="Times an ambiguous question is made more specific before it leaves the main slice"
+    )
+    underspecified: Underspecified = setting(
+        "slice",
+        help="slice: keep ambiguous questions in the underspecified slice; drop: discard them",
+        choices=get_args(Underspecified),
+    )
+    render: RenderSettings = nested(RenderSettings, rename={"dpi": "render_dpi"})
+    workers: int = setting(0, help="Processes for render/embed; 0 = one per core")
+
+    def __post_init__(self) -> None:
+        underspecified_policy(self.underspecified)  # a typo fails here, naming the value
 
     def knobs(self) -> dict[str, Any]:
         d = asdict(self)

@@ -12,6 +12,7 @@ from evalset_pipeline.core.atomic import write_text_atomic
 from evalset_pipeline.core.corpus.documents import DocumentRecord, RejectedDocument, scan_corpus
 from evalset_pipeline.core.golden.model import CorpusManifest
 from evalset_pipeline.core.pipeline.context import StageContext
+from evalset_pipeline.core.pipeline.result import StageResult
 from evalset_pipeline.core.tables import read_rows, write_rows
 
 DOCUMENTS = pa.schema(
@@ -40,7 +41,7 @@ class EmptyCorpus(RuntimeError):
     """The corpus root holds no PDF at all (not even a rejected one)."""
 
 
-def build_documents(ctx: StageContext) -> dict:
+def build_documents(ctx: StageContext) -> StageResult:
     scan = scan_corpus(ctx.corpus_dir)
     if not scan.documents and not scan.rejected:
         # Said here, not as "no main-slice item survived" four stages later.
@@ -64,13 +65,16 @@ def build_documents(ctx: StageContext) -> dict:
     )
     for r in scan.rejected:
         ctx.log.warning("rejected %s: %s", r.path, r.reason)
-    return {
-        "documents": len(scan.documents),
-        "pages": scan.pages,
-        "rejected": len(scan.rejected),
-        "corpus_fingerprint": scan.fingerprint,
-        "rejected_documents": [asdict(r) for r in scan.rejected],
-    }
+    return StageResult(
+        {
+            "documents": len(scan.documents),
+            "pages": scan.pages,
+            "rejected": len(scan.rejected),
+            "corpus_fingerprint": scan.fingerprint,
+        },
+        version=scan.fingerprint,
+        rows=[asdict(r) for r in scan.rejected],
+    )
 
 
 def load_documents(ctx: StageContext) -> list[DocumentRecord]:

@@ -11,6 +11,7 @@ from evalset_pipeline.core.pipeline.context import StageContext
 from evalset_pipeline.core.pipeline.hard_negatives import load_hard_negatives
 from evalset_pipeline.core.pipeline.page_metadata import load_page_profiles
 from evalset_pipeline.core.pipeline.page_renders import load_page_renders
+from evalset_pipeline.core.pipeline.result import StageResult
 from evalset_pipeline.core.pipeline.template_groups import load_template_groups
 from evalset_pipeline.core.questions.sampling import stratified_sample
 from evalset_pipeline.core.tables import read_rows, write_rows
@@ -18,7 +19,7 @@ from evalset_pipeline.core.tables import read_rows, write_rows
 SCHEMA = pa.schema([("unit_id", pa.string()), ("template_id", pa.string())])
 
 
-def build_gold_sample(ctx: StageContext) -> dict:
+def build_gold_sample(ctx: StageContext) -> StageResult:
     negatives = load_hard_negatives(ctx)
     templates = load_template_groups(ctx)
     profiles = load_page_profiles(ctx)
@@ -41,20 +42,23 @@ def build_gold_sample(ctx: StageContext) -> dict:
         ({"unit_id": u, "template_id": templates[u][0]} for u in chosen),
         SCHEMA,
     )
-    return {
-        "eligible": len(eligible),
-        "sampled": len(chosen),
-        "seed": ctx.config.seed,
-        # Pages with distractors that offer nothing to ask (covers, contents, signatures, ...), by reason.
-        "skipped_before_sampling": dict(skipped.most_common()),
-        "by_template": dict(sorted(Counter(templates[u][0] for u in chosen).items())),
-        "documents": len({document.get(u, u) for u in chosen}),
-        "largest_document_share": round(
-            max(Counter(document.get(u, u) for u in chosen).values()) / len(chosen), 4
-        )
-        if chosen
-        else 0.0,
-    }
+    return StageResult(
+        {
+            "eligible": len(eligible),
+            "sampled": len(chosen),
+            "seed": ctx.config.seed,
+            # Pages with distractors that offer nothing to ask (covers, contents, signatures, ...), by reason.
+            "skipped_before_sampling": dict(skipped.most_common()),
+            "by_template": dict(sorted(Counter(templates[u][0] for u in chosen).items())),
+            "documents": len({document.get(u, u) for u in chosen}),
+            "largest_document_share": round(
+                max(Counter(document.get(u, u) for u in chosen).values()) / len(chosen), 4
+            )
+            if chosen
+            else 0.0,
+        },
+        tables=("gold_sample",),
+    )
 
 
 def load_gold_sample(ctx: StageContext) -> list[str]:

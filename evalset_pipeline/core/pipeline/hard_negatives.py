@@ -27,6 +27,7 @@ from evalset_pipeline.core.pipeline.context import StageContext
 from evalset_pipeline.core.pipeline.page_embeddings import load_page_embeddings
 from evalset_pipeline.core.pipeline.page_metadata import load_page_metadata, load_page_profiles
 from evalset_pipeline.core.pipeline.page_renders import load_page_renders
+from evalset_pipeline.core.pipeline.result import StageResult
 from evalset_pipeline.core.pipeline.template_groups import load_template_groups
 from evalset_pipeline.core.tables import read_rows, write_rows, write_table
 
@@ -53,7 +54,7 @@ def _distribution(sizes: Sequence[int] | np.ndarray) -> dict[str, Any]:
     }
 
 
-def build_hard_negatives(ctx: StageContext) -> dict:
+def build_hard_negatives(ctx: StageContext) -> StageResult:
     ids, vectors = load_page_embeddings(ctx)
     meta = load_page_metadata(ctx)
     templates = load_template_groups(ctx)
@@ -89,42 +90,46 @@ def build_hard_negatives(ctx: StageContext) -> dict:
     with_template = [u for u in ids if templates.get(u, ("", ""))[0]]
     fallback_rows = np.unique(result.gold[result.axis == result.axis_names.index(FALLBACK_AXIS)])
     fallback = sorted(ids[g] for g in fallback_rows[: MAX_LISTED * 5].tolist())
-    return {
-        "negatives": len(result),
-        # Period candidates that print the gold's period: judged as evidence, never mined as negatives.
-        "comparatives": len(comparatives),
-        "comparative_examples": [c.__dict__ for c in comparatives[:MAX_LISTED]],
-        "pages": len(ids),
-        "pages_with_template": len(with_template),
-        "pages_with_negatives": int(golds.size),
-        "by_axis": result.counts_by_axis(),
-        "pool_sizes": {a: _distribution(s) for a, s in result.pool_sizes.items()},
-        "empty_pools": result.empty_pools,
-        # Pages whose every axis pool was empty and who got within-template nearest neighbours instead.
-        "fallback_pages": result.fallback_pages,
-        "fallback_examples": fallback[:MAX_LISTED],
-        # No distractor is possible: the page's template has one page (reported, never hidden).
-        "single_page_templates": len(result.lonely_pages),
-        "single_page_template_pages": result.lonely_pages[:MAX_LISTED],
-        # Template siblings exist but every one duplicates the page (same render, or same text + look).
-        "pages_without_negatives": len(result.pages_without_negatives),
-        "pages_without_negatives_examples": result.pages_without_negatives[:MAX_LISTED],
-        "template_sources": dict(
-            sorted(Counter(templates.get(u, ("", ""))[1] or "missing" for u in ids).items())
-        ),
-        "axis_sources": {
-            a: dict(
-                sorted(
-                    Counter(
-                        (meta[u].sources.get(a) if u in meta else None) or "missing" for u in ids
-                    ).items()
+    return StageResult(
+        {
+            "negatives": len(result),
+            # Period candidates that print the gold's period: judged as evidence, never mined as negatives.
+            "comparatives": len(comparatives),
+            "comparative_examples": [c.__dict__ for c in comparatives[:MAX_LISTED]],
+            "pages": len(ids),
+            "pages_with_template": len(with_template),
+            "pages_with_negatives": int(golds.size),
+            "by_axis": result.counts_by_axis(),
+            "pool_sizes": {a: _distribution(s) for a, s in result.pool_sizes.items()},
+            "empty_pools": result.empty_pools,
+            # Pages whose every axis pool was empty and who got within-template nearest neighbours instead.
+            "fallback_pages": result.fallback_pages,
+            "fallback_examples": fallback[:MAX_LISTED],
+            # No distractor is possible: the page's template has one page (reported, never hidden).
+            "single_page_templates": len(result.lonely_pages),
+            "single_page_template_pages": result.lonely_pages[:MAX_LISTED],
+            # Template siblings exist but every one duplicates the page (same render, or same text + look).
+            "pages_without_negatives": len(result.pages_without_negatives),
+            "pages_without_negatives_examples": result.pages_without_negatives[:MAX_LISTED],
+            "template_sources": dict(
+                sorted(Counter(templates.get(u, ("", ""))[1] or "missing" for u in ids).items())
+            ),
+            "axis_sources": {
+                a: dict(
+                    sorted(
+                        Counter(
+                            (meta[u].sources.get(a) if u in meta else None) or "missing"
+                            for u in ids
+                        ).items()
+                    )
                 )
-            )
-            for a in axes
+                for a in axes
+            },
+            "k_per_axis": ctx.config.negatives_per_axis,
+            "axes": axes,
         },
-        "k_per_axis": ctx.config.negatives_per_axis,
-        "axes": axes,
-    }
+        tables=("hard_negatives", "comparative_pages"),
+    )
 
 
 def load_comparatives(ctx: StageContext) -> dict[str, list[Comparative]]:

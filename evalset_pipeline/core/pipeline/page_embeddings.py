@@ -15,6 +15,7 @@ from evalset_pipeline.core.index.embeddings import (
 )
 from evalset_pipeline.core.pipeline.context import StageContext
 from evalset_pipeline.core.pipeline.page_renders import load_page_renders
+from evalset_pipeline.core.pipeline.result import StageResult
 from evalset_pipeline.core.tables import read_table, write_rows
 
 SCHEMA = pa.schema(
@@ -41,7 +42,7 @@ def _embed_in_chunks(ctx: StageContext, inputs: list[EmbedInput]) -> tuple[np.nd
     return np.vstack(parts), computed
 
 
-def build_page_embeddings(ctx: StageContext) -> dict:
+def build_page_embeddings(ctx: StageContext) -> StageResult:
     pages = load_page_renders(ctx)
     root = ctx.paths.root
     inputs = [
@@ -60,13 +61,17 @@ def build_page_embeddings(ctx: StageContext) -> dict:
         ),
         SCHEMA,
     )
-    return {
-        "pages": len(pages),
-        "embedded": computed,
-        "cached": len(pages) - computed,
-        "model_id": ctx.embedder.model_id,
-        "dim": int(vectors.shape[1]) if len(vectors) else 0,
-    }
+    return StageResult(
+        {
+            "pages": len(pages),
+            "embedded": computed,
+            "cached": len(pages) - computed,
+            "model_id": ctx.embedder.model_id,
+            "dim": int(vectors.shape[1]) if len(vectors) else 0,
+        },
+        tables=("page_embeddings",),
+        files=(VECTORS,),
+    )
 
 
 def load_page_embeddings(ctx: StageContext) -> tuple[list[str], np.ndarray]:

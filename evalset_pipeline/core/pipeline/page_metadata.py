@@ -27,6 +27,7 @@ from evalset_pipeline.core.pagetext.layer import load_text_layer
 from evalset_pipeline.core.pipeline.context import StageContext
 from evalset_pipeline.core.pipeline.documents import load_documents
 from evalset_pipeline.core.pipeline.page_renders import load_page_renders
+from evalset_pipeline.core.pipeline.result import StageResult
 from evalset_pipeline.core.tables import read_rows, write_rows
 from evalset_pipeline.core.vlm.base import PageContext
 
@@ -38,7 +39,7 @@ def _distribution(values: Iterable[str | None]) -> dict[str, int]:
     return dict(counts.most_common(MAX_LISTED))
 
 
-def build_page_metadata_table(ctx: StageContext) -> dict:
+def build_page_metadata_table(ctx: StageContext) -> StageResult:
     pages = load_page_renders(ctx)
     docs = load_documents(ctx)
     known = {p: d.page_count for d in docs for p in d.paths}
@@ -64,37 +65,40 @@ def build_page_metadata_table(ctx: StageContext) -> dict:
         ctx.paths.table("page_profiles"), (p.to_row() for p in facts.profiles), PROFILE_SCHEMA
     )
     sources = {f: dict(Counter(m.sources.get(f, "missing") for m in meta)) for f in FIELDS}
-    return {
-        "pages": len(meta),
-        "sidecar_rows": len(sidecar.rows),
-        "sidecar_issues": [str(i) for i in sidecar.issues],
-        "sources": sources,
-        "document_facts": [
-            {
-                "path": f.path,
-                "entity": f.entity,
-                "entity_source": f.entity_source,
-                "form": f.form,
-                "period": f.period,
-                "period_end": f.period_end,
-                "period_source": f.period_source,
-                "fiscal_year_end_month": f.fiscal_year_end_month,
-                "calendar_source": f.calendar_source,
-            }
-            for f in facts.documents[:MAX_LISTED]
-        ],
-        "documents_without_entity": sum(1 for f in facts.documents if not f.entity),
-        "documents_without_period": sum(1 for f in facts.documents if not f.period),
-        # pages that fell back to what they print themselves, their document stating no such fact
-        "pages_with_own_entity": facts.fallbacks.get("entity", 0),
-        "pages_with_own_period": facts.fallbacks.get("period", 0),
-        "distributions": {
-            axis: _distribution(m.get(axis) for m in meta)
-            for axis in ("entity", "period", "metric")
+    return StageResult(
+        {
+            "pages": len(meta),
+            "sidecar_rows": len(sidecar.rows),
+            "sidecar_issues": [str(i) for i in sidecar.issues],
+            "sources": sources,
+            "document_facts": [
+                {
+                    "path": f.path,
+                    "entity": f.entity,
+                    "entity_source": f.entity_source,
+                    "form": f.form,
+                    "period": f.period,
+                    "period_end": f.period_end,
+                    "period_source": f.period_source,
+                    "fiscal_year_end_month": f.fiscal_year_end_month,
+                    "calendar_source": f.calendar_source,
+                }
+                for f in facts.documents[:MAX_LISTED]
+            ],
+            "documents_without_entity": sum(1 for f in facts.documents if not f.entity),
+            "documents_without_period": sum(1 for f in facts.documents if not f.period),
+            # pages that fell back to what they print themselves, their document stating no such fact
+            "pages_with_own_entity": facts.fallbacks.get("entity", 0),
+            "pages_with_own_period": facts.fallbacks.get("period", 0),
+            "distributions": {
+                axis: _distribution(m.get(axis) for m in meta)
+                for axis in ("entity", "period", "metric")
+            },
+            "statements": _distribution(p.statement for p in facts.profiles if p.statement),
+            "layouts": _distribution(p.layout for p in facts.profiles),
         },
-        "statements": _distribution(p.statement for p in facts.profiles if p.statement),
-        "layouts": _distribution(p.layout for p in facts.profiles),
-    }
+        tables=("page_metadata", "document_facts", "page_profiles"),
+    )
 
 
 def load_page_metadata(ctx: StageContext) -> dict[str, PageMetadata]:

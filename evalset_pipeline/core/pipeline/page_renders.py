@@ -13,6 +13,7 @@ import pyarrow as pa
 
 from evalset_pipeline.core.pipeline.context import StageContext
 from evalset_pipeline.core.pipeline.documents import REJECTED, load_documents, load_rejected
+from evalset_pipeline.core.pipeline.result import StageResult
 from evalset_pipeline.core.render.pages import PageRender, render_corpus
 from evalset_pipeline.core.tables import read_rows, write_rows
 
@@ -21,7 +22,7 @@ SCHEMA = pa.schema(
 )
 
 
-def build_page_renders(ctx: StageContext) -> dict:
+def build_page_renders(ctx: StageContext) -> StageResult:
     documents = load_documents(ctx)
     path = ctx.paths.table("page_renders")
     previous = [PageRender(**r) for r in read_rows(path)] if path.exists() else []
@@ -59,19 +60,22 @@ def build_page_renders(ctx: StageContext) -> dict:
     write_rows(ctx.paths.table("rejected_documents"), rejected, REJECTED)
     for r in out.rejected:
         ctx.log.warning("rejected %s page %d: %s", r.document_path, r.page_number, r.reason)
-    return {
-        "pages": len(out.pages),
-        "rendered": out.rendered,
-        "reused": out.reused,
-        "recovered": out.recovered,
-        "rejected_pages": len(out.rejected),
-        "dpi": ctx.config.render.dpi,
-        # Shown in the asset's metadata (first 200); the full list is the rejected_documents table.
-        "rejected_page_list": [
-            {"path": r.document_path, "page": r.page_number, "reason": r.reason}
-            for r in out.rejected[:200]
-        ],
-    }
+    return StageResult(
+        {
+            "pages": len(out.pages),
+            "rendered": out.rendered,
+            "reused": out.reused,
+            "recovered": out.recovered,
+            "rejected_pages": len(out.rejected),
+            "dpi": ctx.config.render.dpi,
+            # Shown in the asset's metadata (first 200); the full list is the rejected_documents table.
+            "rejected_page_list": [
+                {"path": r.document_path, "page": r.page_number, "reason": r.reason}
+                for r in out.rejected[:200]
+            ],
+        },
+        tables=("page_renders",),
+    )
 
 
 def load_page_renders(ctx: StageContext) -> list[PageRender]:

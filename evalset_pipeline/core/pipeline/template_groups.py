@@ -26,6 +26,7 @@ from evalset_pipeline.core.pipeline.context import StageContext
 from evalset_pipeline.core.pipeline.page_embeddings import load_page_embeddings
 from evalset_pipeline.core.pipeline.page_metadata import load_page_metadata, load_page_profiles
 from evalset_pipeline.core.pipeline.page_renders import load_page_renders
+from evalset_pipeline.core.pipeline.result import StageResult
 from evalset_pipeline.core.tables import read_rows, read_table, write_rows
 
 SCHEMA = pa.schema(
@@ -65,7 +66,7 @@ def _layout_vectors(
     return layout, appearance.MODEL_ID
 
 
-def build_template_groups(ctx: StageContext) -> dict:
+def build_template_groups(ctx: StageContext) -> StageResult:
     ids, vectors = load_page_embeddings(ctx)
     meta = load_page_metadata(ctx)
     named = [meta[u].get("template_id") if u in meta else "" for u in ids]
@@ -96,7 +97,7 @@ def build_template_groups(ctx: StageContext) -> dict:
             c.threshold,
             summary["clustering"]["silhouette"],
         )
-    return summary
+    return StageResult(summary, tables=("template_groups",))
 
 
 def load_template_groups(ctx: StageContext) -> dict[str, tuple[str, str]]:

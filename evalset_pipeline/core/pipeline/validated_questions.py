@@ -14,6 +14,7 @@ from evalset_pipeline.core.pipeline.model_calls import stage_backend
 from evalset_pipeline.core.pipeline.page_metadata import load_document_contexts, load_page_metadata
 from evalset_pipeline.core.pipeline.page_renders import load_page_renders
 from evalset_pipeline.core.pipeline.pages import page_view
+from evalset_pipeline.core.pipeline.result import StageResult
 from evalset_pipeline.core.questions import funnel as funnel_mod
 from evalset_pipeline.core.questions.funnel import FINAL, WRITE, FunnelRow
 from evalset_pipeline.core.questions.injection import injection_rows  # [bad-input]
@@ -36,7 +37,7 @@ SCHEMA = pa.schema(
 )
 
 
-def build_validated_questions(ctx: StageContext) -> dict:
+def build_validated_questions(ctx: StageContext) -> StageResult:
     renders = {p.unit_id: p for p in load_page_renders(ctx)}
     meta = load_page_metadata(ctx)
     negatives = load_hard_negatives(ctx)
@@ -105,13 +106,16 @@ def build_validated_questions(ctx: StageContext) -> dict:
     )  # provenance = what wrote these rows
     summary = funnel_mod.summarize(funnel)
     summary["injection_flagged"] = len(flagged)  # [bad-input]
-    return {
-        **summary,
-        "regression": reg_summary,  # regression items are counted apart from the sampled funnel
-        "model_calls": sum(stats.calls.values()),
-        "cache_hits": sum(stats.cache_hits.values()),
-        "funnel_rows": [asdict(f) for f in funnel if f.stage == FINAL],
-    }
+    return StageResult(
+        {
+            **summary,
+            "regression": reg_summary,  # regression items are counted apart from the sampled funnel
+            "model_calls": sum(stats.calls.values()),
+            "cache_hits": sum(stats.cache_hits.values()),
+        },
+        tables=("validated_questions", "funnel"),
+        rows=[asdict(f) for f in funnel if f.stage == FINAL],
+    )
 
 
 def load_validated_questions(ctx: StageContext) -> list[Validated]:

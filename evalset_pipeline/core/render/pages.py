@@ -42,6 +42,7 @@ from evalset_pipeline.core.atomic import write_bytes_atomic
 from evalset_pipeline.core.corpus.documents import DocumentRecord
 from evalset_pipeline.core.hashing import fingerprint, sha256_bytes, sha256_text
 from evalset_pipeline.core.pagetext.layer import text_layer_of
+from evalset_pipeline.core.settings import setting
 
 RENDERER_VERSION = "2"  # 2: PNGs written by `_png` (same pixels as 1, different bytes)
 THUMB_WIDTH = 64
@@ -64,9 +65,10 @@ class RenderWriteError(RuntimeError):
 
 @dataclass(frozen=True)
 class RenderSettings:
-    dpi: int = 96
-    max_pixels: int = (
-        4_000_000  # pixel budget: a 20,000 pt page is scaled down, never rendered huge
+    dpi: int = setting(96, help="Render resolution of each page, in dots per inch")
+    max_pixels: int = setting(
+        4_000_000,
+        help="Pixel budget of a render: a larger page is scaled down, never rendered huge",
     )
 
     def key(self) -> str:

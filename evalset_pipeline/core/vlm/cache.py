@@ -24,6 +24,7 @@ import duckdb
 
 from evalset_pipeline.core.hashing import canonical_json, sha256_text
 from evalset_pipeline.core.redact import redact
+from evalset_pipeline.core.settings import setting
 from evalset_pipeline.core.vlm.base import (
     BatchError,
     CallUsage,
@@ -63,8 +64,10 @@ CREATE TABLE IF NOT EXISTS model_call_failures (
 class Prices:
     """USD per million tokens; 0 for local models."""
 
-    input_per_mtok: float = 0.0
-    output_per_mtok: float = 0.0
+    input_per_mtok: float = setting(0.0, help="USD per million prompt tokens, for the cost ledger")
+    output_per_mtok: float = setting(
+        0.0, help="USD per million completion tokens, for the cost ledger"
+    )
 
     def cost(self, usage: CallUsage | None) -> float:
         if usage is None:

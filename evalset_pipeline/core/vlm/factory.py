@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from evalset_pipeline.core.paths import DataPaths
+from evalset_pipeline.core.settings import nested, setting
 from evalset_pipeline.core.vlm.base import TASKS, VLMBackend
 from evalset_pipeline.core.vlm.cache import CachedBackend, CallCache, Prices
 
@@ -14,15 +15,34 @@ BACKENDS = ("textlayer", "openai")
 
 @dataclass(frozen=True)
 class VLMConfig:
-    backend: str = "textlayer"
-    model: str = ""  # required for openai
-    base_url: str | None = None  # None: OPENAI_BASE_URL, else the OpenAI API
-    api_key_env: str = "OPENAI_API_KEY"  # the name of the variable, never its value
-    max_in_flight: int = 16
-    image_max_side: int = 1600
-    timeout_s: float = 60.0
-    max_retries: int = 5
-    prices: Prices = field(default_factory=Prices)
+    """The model backend's settings, declared once: the Dagster `vlm` resource and the `--vlm`
+    family of flags are generated from these fields (core/settings.py)."""
+
+    backend: str = setting(
+        "textlayer",
+        help="Question writer and judge: textlayer (offline) or openai (any OpenAI-compatible endpoint)",
+        choices=BACKENDS,
+    )
+    model: str = setting("", help="Model name; required for openai")
+    base_url: str | None = setting(
+        None, help="OpenAI-compatible endpoint; unset: $OPENAI_BASE_URL, else the OpenAI API"
+    )
+    api_key_env: str = setting(
+        "OPENAI_API_KEY",
+        help="Name of the environment variable that holds the API key (never the key itself)",
+    )
+    max_in_flight: int = setting(16, help="Model calls in flight at once")
+    image_max_side: int = setting(
+        1600, help="Longer side, in pixels, a page image is downscaled to before it is sent"
+    )
+    timeout_s: float = setting(60.0, help="Seconds a model call may take before it is retried")
+    max_retries: int = setting(
+        5, help="Retries of a call that timed out or met a 429/5xx, with backoff"
+    )
+    prices: Prices = nested(
+        Prices,
+        rename={"input_per_mtok": "input_usd_per_mtok", "output_per_mtok": "output_usd_per_mtok"},
+    )
 
 
 def make_backend(config: VLMConfig) -> VLMBackend:

@@ -5,7 +5,7 @@ import dagster as dg
 from evalset_pipeline.core.pipeline.documents import build_documents
 from evalset_pipeline.core.pipeline.page_metadata import build_page_metadata_table
 from evalset_pipeline.core.pipeline.page_renders import build_page_renders
-from evalset_pipeline.defs.assets.metadata import md_table, stage_graph, table_version, to_metadata
+from evalset_pipeline.defs.assets.metadata import materialization, md_table, stage_graph
 from evalset_pipeline.defs.external import report_corpus_inputs
 from evalset_pipeline.defs.resources import PipelineSettings, stage_context
 
@@ -43,15 +43,9 @@ def documents(
 ) -> dg.MaterializeResult:
     ctx = stage_context(context, settings)
     report_corpus_inputs(context, settings)
-    summary = build_documents(ctx)
-    rejected = summary.pop("rejected_documents")
-    meta = to_metadata(summary)
-    meta["rejected_table"] = dg.MetadataValue.md(
-        md_table(rejected, ["path", "reason", "stage"]) if rejected else "*none*"
-    )
-    return dg.MaterializeResult(
-        metadata=meta, data_version=dg.DataVersion(summary["corpus_fingerprint"])
-    )
+    result = build_documents(ctx)
+    rejected = md_table(result.rows, ["path", "reason", "stage"]) if result.rows else "*none*"
+    return materialization(ctx.paths, result, rejected_table=dg.MetadataValue.md(rejected))
 
 
 @dg.asset(
@@ -64,10 +58,7 @@ def page_renders(
     context: dg.AssetExecutionContext, settings: PipelineSettings
 ) -> dg.MaterializeResult:
     ctx = stage_context(context, settings)
-    summary = build_page_renders(ctx)
-    return dg.MaterializeResult(
-        metadata=to_metadata(summary), data_version=table_version(ctx.paths, "page_renders")
-    )
+    return materialization(ctx.paths, build_page_renders(ctx))
 
 
 @dg.asset(
@@ -79,8 +70,4 @@ def page_metadata(
     context: dg.AssetExecutionContext, settings: PipelineSettings
 ) -> dg.MaterializeResult:
     ctx = stage_context(context, settings)
-    summary = build_page_metadata_table(ctx)
-    return dg.MaterializeResult(
-        metadata=to_metadata(summary),
-        data_version=table_version(ctx.paths, "page_metadata", "document_facts", "page_profiles"),
-    )
+    return materialization(ctx.paths, build_page_metadata_table(ctx))

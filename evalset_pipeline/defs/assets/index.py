@@ -2,9 +2,9 @@
 
 import dagster as dg
 
-from evalset_pipeline.core.pipeline.page_embeddings import VECTORS, build_page_embeddings
+from evalset_pipeline.core.pipeline.page_embeddings import build_page_embeddings
 from evalset_pipeline.core.pipeline.template_groups import build_template_groups
-from evalset_pipeline.defs.assets.metadata import stage_graph, table_version, to_metadata
+from evalset_pipeline.defs.assets.metadata import materialization, stage_graph
 from evalset_pipeline.defs.resources import EmbedderResource, PipelineSettings, stage_context
 
 GROUP = "index"
@@ -20,11 +20,7 @@ def page_embeddings(
     context: dg.AssetExecutionContext, settings: PipelineSettings, embedder: EmbedderResource
 ) -> dg.MaterializeResult:
     ctx = stage_context(context, settings, embedder=embedder)
-    summary = build_page_embeddings(ctx)
-    return dg.MaterializeResult(
-        metadata=to_metadata(summary),
-        data_version=table_version(ctx.paths, "page_embeddings", files=[VECTORS]),
-    )
+    return materialization(ctx.paths, build_page_embeddings(ctx))
 
 
 @dg.asset(
@@ -36,7 +32,4 @@ def template_groups(
     context: dg.AssetExecutionContext, settings: PipelineSettings
 ) -> dg.MaterializeResult:
     ctx = stage_context(context, settings)
-    summary = build_template_groups(ctx)
-    return dg.MaterializeResult(
-        metadata=to_metadata(summary), data_version=table_version(ctx.paths, "template_groups")
-    )
+    return materialization(ctx.paths, build_template_groups(ctx))

@@ -7,6 +7,7 @@
   editing that code or an input marks the asset stale in the UI without anyone keeping a list.
 - `table_version`: an asset's data version is a hash of what it persisted, so downstream assets
   are stale exactly when their inputs' content changed, not whenever upstream re-ran.
+- `materialization`: a stage's `StageResult` as its asset's materialization, by those rules.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import dagster as dg
 from evalset_pipeline.core.hashing import sha256_file
 from evalset_pipeline.core.paths import DataPaths
 from evalset_pipeline.core.pipeline import graph
+from evalset_pipeline.core.pipeline.result import StageResult
 from evalset_pipeline.core.questions.funnel import FUNNEL_ORDER
 
 
@@ -42,6 +44,19 @@ def table_version(paths: DataPaths, *names: str, files: Iterable[str] = ()) -> d
             + (sha256_file(path) if path.exists() else "missing").encode()
         )
     return dg.DataVersion(h.hexdigest()[:16])
+
+
+def materialization(paths: DataPaths, result: StageResult, **extra: Any) -> dg.MaterializeResult:
+    """A stage's result as its asset's materialization: its metrics (then `extra`) as metadata,
+    its own data version or the hash of the tables it names."""
+    version = (
+        dg.DataVersion(result.version)
+        if result.version is not None
+        else table_version(paths, *result.tables, files=result.files)
+    )
+    return dg.MaterializeResult(
+        metadata={**to_metadata(result.metrics), **extra}, data_version=version
+    )
 
 
 def to_metadata(summary: dict[str, Any]) -> dict[str, Any]:

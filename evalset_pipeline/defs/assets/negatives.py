@@ -3,7 +3,7 @@
 import dagster as dg
 
 from evalset_pipeline.core.pipeline.hard_negatives import build_hard_negatives
-from evalset_pipeline.defs.assets.metadata import stage_graph, table_version, to_metadata
+from evalset_pipeline.defs.assets.metadata import materialization, stage_graph
 from evalset_pipeline.defs.resources import PipelineSettings, stage_context
 
 
@@ -16,8 +16,4 @@ def hard_negatives(
     context: dg.AssetExecutionContext, settings: PipelineSettings
 ) -> dg.MaterializeResult:
     ctx = stage_context(context, settings)
-    summary = build_hard_negatives(ctx)
-    return dg.MaterializeResult(
-        metadata=to_metadata(summary),
-        data_version=table_version(ctx.paths, "hard_negatives", "comparative_pages"),
-    )
+    return materialization(ctx.paths, build_hard_negatives(ctx))

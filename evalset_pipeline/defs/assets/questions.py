@@ -6,13 +6,7 @@ from evalset_pipeline.core.pipeline.candidate_labels import build_candidate_labe
 from evalset_pipeline.core.pipeline.candidate_questions import build_candidate_questions
 from evalset_pipeline.core.pipeline.gold_sample import build_gold_sample
 from evalset_pipeline.core.pipeline.validated_questions import build_validated_questions
-from evalset_pipeline.defs.assets.metadata import (
-    funnel_md,
-    md_table,
-    stage_graph,
-    table_version,
-    to_metadata,
-)
+from evalset_pipeline.defs.assets.metadata import funnel_md, materialization, md_table, stage_graph
 from evalset_pipeline.defs.resources import PipelineSettings, VLMResource, stage_context
 
 GROUP = "questions"
@@ -28,10 +22,7 @@ def gold_sample(
     context: dg.AssetExecutionContext, settings: PipelineSettings
 ) -> dg.MaterializeResult:
     ctx = stage_context(context, settings)
-    return dg.MaterializeResult(
-        metadata=to_metadata(build_gold_sample(ctx)),
-        data_version=table_version(ctx.paths, "gold_sample"),
-    )
+    return materialization(ctx.paths, build_gold_sample(ctx))
 
 
 @dg.asset(
@@ -44,10 +35,7 @@ def candidate_questions(
     context: dg.AssetExecutionContext, settings: PipelineSettings, vlm: VLMResource
 ) -> dg.MaterializeResult:
     ctx = stage_context(context, settings, vlm=vlm)
-    summary = build_candidate_questions(ctx)
-    return dg.MaterializeResult(
-        metadata=to_metadata(summary), data_version=table_version(ctx.paths, "candidate_questions")
-    )
+    return materialization(ctx.paths, build_candidate_questions(ctx))
 
 
 @dg.asset(
@@ -60,15 +48,14 @@ def validated_questions(
     context: dg.AssetExecutionContext, settings: PipelineSettings, vlm: VLMResource
 ) -> dg.MaterializeResult:
     ctx = stage_context(context, settings, vlm=vlm)
-    summary = build_validated_questions(ctx)
-    rows = summary.pop("funnel_rows")
-    meta = to_metadata(summary)
-    meta["funnel_table"] = dg.MetadataValue.md(funnel_md(summary))
-    meta["decisions"] = dg.MetadataValue.md(
-        md_table(rows, ["item_id", "decision", "reason", "question"])
-    )
-    return dg.MaterializeResult(
-        metadata=meta, data_version=table_version(ctx.paths, "validated_questions", "funnel")
+    result = build_validated_questions(ctx)
+    return materialization(
+        ctx.paths,
+        result,
+        funnel_table=dg.MetadataValue.md(funnel_md(result.metrics)),
+        decisions=dg.MetadataValue.md(
+            md_table(result.rows, ["item_id", "decision", "reason", "question"])
+        ),
     )
 
 
@@ -82,7 +69,4 @@ def candidate_labels(
     context: dg.AssetExecutionContext, settings: PipelineSettings, vlm: VLMResource
 ) -> dg.MaterializeResult:
     ctx = stage_context(context, settings, vlm=vlm)
-    summary = build_candidate_labels(ctx)
-    return dg.MaterializeResult(
-        metadata=to_metadata(summary), data_version=table_version(ctx.paths, "candidate_labels")
-    )
+    return materialization(ctx.paths, build_candidate_labels(ctx))
