@@ -33,7 +33,14 @@ from evalset_pipeline.core.pagetext.fiscal import effective_year, find_dates
 from evalset_pipeline.core.pagetext.periods import MONTH_NAMES, MONTH_WORD
 from evalset_pipeline.core.vlm.base import Judgment, PageContext, WrittenQuestion
 from evalset_pipeline.core.vlm.prose_reader import read_prose_tables
-from evalset_pipeline.core.vlm.table_reader import Column, Row, Table, cell_unit, read_tables
+from evalset_pipeline.core.vlm.table_reader import (
+    Column,
+    Row,
+    Table,
+    cell_unit,
+    names_per_share,
+    read_tables,
+)
 from evalset_pipeline.core.vlm.table_reshape import reshape_tables
 
 __all__ = [
@@ -222,6 +229,7 @@ def column_measure(col: Column) -> str:
     """What a column's header says besides its period: "Fair Value" of "December 31, 2018 Fair
     Value", "U.S." of "2021 U.S."; "" when the header is the period alone."""
     text = _PERIOD_WORDS.sub(" ", col.header)
+    text = re.sub(r"(?<=\w)\((?:[a-z]|\d{1,2})\)", " ", text)  # footnote marks: "mortgage(d)"
     text = re.sub(r"\(\s*[,;:]?\s*\)", " ", text)  # "(2021)" once its year is gone
     # Parentheses inside stay as printed: "Income (loss) before tax", not "Income loss before tax".
     text = re.sub(r"\s+", " ", re.sub(r"[,;:]+", " ", text)).strip(" -–")
@@ -348,8 +356,19 @@ def write_table_question(
             and not re.match(r"^(?:total\s+)?\S+ss\b", row.label, re.I)
             else "was"
         )
+        unit = cell_unit(table, row, col)
+        cents = "." in (row.cells[col] or "")
+        if (
+            cents
+            and re.fullmatch(r"[A-Z]{3}", unit)
+            and not names_per_share(f"{row.parent} {row.label}")
+        ):
+            # Dollars and cents with no scale are a per-share figure or a price; a label that does
+            # not say so ("MN NRD resolution" of an EPS bridge, "PEER GROUP" of a performance
+            # graph) would be asked as if it were an amount.
+            continue
         question = f"What {verb} {label} {phrase}?"
-        answer = _answer(row.cells[col] or "", cell_unit(table, row, col))
+        answer = _answer(row.cells[col] or "", unit)
         # Read back as the judge will: a question whose words fit another cell of the page better
         # (a "% of revenue" column of the same year, a closer label) is not asked.
         parsed = parse_table_question(question)

@@ -41,6 +41,7 @@ __all__ = [
     "clean_label",
     "parse_value",
     "span_months",
+    "names_per_share",
 ]
 
 
@@ -356,7 +357,7 @@ _MONTH_NAMES = (
 
 
 def clean_label(text: str) -> str:
-    """Drop dot leaders, footnote marks, a trailing ":" and extra spaces."""
+    """Drop dot leaders, footnote marks, a leading "Less:" / "Plus:", a trailing ":" and extra spaces."""
     t = _LEADER.sub(" ", _norm(text))
     for _ in range(3):
         before = t
@@ -369,6 +370,9 @@ def clean_label(text: str) -> str:
         t = t.rstrip(" :;").strip()
         if t == before:
             break
+    # "Less: cash and cash equivalents" is a line of arithmetic; the figure is the cash itself.
+    t = re.sub(r"^(?:less|plus|add|deduct)\b\s*:?\s+(?!than\b)(?=[A-Za-z])", "", t, flags=re.I)
+    t = t[:1].upper() + t[1:] if t[:1].islower() and text.strip()[:1].isupper() else t
     return re.sub(r"\s+", " ", t).strip()
 
 
@@ -678,25 +682,40 @@ def _assign_line(
     direct = [_assign_header(c, cols, em) for c in cells]
     taken = {i for hits in direct for i, _ in hits}
     out: list[tuple[int, str]] = []
+    widened: list[tuple[_Cell, list[tuple[int, str]]]] = []
     for cell, hits in zip(cells, direct, strict=False):
         own = sorted({i for i, _ in hits})
-        if len(own) == 1 and _SPAN_TEXT.search(cell.text):
-            out.extend(_widen(cell, own[0], cols, taken, em))
+        whole = len({t for _, t in hits}) == 1 and own == list(range(own[0], own[-1] + 1))
+        if own and whole and _SPAN_TEXT.search(cell.text):
+            # "Three months ended June 30," over four sub-columns touches only the middle two.
+            widened.append((cell, _widen(cell, own[0], own[-1], cols, taken, em)))
         else:
             out.extend(hits)
+    # Two spans widened into the same column ("Three months ended" | "Six months ended"): the
+    # column belongs to the one whose centre is nearer.
+    claims: dict[int, list[_Cell]] = {}
+    for cell, hits in widened:
+        for i, _ in hits:
+            claims.setdefault(i, []).append(cell)
+    for cell, hits in widened:
+        for i, text in hits:
+            mid = (cols[i][0] + cols[i][1]) / 2
+            nearest = min(claims[i], key=lambda c: abs((c.x0 + c.x1) / 2 - mid))
+            if nearest is cell:
+                out.append((i, text))
     return out
 
 
 def _widen(
-    cell: _Cell, i: int, cols: list[tuple[float, float]], taken: set[int], em: float
+    cell: _Cell, lo: int, hi: int, cols: list[tuple[float, float]], taken: set[int], em: float
 ) -> list[tuple[int, str]]:
     centre = (cell.x0 + cell.x1) / 2
-    best = (i, i)
-    for a in range(i, -1, -1):
-        if a != i and a in taken:
+    best = (lo, hi)
+    for a in range(lo, -1, -1):
+        if a < lo and a in taken:
             break
-        for b in range(i, len(cols)):
-            if b != i and b in taken:
+        for b in range(hi, len(cols)):
+            if b > hi and b in taken:
                 break
             u0, u1 = cols[a][0], cols[b][1]
             if (
@@ -1405,6 +1424,12 @@ _HEADCOUNT = re.compile(
     r"\bheadcount\b|\bhead\s+count\b|\bnumber\s+of\b|\bemployees\s+at\b|임직원\s*수|직원\s*수|종업원\s*수|인원",
     re.I,
 )
+
+
+def names_per_share(text: str) -> bool:
+    """Does a label say its figure is per share, a price or a dividend ("Diluted earnings per
+    share", "Closing stock price")?"""
+    return bool(_PER_SHARE_ROW.search(text) or re.search(r"\bprices?\b|\bdividends?\b", text, re.I))
 
 
 def cell_unit(table: Table, row: Row, column: int | None = None) -> str:

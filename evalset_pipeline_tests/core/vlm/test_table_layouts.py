@@ -1,0 +1,297 @@
+"""Layouts of real filings, drawn: headers, units, labels and sections the table reader and the
+one-cell writer get right (each test is a failure read off a real page, in general form)."""
+
+from __future__ import annotations
+
+import datetime
+
+from evalset_pipeline.core.vlm.table_questions import (
+    judge_table_question,
+    parse_table_question,
+    read_table_page,
+    write_table_question,
+)
+from evalset_pipeline.core.vlm.table_reader import read_tables
+from evalset_pipeline_tests.core.vlm.test_table_reader import centred, draw_layer, row
+
+
+def test_a_footnote_line_is_not_a_row_and_does_not_break_the_columns(tmp_path):
+    layer = draw_layer(
+        [
+            [("l", 50, "(amounts in millions)")],
+            centred("2019", "2018"),
+            row("Segment net revenues", "5,969", "6,835"),
+            row("Consolidated net revenues", "6,489", "7,500"),
+            [("l", 40, "(1)"), ("l", 60, "Includes other income and expenses of segments managed")],
+            [("l", 40, "(2)"), ("l", 60, "Since certain of our games are hosted online, we defer")],
+        ],
+        tmp_path,
+    )
+    [table] = read_tables(layer)
+    assert [c.year for c in table.columns] == [2019, 2018]
+    assert [r.label for r in table.rows] == ["Segment net revenues", "Consolidated net revenues"]
+
+
+def test_invisible_format_characters_never_reach_a_label(tmp_path):
+    layer = draw_layer(
+        [
+            centred("2023", "2022"),
+            row("Life Sciences", "998", "1,015"),
+            row("All Other", "465", "230"),
+        ],
+        tmp_path,
+    )
+    # As some filings' text layers carry it: a left-to-right mark inside the label.
+    layer["words"] = [
+        [*w[:4], "Life\u200e", *w[5:]] if w[4] == "Life" else w for w in layer["words"]
+    ]
+    [table] = read_tables(layer)
+    assert table.rows[0].label == "Life Sciences"
+
+
+def test_a_change_column_names_no_period(tmp_path):
+    layer = draw_layer(
+        [
+            [("l", 50, "(dollars in millions)")],
+            centred("2021", "2020", "2021 vs."),
+            centred("", "", "2020"),
+            row("Unrealized gain, net", "307", "(30)", "337"),
+        ],
+        tmp_path,
+    )
+    [table] = read_tables(layer)
+    assert [c.year for c in table.columns] == [2021, 2020, None]
+
+
+def test_prose_naming_a_currency_does_not_make_a_dollar_table_that_currency(tmp_path):
+    layer = draw_layer(
+        [
+            [("l", 50, "We hedge our exposure to the South Korean won and the Japanese yen.")],
+            [("l", 50, "(in millions)")],
+            centred("2022", "2021"),
+            row("Net income", "769", "700", dollar=True),
+            row("Capital expenditures", "311", "290"),
+        ],
+        tmp_path,
+    )
+    [table] = read_tables(layer)
+    assert table.unit == "USD millions"
+
+
+def test_rows_under_a_percent_of_section_are_percentages(tmp_path):
+    layer = draw_layer(
+        [
+            [("l", 50, "(in millions)")],
+            centred("2017", "2016"),
+            row("Fulfillment", "25,249", "17,619", dollar=True),
+            [("l", 50, "Percent of Net Sales:")],
+            row("Fulfillment", "14.2", "13.0", indent=60),
+        ],
+        tmp_path,
+    )
+    page = read_table_page(layer)
+    q = parse_table_question("What was Fulfillment under Percent of Net Sales in 2017?")
+    assert judge_table_question(q, page).answer == "14.2%"
+
+
+def test_rows_of_a_table_by_segment_are_asked_under_its_heading(tmp_path):
+    layer = draw_layer(
+        [
+            [("l", 50, "Unearned revenue by segment was as follows:")],
+            [("l", 50, "(In millions)")],
+            [("l", 50, "June 30,"), *centred("2023", "2022")],
+            row("Productivity and Business Processes", "27,572", "24,558", dollar=True),
+            row("Intelligent Cloud", "21,563", "19,371"),
+            row("More Personal Computing", "4,678", "4,479"),
+        ],
+        tmp_path,
+    )
+    [table] = read_tables(layer)
+    # "June 30," left of the years dates them: balances as of June 30.
+    assert [(c.end, c.months) for c in table.columns] == [
+        (datetime.date(2023, 6, 30), None),
+        (datetime.date(2022, 6, 30), None),
+    ]
+    written = write_table_question(read_table_page(layer))
+    assert written is not None
+    assert " under Unearned revenue by segment as of June 30, 2023?" in written.question
+
+
+def test_a_section_that_ends_mid_phrase_is_never_asked_under(tmp_path):
+    layer = draw_layer(
+        [
+            centred("2018", "2017"),
+            [("l", 50, "Increase in earnings per share, due to:")],
+            row("Divestiture gains", "(0.15)", "0.10", indent=60),
+            row("Tax reform", "0.20", "0.12", indent=60),
+        ],
+        tmp_path,
+    )
+    assert write_table_question(read_table_page(layer)) is None
+
+
+def test_a_label_wrapping_below_its_figures_keeps_its_last_word(tmp_path):
+    layer = draw_layer(
+        [
+            centred("2017", "2016"),
+            row("Provision for (benefit from) income", "(73,608)", "73,829"),
+            row("taxes"),
+            row("Effective tax rate", "(15)%", "28%"),
+        ],
+        tmp_path,
+    )
+    [table] = read_tables(layer)
+    assert [r.label for r in table.rows] == [
+        "Provision for (benefit from) income taxes",
+        "Effective tax rate",
+    ]
+
+
+def test_a_column_of_words_between_label_and_figures_is_not_the_label(tmp_path):
+    layer = draw_layer(
+        [
+            [("l", 50, "Location of lease balances"), *centred("2022", "2021")],
+            [("l", 50, "Operating lease assets"), ("l", 200, "Other assets"), ("r", 380, "842")]
+            + [("r", 450, "741")],
+            [("l", 50, "Operating lease liabilities"), ("l", 200, "Other liabilities")]
+            + [("r", 380, "111"), ("r", 450, "94")],
+        ],
+        tmp_path,
+    )
+    [table] = read_tables(layer)
+    assert [r.label for r in table.rows] == [
+        "Operating lease assets",
+        "Operating lease liabilities",
+    ]
+
+
+def test_a_sentence_cut_short_is_no_heading_to_ask_under(tmp_path):
+    layer = draw_layer(
+        [
+            [("l", 50, "The following table presents goodwill attributed to the")],
+            [("l", 50, "(in millions)")],
+            centred("2022", "2021"),
+            row("Corporate", "650", "727", dollar=True),
+            row("Commercial Banking", "2,986", "2,986"),
+        ],
+        tmp_path,
+    )
+    [table] = read_tables(layer)
+    assert table.subject == ""
+
+
+def test_balances_of_two_dates_months_apart_are_instants_whatever_the_heading_spans(tmp_path):
+    layer = draw_layer(
+        [
+            [
+                (
+                    "l",
+                    50,
+                    "The following tables provide information on gross charge-offs for the six months",
+                )
+            ],
+            [("l", 50, "ended June 30, 2023 (in millions).")],
+            centred("Jun 30, 2023", "Dec 31, 2022"),
+            row("Investment-grade loans", "127,826", "127,037", dollar=True),
+            row("Noninvestment-grade loans", "1,231", "948"),
+        ],
+        tmp_path,
+    )
+    [table] = read_tables(layer)
+    assert [(c.end, c.months) for c in table.columns] == [
+        (datetime.date(2023, 6, 30), None),
+        (datetime.date(2022, 12, 31), None),
+    ]
+
+
+def test_a_league_table_is_never_asked(tmp_path):
+    layer = draw_layer(
+        [
+            [("l", 50, "League table results - wallet share")],
+            centred("2023", "2023", "2022", "2022"),
+            centred("Share", "Rank", "Share", "Rank"),
+            row("Global investment banking fees", "8.4", "1", "8.0", "1"),
+            row("Long-term debt securities", "6.6", "2", "6.9", "1"),
+        ],
+        tmp_path,
+    )
+    assert write_table_question(read_table_page(layer)) is None
+
+
+def test_a_span_over_four_sub_columns_dates_all_four_and_no_more(tmp_path):
+    edges = (200, 250, 300, 350, 400, 450, 500, 550)
+
+    def centred_over(text: str, first: int, last: int) -> tuple[str, float, str]:
+        return ("c", (edges[first] - 24 + edges[last]) / 2, text)
+
+    values = ("3,028", "3,950", "4,115", "2,876", "9,523", "7,058", "8,192", "4,788")
+    layer = draw_layer(
+        [
+            [centred_over("Three months ended June 30,", 0, 3)]
+            + [centred_over("Six months ended June 30,", 4, 7)],
+            [centred_over(y, 2 * k, 2 * k + 1) for k, y in enumerate(("2022", "2021") * 2)],
+            [("r", e, "Res.(d)" if k % 2 == 0 else "Com.(e)") for k, e in enumerate(edges)],
+            [("l", 40, "Principal securitized")]
+            + [("r", e, v) for e, v in zip(edges, values, strict=True)],
+            [("l", 40, "Fees collected")] + [("r", e, "20") for e in edges],
+        ],
+        tmp_path,
+    )
+    [table] = read_tables(layer)
+    assert [(c.months, c.end) for c in table.columns] == [
+        (3, datetime.date(2022, 6, 30)),
+        (3, datetime.date(2022, 6, 30)),
+        (3, datetime.date(2021, 6, 30)),
+        (3, datetime.date(2021, 6, 30)),
+        (6, datetime.date(2022, 6, 30)),
+        (6, datetime.date(2022, 6, 30)),
+        (6, datetime.date(2021, 6, 30)),
+        (6, datetime.date(2021, 6, 30)),
+    ]
+    page = read_table_page(layer)
+    q = parse_table_question(
+        "What was Principal securitized in the Com. column for the three months ended June 30, 2022?"
+    )
+    assert judge_table_question(q, page).answer == "3,950"
+
+
+def test_a_bare_currency_row_that_does_not_say_per_share_is_never_asked(tmp_path):
+    layer = draw_layer(
+        [
+            [("l", 50, "Diluted earnings per share bridge")],
+            centred("2018", "2017"),
+            row("Legal settlement", "(1.28)", "—", dollar=True),
+            row("Tax reform impact", "0.07", "(1.24)", dollar=True),
+        ],
+        tmp_path,
+    )
+    assert write_table_question(read_table_page(layer)) is None
+    layer = draw_layer(
+        [
+            centred("2018", "2017"),
+            row("Diluted earnings per share", "9.17", "7.93", dollar=True),
+        ],
+        tmp_path,
+        name="eps.pdf",
+    )
+    written = write_table_question(read_table_page(layer))
+    assert written is not None and written.answer.startswith("9.17")
+
+
+def test_a_line_of_arithmetic_is_named_by_its_figure(tmp_path):
+    layer = draw_layer(
+        [
+            [("l", 50, "(in millions)")],
+            centred("2022", "2021"),
+            row("Total debt", "6,902", "6,490", dollar=True),
+            row("Less cash and cash equivalents", "837", "775"),
+            row("Less than one year", "120", "110"),
+        ],
+        tmp_path,
+    )
+    [table] = read_tables(layer)
+    assert [r.label for r in table.rows] == [
+        "Total debt",
+        "Cash and cash equivalents",
+        "Less than one year",
+    ]
