@@ -194,8 +194,8 @@ def _usable_row(row: Row) -> bool:
         and " under " not in row.label
         and "?" not in row.label
         and not re.search(
-            r"\d\s?%", row.label
-        )  # "QTD Down 82% Int'l.": a reading of figures, not a label
+            r"\d\s?%", f"{row.label} {row.parent}"
+        )  # "QTD Down 82% Int'l.", "Consumer (14.6% of sales)": a reading of figures, not a name
         and not _RANK.search(row.label)
         and not _CURRENCY_ROW.search(row.label)
         and parent_ok
@@ -279,11 +279,16 @@ def _cells(
                 ):
                     continue
                 # Sub-columns of one period (U.S. / International / Total under "2021") are asked by
-                # their sub-header, when every one of them has its own; else never.
+                # their sub-header, when every one of them has its own; else never. Only those the
+                # row prints count: an amount beside an empty "% of revenue" cell is one figure.
                 siblings = [
                     other
                     for j, other in enumerate(t.columns)
-                    if j != i and _same_period(col, other)
+                    if j != i
+                    and _same_period(col, other)
+                    and j < len(row.cells)
+                    and row.cells[j]
+                    and row.values[j] is not None
                 ]
                 if siblings:
                     measure = column_measure(col)
@@ -333,6 +338,12 @@ def write_table_question(
             t = replace(t, subject="")  # a running header naming the company is no section
         if generic and not r.parent and not t.subject:
             continue
+        if (
+            context is not None
+            and context.entity
+            and fuzz.token_set_ratio(_norm(r.label), _norm(context.entity)) >= ENTITY_MATCH
+        ):
+            continue  # a row naming the registrant (issuer of a debt table) says what, not which figure
         phrased.append((t, r, i, phrase, _label_phrase(r, t, generic)))
     if not phrased:
         return None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 
+from evalset_pipeline.core.vlm.base import PageContext
 from evalset_pipeline.core.vlm.table_questions import (
     judge_table_question,
     parse_table_question,
@@ -295,3 +296,42 @@ def test_a_line_of_arithmetic_is_named_by_its_figure(tmp_path):
         "Cash and cash equivalents",
         "Less than one year",
     ]
+
+
+def test_a_row_printing_one_figure_of_a_period_is_asked_though_the_period_has_two_columns(tmp_path):
+    # "Effective tax rate" prints its percentages a little right of the amounts: two columns of
+    # one year, and a row that fills only one of them names one figure.
+    layer = draw_layer(
+        [
+            [("l", 50, "(in thousands)")],
+            [("c", 330, "2017"), ("c", 480, "2016")],
+            [("l", 50, "Provision for income taxes"), ("r", 340, "(73,608)"), ("r", 490, "73,829")],
+            [("l", 50, "Effective tax rate"), ("r", 380, "(15)%"), ("r", 530, "28%")],
+        ],
+        tmp_path,
+    )
+    [table] = read_tables(layer)
+    assert len(table.columns) == 4 and [c.year for c in table.columns] == [2017, 2017, 2016, 2016]
+    page = read_table_page(layer)
+    q = parse_table_question("What was Provision for income taxes in 2017?")
+    assert judge_table_question(q, page).answer == "(73,608) (thousands)"
+    assert write_table_question(page) is not None
+
+
+def test_a_row_naming_the_registrant_is_never_asked(tmp_path):
+    layer = draw_layer(
+        [
+            [("l", 50, "Long-term debt by issuer (in millions)")],
+            centred("2022", "2021"),
+            row("Contoso Communications", "23,929", "24,100", dollar=True),
+        ],
+        tmp_path,
+    )
+    page = read_table_page(layer)
+    assert (
+        write_table_question(page, PageContext("Contoso Communications Inc.", "10-K", "2022", ""))
+        is None
+    )
+    assert (
+        write_table_question(page) is not None
+    )  # without the document's facts it is a row like any
