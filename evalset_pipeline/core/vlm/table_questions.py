@@ -163,6 +163,10 @@ _BY_GROUP = re.compile(
     r"(?:segments?|divisions?|regions?|geograph\w*|countr\w*|(?:geographic\s+)?areas?)\b",
     re.I,
 )
+_COMPANY = re.compile(
+    r"\b(?:inc|incorporated|corp|corporation|company|co|llc|ltd|limited|plc|n\.\s?a|l\.\s?p|lp|ag|sa|nv)\.?$",
+    re.I,
+)
 # Ranks and counts of positions are not amounts ("# of deals", "Rank"): never asked with a money unit.
 _RANK = re.compile(r"#|\brank(?:ing)?\b|\bposition\b", re.I)
 # A row named by a currency ("British Pounds £", "Euro") holds amounts in that currency, not the table's.
@@ -193,9 +197,11 @@ def _usable_row(row: Row) -> bool:
         and len(row.label) <= 90
         and " under " not in row.label
         and "?" not in row.label
-        and not re.search(
-            r"\d\s?%", f"{row.label} {row.parent}"
-        )  # "QTD Down 82% Int'l.", "Consumer (14.6% of sales)": a reading of figures, not a name
+        # "QTD Down 82% Int'l.", "Consumer (14.6% of sales)", "net of tax effects of $120, $59":
+        # a label that carries figures is a reading of other cells or a note, not a name
+        and not re.search(r"\d\s?%|[$€£¥₩]\s?\d", f"{row.label} {row.parent}")
+        # "Alltel Corporation" of a debt table names an issuer, not a figure
+        and not (_COMPANY.search(row.label) and not row.label.lower().startswith("total"))
         and not _RANK.search(row.label)
         and not _CURRENCY_ROW.search(row.label)
         and parent_ok

@@ -1426,6 +1426,12 @@ _HEADCOUNT = re.compile(
 )
 
 
+def _scale(table: Table) -> str:
+    """The scale of the table's unit alone ("thousands" of "USD thousands"), "" when none."""
+    last = table.unit.split()[-1] if table.unit else ""
+    return last if last in _SCALES.values() else ""
+
+
 def names_per_share(text: str) -> bool:
     """Does a label say its figure is per share, a price or a dividend ("Diluted earnings per
     share", "Closing stock price")?"""
@@ -1445,6 +1451,10 @@ def cell_unit(table: Table, row: Row, column: int | None = None) -> str:
         header = table.columns[column].header if column < len(table.columns) else ""
         if cell.endswith("%") or re.search(r"%|\bpercent", header, re.I):
             return "%"
+        if re.search(r"\bshares\b", header, re.I) and not re.search(
+            r"per\s+share|price|value|\$|amount", header, re.I
+        ):
+            return _scale(table)  # a "Shares Granted" column counts shares, whatever the row
     money = bool(re.search(r"par\s+value|\$|at\s+cost|\bamount", label, re.I))
     if not money and (
         _SHARE_COUNT.search(label)
@@ -1456,13 +1466,7 @@ def cell_unit(table: Table, row: Row, column: int | None = None) -> str:
     if _HEADCOUNT.search(label) or (_HEADCOUNT.search(parent) and not _money_words(label)):
         return ""
     if (_COUNT_ROW.search(label) or _COUNT_ROW.search(parent)) and not _money_words(label):
-        # members, claims, customers: counted in the table's scale, never in its currency
-        scale = (
-            table.unit.split()[-1]
-            if table.unit and table.unit.split()[-1] in _SCALES.values()
-            else ""
-        )
-        return scale
+        return _scale(table)  # members, claims, customers: the table's scale, never its currency
     printed = [c for c in row.cells if c]
     if (
         printed

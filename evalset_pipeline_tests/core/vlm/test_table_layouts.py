@@ -12,7 +12,7 @@ from evalset_pipeline.core.vlm.table_questions import (
     read_table_page,
     write_table_question,
 )
-from evalset_pipeline.core.vlm.table_reader import read_tables
+from evalset_pipeline.core.vlm.table_reader import cell_unit, read_tables
 from evalset_pipeline_tests.core.vlm.test_table_reader import centred, draw_layer, row
 
 
@@ -335,3 +335,43 @@ def test_a_row_naming_the_registrant_is_never_asked(tmp_path):
     assert (
         write_table_question(page) is not None
     )  # without the document's facts it is a row like any
+
+
+def test_labels_carrying_figures_or_naming_a_company_are_never_asked(tmp_path):
+    layer = draw_layer(
+        [
+            [("l", 50, "(in millions)")],
+            centred("2022", "2021"),
+            row("Unrealized gains, net of tax effects of $120 and $59", "219", "180", dollar=True),
+            row("Alltel Corporation", "94", "94"),
+        ],
+        tmp_path,
+    )
+    assert write_table_question(read_table_page(layer)) is None
+    layer = draw_layer(
+        [
+            [("l", 50, "(in millions)")],
+            centred("2022", "2021"),
+            row("Total Company", "1,219", "1,180", dollar=True),
+        ],
+        tmp_path,
+        name="total.pdf",
+    )
+    written = write_table_question(read_table_page(layer))
+    assert written is not None and "Total Company" in written.question
+
+
+def test_a_shares_column_counts_shares_whatever_the_row_says(tmp_path):
+    layer = draw_layer(
+        [
+            [("l", 50, "(in thousands)")],
+            centred("2016", "2016"),
+            centred("Shares", "Weighted average"),
+            centred("Granted", "fair value"),
+            row("Ending outstanding balance", "1,630", "$ 60.32", dollar=True),
+        ],
+        tmp_path,
+    )
+    [table] = read_tables(layer)
+    r = table.rows[0]
+    assert cell_unit(table, r, 0) == "thousands"
