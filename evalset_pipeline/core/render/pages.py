@@ -41,7 +41,7 @@ import pymupdf
 from evalset_pipeline.core.atomic import write_bytes_atomic
 from evalset_pipeline.core.corpus.documents import DocumentRecord
 from evalset_pipeline.core.hashing import fingerprint, sha256_bytes, sha256_text
-from evalset_pipeline.core.pagetext.layer import text_layer_of
+from evalset_pipeline.core.pagetext.layer import encode_text_layer, text_layer_of
 from evalset_pipeline.core.settings import setting
 
 RENDERER_VERSION = "2"  # 2: PNGs written by `_png` (same pixels as 1, different bytes)
@@ -149,6 +149,7 @@ class _Rendered:
     png: bytes
     thumb: bytes
     layer: dict
+    layer_bytes: bytes  # the layer as stored (core/pagetext/layer.py: encode_text_layer)
     width: int
     height: int
 
@@ -165,14 +166,14 @@ def _render_page(doc: pymupdf.Document, number: int, settings: RenderSettings) -
     pix = dl.get_pixmap(matrix=pymupdf.Matrix(zoom, zoom), alpha=False)
     tz = _thumb_zoom(rect)
     thumb = dl.get_pixmap(matrix=pymupdf.Matrix(tz, tz), colorspace=pymupdf.csGRAY, alpha=False)
-    layer = _storable(text_layer_of(page))
+    layer, layer_bytes = _storable(text_layer_of(page))
     warnings = pymupdf.TOOLS.mupdf_warnings(reset=True)
     if warnings and not layer["text"].strip() and pix.is_unicolor:
         # MuPDF recovers from most damage by skipping what it cannot read. When that leaves
         # nothing at all, the page is broken, not blank: a blank render must not enter the set.
         first = warnings.strip().splitlines()[0]
         raise ValueError(f"page renders blank and MuPDF reported errors ({first})")
-    return _Rendered(_png(pix), _png(thumb), layer, pix.width, pix.height)
+    return _Rendered(_png(pix), _png(thumb), layer, layer_bytes, pix.width, pix.height)
 
 
 # [perf, benchmarks/render.py] PNG encoding was ~80% of a page's render time: MuPDF's writer
@@ -208,18 +209,19 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
     )
 
 
-def _storable(layer: dict) -> dict:
-    """Text as valid UTF-8: a broken ToUnicode map can yield lone surrogates, which cannot be stored."""
+def _storable(layer: dict) -> tuple[dict, bytes]:
+    """The layer and its stored bytes, text as valid UTF-8: a broken ToUnicode map can yield lone
+    surrogates, which cannot be stored. Encoded once here, written as is."""
     try:
-        json.dumps(layer, ensure_ascii=False).encode("utf-8")
-        return layer
+        return layer, encode_text_layer(layer)
     except UnicodeEncodeError:
         fix = lambda t: t.encode("utf-8", "replace").decode("utf-8")  # noqa: E731
-        return {
+        fixed = {
             **layer,
             "text": fix(layer["text"]),
             "words": [[fix(v) if isinstance(v, str) else v for v in w] for w in layer["words"]],
         }
+        return fixed, encode_text_layer(fixed)
 
 
 def _write_error(exc: OSError, renders_dir: Path, where: str) -> RenderWriteError:
@@ -264,7 +266,7 @@ def _render_job(job: _Job) -> tuple[list[PageRender], list[RejectedPage]]:
                     )
                 )
                 continue
-            text_json = json.dumps(r.layer, ensure_ascii=False).encode("utf-8")
+            text_json = r.layer_bytes
             files = [
                 (data_dir / f"{rel}.thumb.png", r.thumb),
                 (data_dir / f"{rel}.json", text_json),
