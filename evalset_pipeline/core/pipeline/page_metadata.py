@@ -22,10 +22,11 @@ from evalset_pipeline.core.metadata.page_metadata import (
 )
 from evalset_pipeline.core.metadata.page_profile import SCHEMA as PROFILE_SCHEMA
 from evalset_pipeline.core.metadata.page_profile import PageProfile
-from evalset_pipeline.core.metadata.sidecar import read_sidecar
+from evalset_pipeline.core.metadata.sidecar import SIDECAR_NAME, read_sidecar
 from evalset_pipeline.core.pagetext.layer import load_text_layer
 from evalset_pipeline.core.pipeline.context import StageContext
 from evalset_pipeline.core.pipeline.documents import load_documents
+from evalset_pipeline.core.pipeline.memo import memoized
 from evalset_pipeline.core.pipeline.page_renders import load_page_renders
 from evalset_pipeline.core.pipeline.result import StageResult
 from evalset_pipeline.core.tables import read_rows, write_rows
@@ -40,6 +41,23 @@ def _distribution(values: Iterable[str | None]) -> dict[str, int]:
 
 
 def build_page_metadata_table(ctx: StageContext) -> StageResult:
+    """The stage, skipped when its inputs (pages, documents, sidecar), code and knobs are those of
+    its last run (core/pipeline/memo.py); the sidecar's problems are reported either way."""
+    result, reused = memoized(
+        ctx.paths,
+        "page_metadata",
+        lambda: _build(ctx),
+        knobs=ctx.config.knobs(),
+        extra_files=[ctx.corpus_dir / SIDECAR_NAME],
+    )
+    if reused:
+        for issue in result.metrics.get("sidecar_issues") or []:
+            ctx.log.warning("%s", issue)
+        ctx.log.info("page_metadata: inputs unchanged since its last run; reused")
+    return result
+
+
+def _build(ctx: StageContext) -> StageResult:
     pages = load_page_renders(ctx)
     docs = load_documents(ctx)
     known = {p: d.page_count for d in docs for p in d.paths}
