@@ -200,6 +200,8 @@ def _usable_row(row: Row) -> bool:
         # "QTD Down 82% Int'l.", "Consumer (14.6% of sales)", "net of tax effects of $120, $59":
         # a label that carries figures is a reading of other cells or a note, not a name
         and not re.search(r"\d\s?%|[$€£¥₩]\s?\d", f"{row.label} {row.parent}")
+        # "December 31, 2020 (in millions)": a header line read as a row names no line item
+        and not find_dates(row.label)
         # "Alltel Corporation" of a debt table names an issuer, not a figure
         and not (_COMPANY.search(row.label) and not row.label.lower().startswith("total"))
         and not _RANK.search(row.label)

@@ -862,8 +862,13 @@ def _make_column(index: int, header: str, cols: tuple[float, float], heading: st
         and header
         and not re.search(r"\bas of\b|\bat\b", header, re.I)
     ):
+        # Only a heading's short lines are column headers ("Six Months Ended"); a sentence of it
+        # ("… gross charge-offs for the six months ended June 30, 2023") says what some rows cover.
+        short = " ".join(
+            part for part in re.split(r"(?<=[.:;])\s+", heading) if len(part.split()) <= 12
+        )
         months = (
-            span_months(heading) if span_months(heading) != 12 or parse_date(header) is None else 12
+            span_months(short) if span_months(short) != 12 or parse_date(header) is None else 12
         )
     return Column(index, header, months, end, year, round(cols[0], 2), round(cols[1], 2))
 

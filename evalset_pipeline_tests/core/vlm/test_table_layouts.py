@@ -375,3 +375,47 @@ def test_a_shares_column_counts_shares_whatever_the_row_says(tmp_path):
     [table] = read_tables(layer)
     r = table.rows[0]
     assert cell_unit(table, r, 0) == "thousands"
+
+
+def test_a_span_named_in_a_sentence_of_the_heading_does_not_date_balance_columns(tmp_path):
+    layer = draw_layer(
+        [
+            [
+                (
+                    "l",
+                    50,
+                    "The following tables provide information on delinquency and gross charge-offs",
+                )
+            ],
+            [("l", 50, "for the six months ended June 30, 2023 (in millions).")],
+            centred("June 30, 2023", "June 30, 2023"),
+            centred("Term loans", "Total"),
+            row("Current", "16,287", "67,376", dollar=True),
+        ],
+        tmp_path,
+    )
+    [table] = read_tables(layer)
+    assert [c.months for c in table.columns] == [None, None]
+    layer = draw_layer(
+        [
+            [("l", 50, "(in millions)")],
+            centred("Six Months Ended", "Six Months Ended"),
+            centred("June 30, 2023", "June 30, 2022"),
+            row("Net revenue", "16,287", "15,376", dollar=True),
+        ],
+        tmp_path,
+        name="span.pdf",
+    )
+    [table] = read_tables(layer)
+    assert [c.months for c in table.columns] == [6, 6]
+
+
+def test_a_header_line_read_as_a_row_is_never_asked(tmp_path):
+    layer = draw_layer(
+        [
+            centred("March 31, 2021", "March 31, 2021"),
+            row("December 31, 2020 (in millions)", "30", "1,525"),
+        ],
+        tmp_path,
+    )
+    assert write_table_question(read_table_page(layer)) is None
