@@ -150,7 +150,7 @@ def _label_phrase(row: Row, table: Table | None = None, generic: bool = False) -
 # A label that names no line item on its own ("Total", "Other", "Americas", "Percent change").
 _GENERIC_LABEL = re.compile(
     r"^(?:(?:sub)?total|other|all other|net|corporate|percent(?:age)? change|change|"
-    r"increase|decrease|[A-Za-z&.-]+|(?:balance|balances)(?:,)? (?:at|as of) (?:the )?"
+    r"increase|decrease|[A-Za-z&.-]+|(?:balance|balances)(?:,)? (?:at |as of )?(?:the )?"
     r"(?:beginning|end) of (?:the )?(?:period|year|quarter)|(?:beginning|ending|opening|"
     r"closing) balances?|(?:as a )?(?:percentage|percent|%) of (?:total )?\w+(?: \w+)?)$",
     re.I,

@@ -862,10 +862,14 @@ def _make_column(index: int, header: str, cols: tuple[float, float], heading: st
         and header
         and not re.search(r"\bas of\b|\bat\b", header, re.I)
     ):
-        # Only a heading's short lines are column headers ("Six Months Ended"); a sentence of it
-        # ("… gross charge-offs for the six months ended June 30, 2023") says what some rows cover.
+        # A heading's short lines name the columns' span ("Six Months Ended"), and so does a
+        # sentence that names no date of its own ("… net periodic benefit cost for the fiscal years
+        # ended were:"); a sentence with its own date ("… gross charge-offs for the six months
+        # ended June 30, 2023") says what some rows cover, not what the columns are.
         short = " ".join(
-            part for part in re.split(r"(?<=[.:;])\s+", heading) if len(part.split()) <= 12
+            part
+            for part in re.split(r"(?<=[.:;])\s+", heading)
+            if len(part.split()) <= 12 or not find_dates(part)
         )
         months = (
             span_months(short) if span_months(short) != 12 or parse_date(header) is None else 12

@@ -419,3 +419,32 @@ def test_a_header_line_read_as_a_row_is_never_asked(tmp_path):
         tmp_path,
     )
     assert write_table_question(read_table_page(layer)) is None
+
+
+def test_a_roll_forwards_end_balance_is_asked_under_its_heading_or_not_at_all(tmp_path):
+    layer = draw_layer(
+        [
+            [("l", 50, "(in millions)")],
+            centred("2023", "2022"),
+            row("Balance, beginning of period", "710", "754", dollar=True),
+            row("Write-offs", "(252)", "(245)"),
+            row("Balance, end of period", "716", "710", dollar=True),
+        ],
+        tmp_path,
+    )
+    written = write_table_question(read_table_page(layer))
+    assert written is None or "Balance" not in written.question
+
+
+def test_a_heading_sentence_without_its_own_date_still_names_the_columns_span(tmp_path):
+    layer = draw_layer(
+        [
+            [("l", 50, "Weighted-average assumptions used to determine net periodic benefit cost")],
+            [("l", 50, "for the fiscal years ended were:")],
+            centred("June 30, 2023", "June 30, 2022"),
+            row("Rate of compensation increase", "2.3%", "1.7%"),
+        ],
+        tmp_path,
+    )
+    [table] = read_tables(layer)
+    assert [c.months for c in table.columns] == [12, 12]
