@@ -202,6 +202,9 @@ def _usable_row(row: Row) -> bool:
         and not re.search(r"\d\s?%|[$€£¥₩]\s?\d", f"{row.label} {row.parent}")
         # "December 31, 2020 (in millions)": a header line read as a row names no line item
         and not find_dates(row.label)
+        # "(a) For purposes of calculating …" is a footnote, "PERCENTAGE)" half a header
+        and not re.match(r"\(\w{1,2}\)\s", row.label)
+        and row.label.count("(") == row.label.count(")")
         # "Alltel Corporation" of a debt table names an issuer, not a figure
         and not (_COMPANY.search(row.label) and not row.label.lower().startswith("total"))
         and not _RANK.search(row.label)

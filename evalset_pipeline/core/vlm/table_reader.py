@@ -367,7 +367,7 @@ def clean_label(text: str) -> str:
             words = t[: m.start()].split()
             if words and words[-1].lower().rstrip(".,") not in _NUMBERED_WORDS + _MONTH_NAMES:
                 t = t[: m.start()].strip()
-        t = t.rstrip(" :;").strip()
+        t = t.rstrip(" :;,").strip()  # "Other, net (b)," -> "Other, net (b)" -> "Other, net"
         if t == before:
             break
     # "Less: cash and cash equivalents" is a line of arithmetic; the figure is the cash itself.
@@ -1195,6 +1195,8 @@ def _subject_line(picked: list[str]) -> str:
             r"(?i)\b(?:the|a|an|of|to|for|and|or|in|by|with|from)$", text
         ):
             continue  # "The following table presents goodwill attributed to the": a sentence cut short
+        if re.search(r"(?i)\bconsolidated\b|\bfinancial\s+statements\b|\bnotes\s+to\b", text):
+            continue  # a statement's title or the running "Notes to … Financial Statements": no section
         if words[0][0].isupper():
             return _norm(text).strip()
     return ""

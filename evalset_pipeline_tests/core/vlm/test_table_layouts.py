@@ -448,3 +448,25 @@ def test_a_heading_sentence_without_its_own_date_still_names_the_columns_span(tm
     )
     [table] = read_tables(layer)
     assert [c.months for c in table.columns] == [12, 12]
+
+
+def test_footnote_text_half_headers_and_running_titles_are_never_names(tmp_path):
+    layer = draw_layer(
+        [
+            [("l", 50, "NOTES TO CONDENSED CONSOLIDATED FINANCIAL STATEMENTS")],
+            [("l", 50, "(in millions)")],
+            centred("2023", "2022"),
+            row("Retacrit", "180", "170", dollar=True),
+            row("(a) For purposes of calculating the SLR", "52.0", "50.0"),
+            row("PERCENTAGE)", "2", "3"),
+            row("Other, net (b),", "40", "9"),
+        ],
+        tmp_path,
+    )
+    [table] = read_tables(layer)
+    assert table.subject == ""
+    assert table.rows[-1].label == "Other, net"
+    written = write_table_question(read_table_page(layer))
+    assert written is not None and written.question.startswith(
+        ("What was Retacrit in", "What was Other, net in")
+    )
