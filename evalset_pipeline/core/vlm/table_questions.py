@@ -291,15 +291,12 @@ def _cells(
                     continue
                 # Sub-columns of one period (U.S. / International / Total under "2021") are asked by
                 # their sub-header, when every one of them has its own; else never. Only those the
-                # row prints count: an amount beside an empty "% of revenue" cell is one figure.
+                # row prints count (a dash is printed: it says zero): an amount beside an empty
+                # "% of revenue" cell is one figure.
                 siblings = [
                     other
                     for j, other in enumerate(t.columns)
-                    if j != i
-                    and _same_period(col, other)
-                    and j < len(row.cells)
-                    and row.cells[j]
-                    and row.values[j] is not None
+                    if j != i and _same_period(col, other) and j < len(row.cells) and row.cells[j]
                 ]
                 if siblings:
                     measure = column_measure(col)

@@ -470,3 +470,22 @@ def test_footnote_text_half_headers_and_running_titles_are_never_names(tmp_path)
     assert written is not None and written.question.startswith(
         ("What was Retacrit in", "What was Other, net in")
     )
+
+
+def test_a_dash_in_a_sibling_column_is_a_printed_figure_so_the_column_is_named(tmp_path):
+    layer = draw_layer(
+        [
+            [("l", 50, "(in millions)")],
+            centred("March 31, 2021", "March 31, 2021"),
+            centred("Pledged", "Loaned"),
+            row("Commercial - nonagency", "775", "—", dollar=True),
+            row("Residential - nonagency", "522", "1,016"),
+        ],
+        tmp_path,
+    )
+    from evalset_pipeline.core.vlm.table_questions import _cells
+
+    phrases = [
+        p for _, r, _, p in _cells(read_table_page(layer).tables) if r.label.startswith("Comm")
+    ]
+    assert phrases == ["in the Pledged column as of March 31, 2021"]  # never the bare date
