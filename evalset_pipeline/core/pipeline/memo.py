@@ -71,16 +71,8 @@ def memoized(
         record = json.loads(path.read_text(encoding="utf-8"))
         if record["key"] == key and record["outputs"] == _outputs(paths, stage):
             saved = record["result"]
-            return (
-                StageResult(
-                    metrics=saved["metrics"],
-                    tables=tuple(saved["tables"]),
-                    files=tuple(saved["files"]),
-                    version=saved["version"],
-                    rows=saved["rows"],
-                ),
-                True,
-            )
+            tuples = {k: tuple(saved[k]) for k in ("tables", "files")}  # JSON made them lists
+            return StageResult(**{**saved, **tuples}), True
     except (OSError, ValueError, KeyError, TypeError):
         pass  # no record, or one from another version of this code: run
     result = run()

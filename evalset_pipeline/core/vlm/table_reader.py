@@ -20,6 +20,7 @@ It never raises on a real page: any failure gives no tables.
 from __future__ import annotations
 
 import datetime
+import functools
 import itertools
 import re
 import statistics
@@ -830,6 +831,21 @@ _MONTH_NAME = re.compile(r"\b" + MONTH_WORD + r"\s+\d{1,2}\b", re.I)
 _COMPARISON = re.compile(r"\bvs\b\.?|\bversus\b|\bcompared\s+(?:to|with)\b|\bchange\b", re.I)
 
 
+@functools.lru_cache(maxsize=256)
+def _heading_span(heading: str) -> int | None:
+    """The span a table's heading gives its dated columns (every column of a table shares the
+    heading: read once). A heading's short lines name it ("Six Months Ended"), and so does a
+    sentence that names no date of its own ("… net periodic benefit cost for the fiscal years ended
+    were:"); a sentence with its own date ("… gross charge-offs for the six months ended June 30,
+    2023") says what some rows cover, not what the columns are."""
+    short = " ".join(
+        part
+        for part in re.split(r"(?<=[.:;])\s+", heading)
+        if len(part.split()) <= 12 or not find_dates(part)
+    )
+    return span_months(short)
+
+
 def _make_column(index: int, header: str, cols: tuple[float, float], heading: str) -> Column:
     header = _norm(header)
     if len(_MONTH_NAME.findall(header)) > len(
@@ -862,18 +878,7 @@ def _make_column(index: int, header: str, cols: tuple[float, float], heading: st
         and header
         and not re.search(r"\bas of\b|\bat\b", header, re.I)
     ):
-        # A heading's short lines name the columns' span ("Six Months Ended"), and so does a
-        # sentence that names no date of its own ("… net periodic benefit cost for the fiscal years
-        # ended were:"); a sentence with its own date ("… gross charge-offs for the six months
-        # ended June 30, 2023") says what some rows cover, not what the columns are.
-        short = " ".join(
-            part
-            for part in re.split(r"(?<=[.:;])\s+", heading)
-            if len(part.split()) <= 12 or not find_dates(part)
-        )
-        months = (
-            span_months(short) if span_months(short) != 12 or parse_date(header) is None else 12
-        )
+        months = _heading_span(heading)
     return Column(index, header, months, end, year, round(cols[0], 2), round(cols[1], 2))
 
 

@@ -85,14 +85,14 @@ def balance_date(label: str) -> date | None:
 
 
 def _split_bands(table: Table) -> list[Table]:
+    """One dated table per period band, [] when the table has none (rows above the first band
+    name no period and stay in the original only)."""
     bands = [
         (i, period)
         for i, r in enumerate(table.rows)
         if all(v is None for v in r.values) and (period := band_period(r.label)) is not None
     ]
-    if not bands:
-        return [table]
-    out = [replace(table, rows=table.rows[: bands[0][0]])] if bands[0][0] > 0 else []
+    out = []
     for k, (i, (months, end)) in enumerate(bands):
         stop = bands[k + 1][0] if k + 1 < len(bands) else len(table.rows)
         band = table.rows[i].label
@@ -138,11 +138,9 @@ def reshape_tables(tables: Sequence[Table]) -> list[Table]:
         out.append(table)
         if not _undated(table):
             continue
-        bands = _split_bands(table)
-        if len(bands) > 1 or bands[0] is not table:
-            out.extend(b for b in bands if not _undated(b))
-            continue
-        transposed = _transpose_balances(table)
-        if transposed is not None:
+        banded = _split_bands(table)
+        if banded:
+            out.extend(banded)
+        elif (transposed := _transpose_balances(table)) is not None:
             out.append(transposed)
     return out
