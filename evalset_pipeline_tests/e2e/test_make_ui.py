@@ -10,13 +10,11 @@ import signal
 import subprocess
 import time
 import urllib.request
-from pathlib import Path
 
 import pytest
 
 from evalset_pipeline_tests.support.fake_vlm_server import free_port
-
-REPO = Path(__file__).resolve().parents[2]
+from evalset_pipeline_tests.support.make_ui import start_make_ui
 
 
 def _group(pgid: int) -> list[str]:
@@ -24,13 +22,6 @@ def _group(pgid: int) -> list[str]:
         ["ps", "-o", "pid=,cmd=", "-g", str(pgid)], capture_output=True, text=True
     ).stdout
     return [line.strip() for line in out.splitlines() if line.strip()]
-
-
-def _default_sigint() -> None:
-    # A terminal's foreground job has SIGINT at its default; a background job of a non-interactive
-    # shell inherits it ignored, which would make this test pass or fail for the wrong reason.
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
@@ -42,17 +33,7 @@ def test_make_ui_stops_cleanly_on_ctrl_c(tmp_path):
         "DAGSTER_DISABLE_TELEMETRY": "1",
     }
     log = tmp_path / "ui.log"
-    with open(log, "wb") as out:
-        # -o .venv/.installed: never reinstall the (shared) environment from a test
-        proc = subprocess.Popen(
-            ["make", "-o", ".venv/.installed", "ui", f"UI_PORT={port}"],
-            cwd=REPO,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-            preexec_fn=_default_sigint,
-        )
+    proc = start_make_ui(port, env, log)
     try:
         deadline = time.monotonic() + 180
         while time.monotonic() < deadline:

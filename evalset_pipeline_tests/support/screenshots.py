@@ -26,6 +26,7 @@ REPO = Path(__file__).resolve().parents[2]
 def main(argv: list[str] | None = None) -> int:
     from evalset_pipeline_tests.e2e import test_webserver as web
     from evalset_pipeline_tests.support.fake_vlm_server import free_port
+    from evalset_pipeline_tests.support.make_ui import start_make_ui
 
     p = argparse.ArgumentParser()
     p.add_argument("--out", type=Path, default=REPO / "docs" / "img")
@@ -44,16 +45,7 @@ def main(argv: list[str] | None = None) -> int:
         "EVALSET_DATA_DIR": str(data),
         "EVALSET_CORPUS_DIR": str(args.corpus.resolve()),
     }
-    with open(log, "wb") as out:
-        ui = subprocess.Popen(
-            ["make", "-o", ".venv/.installed", "ui", f"UI_PORT={port}"],
-            cwd=REPO,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-        )
+    ui = start_make_ui(port, env, log)
     server = web.Server(f"http://127.0.0.1:{port}", ui, log, data)
     try:
         web._wait_until(
