@@ -36,6 +36,8 @@ import pymupdf
 
 from evalset_pipeline.core.atomic import write_bytes_atomic
 from evalset_pipeline.core.labels import PAGE_FIELDS
+from evalset_pipeline.core.pagetext.korean import object_particle as _object
+from evalset_pipeline.core.pagetext.korean import topic_particle as _topic
 
 __all__ = [
     "EntitySpec",
@@ -834,36 +836,6 @@ def _draw_commentary(cv: _Canvas, rec: PageRecord, spec: EntitySpec) -> None:
         y += 12.0
     unit = _UNIT[rec.language][rec.metric]
     _footnote(cv, rec, f"단위: {unit}." if rec.language == "ko" else f"Figures in {unit}.")
-
-
-# Korean particles depend on whether the preceding syllable ends in a consonant (batchim).
-_DIGIT_BATCHIM = {
-    "0": True,
-    "1": True,
-    "2": False,
-    "3": True,
-    "4": False,
-    "5": False,
-    "6": True,
-    "7": True,
-    "8": True,
-    "9": False,
-}
-
-
-def has_batchim(word: str) -> bool:
-    last = word.rstrip()[-1:] or " "
-    if "\uac00" <= last <= "\ud7a3":
-        return (ord(last) - 0xAC00) % 28 != 0
-    return _DIGIT_BATCHIM.get(last, False)
-
-
-def _topic(word: str) -> str:
-    return "은" if has_batchim(word) else "는"
-
-
-def _object(word: str) -> str:
-    return "을" if has_batchim(word) else "를"
 
 
 _DRAWERS: dict[str, Callable[[_Canvas, PageRecord, EntitySpec], None]] = {

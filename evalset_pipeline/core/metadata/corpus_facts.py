@@ -162,7 +162,9 @@ def read_corpus_facts(
                     subject.numeric_share,
                     doc.period_end,
                     period_kind(values.get("period", "")),
-                    printed_periods(str(layer.get("text") or ""), calendar),
+                    printed_periods(
+                        str(layer.get("text") or ""), calendar, doc.period, doc.period_end
+                    ),
                     skip_reason(page_lines_, subject, page.page_number),
                 )
             )

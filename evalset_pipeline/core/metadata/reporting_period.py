@@ -30,6 +30,12 @@ from evalset_pipeline.core.pagetext.fiscal import (
     months_in_words,
     parse_date,
 )
+from evalset_pipeline.core.pagetext.korean import (
+    date_relative,
+    relative_periods,
+    stated_instants,
+    stated_ranges,
+)
 from evalset_pipeline.core.pagetext.periods import (
     MONTH_WORD,
     normalize_period,
@@ -345,16 +351,34 @@ _YEAR_HEADER = re.compile(r"^\s*(?:(?:fiscal|FY)\s*)?((?:19|20)\d{2})\s*$", re.I
 _KIND_OF_SPAN = {3: "quarter", 6: "half", 12: "year", 1: "month"}
 
 
-def printed_periods(text: str, calendar: FiscalCalendar) -> list[str]:
+def printed_periods(
+    text: str, calendar: FiscalCalendar, period: str = "", period_end: str = ""
+) -> list[str]:
     """Periods a page prints figures for, in the filer's calendar: every "three months / year ended
     <date>" column (comparatives included), year-only column headers ("2023  2022  2021") and
     header cells that are a period label alone ("Q2 2023").
     Nine-month year-to-date spans have no canonical label and are left out."""
     found: dict[str, None] = {}
-    for months, end in spans_in(text):
+    # Korean statements state each column's period in the heading ("제 54 기 2022.01.01 부터
+    # 2022.12.31 까지"), balances by their date ("2022.12.31 현재": the year or quarter it closes).
+    for months, end in spans_in(text) + stated_ranges(text):
         kind = _KIND_OF_SPAN.get(months)
         if kind:
             found.setdefault(calendar.label(end, kind), None)
+    instants = stated_instants(text)
+    # "당기말 | 전기말" columns print the filing's own period and the one before.
+    for named, back in relative_periods(text):
+        dated = date_relative(named, back, period, period_end)
+        if dated is None:
+            continue
+        span, end = dated
+        if span is None:
+            instants.append(end)
+        elif span in _KIND_OF_SPAN:
+            found.setdefault(calendar.label(end, _KIND_OF_SPAN[span]), None)
+    for end in instants:
+        closes_year = calendar.label(end, "quarter").endswith("-Q4")
+        found.setdefault(calendar.label(end, "year" if closes_year else "quarter"), None)
     for line in text.splitlines():
         m = _YEAR_HEADER.match(line)
         if m:

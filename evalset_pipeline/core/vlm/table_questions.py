@@ -30,8 +30,17 @@ from rapidfuzz import fuzz
 
 from evalset_pipeline.core.hashing import sha256_text
 from evalset_pipeline.core.pagetext.fiscal import effective_year, find_dates
+from evalset_pipeline.core.pagetext.korean import date_relative, has_hangul
 from evalset_pipeline.core.pagetext.periods import MONTH_NAMES, MONTH_WORD
 from evalset_pipeline.core.vlm.base import Judgment, PageContext, WrittenQuestion
+from evalset_pipeline.core.vlm.korean_questions import (
+    SECTION_WORD,
+    korean_label_phrase,
+    korean_period_phrase,
+    korean_question,
+    parse_korean_question,
+    qualify_korean_question,
+)
 from evalset_pipeline.core.vlm.prose_reader import read_prose_tables
 from evalset_pipeline.core.vlm.table_reader import (
     Column,
@@ -112,6 +121,7 @@ class TableQuestion:
     measure: str = (
         ""  # the sub-column asked ("Fair Value" of "December 31, 2018 Fair Value"), "" for none
     )
+    language: str = "en"
 
 
 def _norm(text: str) -> str:
@@ -122,7 +132,9 @@ def _date_text(d: date) -> str:
     return f"{MONTH_NAMES[d.month - 1]} {d.day}, {d.year}"
 
 
-def _period_phrase(col: Column) -> str | None:
+def _period_phrase(col: Column, language: str = "en") -> str | None:
+    if language == "ko":
+        return korean_period_phrase(col.months, col.end, col.year)
     if col.end is not None and col.months in _SPANS:
         return f"for the {_SPANS[col.months]} ended {_date_text(col.end)}"
     if col.end is not None and col.months is None:
@@ -141,10 +153,14 @@ def _section(row: Row, table: Table, generic: bool) -> str:
     return table.subject if generic else ""
 
 
-def _label_phrase(row: Row, table: Table | None = None, generic: bool = False) -> str:
+def _label_phrase(
+    row: Row, table: Table | None = None, generic: bool = False, language: str = "en"
+) -> str:
     label = row.label.strip()
     parent = _section(row, table, generic) if table is not None else row.parent
-    return f"{label} under {parent}" if parent and _norm(parent) not in _norm(label) else label
+    if not parent or _norm(parent) in _norm(label):
+        return label
+    return korean_label_phrase(label, parent) if language == "ko" else f"{label} under {parent}"
 
 
 # A label that names no line item on its own ("Total", "Other", "Americas", "Percent change").
@@ -152,7 +168,9 @@ _GENERIC_LABEL = re.compile(
     r"^(?:(?:sub)?total|other|all other|net|corporate|percent(?:age)? change|change|"
     r"increase|decrease|[A-Za-z&.-]+|(?:balance|balances)(?:,)? (?:at |as of )?(?:the )?"
     r"(?:beginning|end) of (?:the )?(?:period|year|quarter)|(?:beginning|ending|opening|"
-    r"closing) balances?|(?:as a )?(?:percentage|percent|%) of (?:total )?\w+(?: \w+)?)$",
+    r"closing) balances?|(?:as a )?(?:percentage|percent|%) of (?:total )?\w+(?: \w+)?|"
+    # Korean: totals, "other", changes and shares name no line item either
+    r"(?:합|소|총)\s*계|계|기\s*타|증\s*감(?:\s*률)?|비\s*율|구\s*성\s*비)$",
     re.I,
 )
 # A table "by segment", "by geographic area" or "attributed to the reportable segments" has
@@ -167,6 +185,7 @@ _COMPANY = re.compile(
     r"\b(?:inc|incorporated|corp|corporation|company|co|llc|ltd|limited|plc|n\.\s?a|l\.\s?p|lp|ag|sa|nv)\.?$",
     re.I,
 )
+_KO_COMPANY = re.compile(r"\(주\)|㈜|주식회사")
 # Ranks and counts of positions are not amounts ("# of deals", "Rank"): never asked with a money unit.
 _RANK = re.compile(r"#|\brank(?:ing)?\b|\bposition\b", re.I)
 # A row named by a currency ("British Pounds £", "Euro") holds amounts in that currency, not the table's.
@@ -181,8 +200,12 @@ _NOT_PERIOD_YEARS = re.compile(
 )
 
 
+def _letters(text: str) -> int:
+    """Letters a label spells, a Hangul syllable counting two ("기금" names as much as "fund")."""
+    return sum(2 if "\uac00" <= ch <= "\ud7a3" else 1 for ch in text if ch.isalpha())
+
+
 def _usable_row(row: Row) -> bool:
-    letters = re.sub(r"[^A-Za-z\uac00-\ud7a3]", "", row.label)
     # A parent that is a footnote or a sentence ("(a) For purposes of calculating ...") is a reading
     # accident, not a section: such a row cannot be named.
     # Nor is one that ends mid-phrase ("Increase in earnings per share, due to"): it introduces
@@ -193,9 +216,10 @@ def _usable_row(row: Row) -> bool:
         and not re.search(r"\b(?:to|of|for|by|from|with|in|and|or)\s*[:,]?$", row.parent, re.I)
     )
     return (
-        len(letters) >= 3
+        _letters(row.label) >= 3
         and len(row.label) <= 90
         and " under " not in row.label
+        and SECTION_WORD not in f" {row.label} "
         and "?" not in row.label
         # "QTD Down 82% Int'l.", "Consumer (14.6% of sales)", "net of tax effects of $120, $59":
         # a label that carries figures is a reading of other cells or a note, not a name
@@ -207,6 +231,7 @@ def _usable_row(row: Row) -> bool:
         and row.label.count("(") == row.label.count(")")
         # "Alltel Corporation" of a debt table names an issuer, not a figure
         and not (_COMPANY.search(row.label) and not row.label.lower().startswith("total"))
+        and not _KO_COMPANY.search(row.label)
         and not _RANK.search(row.label)
         and not _CURRENCY_ROW.search(row.label)
         and parent_ok
@@ -214,9 +239,31 @@ def _usable_row(row: Row) -> bool:
     )
 
 
-def has_dated_table(page: TablePage) -> bool:
+def has_dated_table(page: TablePage, context: PageContext | None = None) -> bool:
     """Does the page hold a table with at least one column this writer can name a period for?"""
-    return any(_period_phrase(c) for t in page.tables for c in t.columns)
+    return any(_period_phrase(c) for t in _dated(page, context).tables for c in t.columns)
+
+
+def _dated(page: TablePage, context: PageContext | None) -> TablePage:
+    """The page with its columns named relative to the filing ("당기말", "전기") dated by the
+    filing's own period; without the document's period they stay undated (never asked)."""
+    if not any(c.relative is not None for t in page.tables for c in t.columns):
+        return page
+    if context is None or not context.period or not context.period_end:
+        return page
+
+    def dated(col: Column) -> Column:
+        if col.relative is None:
+            return col
+        found = date_relative(col.months, col.relative, context.period, context.period_end)
+        if found is None:
+            return col
+        return replace(col, months=found[0], end=found[1], relative=None)
+
+    return replace(
+        page,
+        tables=tuple(replace(t, columns=tuple(dated(c) for c in t.columns)) for t in page.tables),
+    )
 
 
 def _answer(cell: str, unit: str) -> str:
@@ -267,7 +314,7 @@ def _after_report(col: Column, context: PageContext | None) -> bool:
 
 
 def _cells(
-    tables: Sequence[Table], context: PageContext | None = None
+    tables: Sequence[Table], context: PageContext | None = None, language: str = "en"
 ) -> list[tuple[Table, Row, int, str]]:
     out = []
     for t in tables:
@@ -278,7 +325,7 @@ def _cells(
                 continue
             for i, (cell, value) in enumerate(zip(row.cells, row.values, strict=False)):
                 col = t.columns[i] if i < len(t.columns) else None
-                phrase = _period_phrase(col) if col is not None else None
+                phrase = _period_phrase(col, language) if col is not None else None
                 if (
                     col is None
                     or not (cell and value is not None and phrase)
@@ -298,6 +345,8 @@ def _cells(
                     for j, other in enumerate(t.columns)
                     if j != i and _same_period(col, other) and j < len(row.cells) and row.cells[j]
                 ]
+                if siblings and language != "en":
+                    continue  # the Korean grammar names no sub-column
                 if siblings:
                     measure = column_measure(col)
                     names = [_norm(column_measure(o)) for o in siblings]
@@ -318,10 +367,12 @@ def _period_key(col: Column) -> date:
 
 
 def write_table_question(
-    page: TablePage, context: PageContext | None = None
+    page: TablePage, context: PageContext | None = None, language: str = "en"
 ) -> WrittenQuestion | None:
-    """One question about one printed cell of the page's tables (deterministic), or None."""
-    cells = _cells(page.tables, context)
+    """One question about one printed cell of the page's tables (deterministic), or None; in the
+    page's language ("en" or "ko")."""
+    page = _dated(page, context)
+    cells = _cells(page.tables, context, language)
     if not cells:
         return None
     # A label that says little alone, or that the page prints in several tables, is asked under the
@@ -346,13 +397,19 @@ def write_table_question(
             t = replace(t, subject="")  # a running header naming the company is no section
         if generic and not r.parent and not t.subject:
             continue
+        if language == "ko" and generic and _GENERIC_LABEL.match(r.label.strip()):
+            continue  # "재고자산 중 합계" is no way to ask for a total: left unasked
+        if language == "ko" and t.subject:
+            # A Korean table's heading names what its rows are ("예산", "재고자산"): a row is asked
+            # under it ("예산 중 일반회계"), as a reader of the page would.
+            generic = True
         if (
             context is not None
             and context.entity
             and fuzz.token_set_ratio(_norm(r.label), _norm(context.entity)) >= ENTITY_MATCH
         ):
             continue  # a row naming the registrant (issuer of a debt table) says what, not which figure
-        phrased.append((t, r, i, phrase, _label_phrase(r, t, generic)))
+        phrased.append((t, r, i, phrase, _label_phrase(r, t, generic, language)))
     if not phrased:
         return None
     # Prefer the page's own (latest) period.
@@ -386,20 +443,27 @@ def write_table_question(
             # not say so ("MN NRD resolution" of an EPS bridge, "PEER GROUP" of a performance
             # graph) would be asked as if it were an amount.
             continue
-        question = f"What {verb} {label} {phrase}?"
+        question = (
+            korean_question(label, phrase) if language == "ko" else f"What {verb} {label} {phrase}?"
+        )
         answer = _answer(row.cells[col] or "", unit)
         # Read back as the judge will: a question whose words fit another cell of the page better
         # (a "% of revenue" column of the same year, a closer label) is not asked.
         parsed = parse_table_question(question)
         if parsed is not None and judge_table_question(parsed, page).answer == answer:
-            return WrittenQuestion(question, answer, "en")
+            return WrittenQuestion(question, answer, language)
     return None
 
 
 def parse_table_question(question: str) -> TableQuestion | None:
     m = _GRAMMAR.match(question.strip())
     if not m:
-        return None
+        ko = parse_korean_question(question)
+        if ko is None:
+            return None
+        return TableQuestion(
+            ko.label, ko.parent, ko.months, ko.end, ko.year, ko.entity, ko.revision, language="ko"
+        )
 
     def when(text: str | None) -> date | None:
         found = find_dates(text or "")
@@ -449,16 +513,30 @@ def _row_score(q: TableQuestion, row: Row, table: Table | None = None) -> float:
     if (
         q.parent
         and max(
-            fuzz.token_set_ratio(_norm(q.parent), _norm(row.parent)),
-            fuzz.token_set_ratio(_norm(q.parent), _norm(table.subject))
-            if table and table.subject
-            else 0.0,
+            _section_score(q.parent, row.parent),
+            _section_score(q.parent, table.subject) if table and table.subject else 0.0,
         )
         < LABEL_MATCH
     ):
         return 0.0
-    score = fuzz.token_sort_ratio(_norm(q.label), _norm(row.label))
+    score = _label_score(q.label, row.label)
     return score if score >= LABEL_MATCH else 0.0
+
+
+def _section_score(asked: str, printed: str) -> float:
+    a, b = _norm(asked), _norm(printed)
+    if has_hangul(a) or has_hangul(b):
+        return fuzz.ratio(a.replace(" ", ""), b.replace(" ", ""))
+    return fuzz.token_set_ratio(a, b)
+
+
+def _label_score(asked: str, printed: str) -> float:
+    """Word order and punctuation aside; Korean labels also spacing aside, as filers space the
+    same item differently ("현금및현금성자산", "현금 및 현금성자산")."""
+    a, b = _norm(asked), _norm(printed)
+    if has_hangul(a) or has_hangul(b):
+        return fuzz.ratio(a.replace(" ", ""), b.replace(" ", ""))
+    return fuzz.token_sort_ratio(a, b)
 
 
 def _entity_ok(entity: str, text: str, context: PageContext | None) -> bool:
@@ -489,6 +567,7 @@ def judge_table_question(
         return Judgment(
             False, None, "question asks for figures as originally reported; page is restated"
         )
+    page = _dated(page, context)
     scored = [(_row_score(q, row, t), t, row) for t in page.tables for row in t.rows]
     best = max((s for s, _, _ in scored), default=0.0)
     if best == 0:
@@ -510,6 +589,10 @@ def qualify_table_question(question: str, values: dict[str, str]) -> str:
     q = parse_table_question(question)
     if q is None:
         return question
+    if q.language == "ko":
+        return qualify_korean_question(
+            question, values.get("entity", ""), values.get("revision", "")
+        )
     base = question.strip().rstrip("?")
     base = re.sub(r", for [^?]+?(?=, as (?:restated|originally reported)|$)", "", base)
     base = re.sub(r", as (?:restated|originally reported)$", "", base)

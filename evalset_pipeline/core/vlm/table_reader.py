@@ -30,8 +30,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from evalset_pipeline.core.pagetext.fiscal import find_dates, parse_date
+from evalset_pipeline.core.pagetext.korean import has_hangul, heading_subject
 from evalset_pipeline.core.pagetext.page_reader import parse_number
 from evalset_pipeline.core.pagetext.periods import MONTH_WORD
+from evalset_pipeline.core.vlm.korean_columns import korean_column
 
 __all__ = [
     "Column",
@@ -55,6 +57,9 @@ class Column:
     year: int | None
     x0: float
     x1: float
+    # Years before the filing's own period, for a column named relative to it ("당기말" 0, "전기" 1);
+    # its date is the document's to give (`table_questions`), so end and year stay None.
+    relative: int | None = None
 
 
 @dataclass(frozen=True)
@@ -169,8 +174,12 @@ def _norm(text: str) -> str:
     return re.sub(r"\s+", " ", _INVISIBLE.sub("", unicodedata.normalize("NFKC", text))).strip()
 
 
+# Korean statements print a negative with a triangle: "△1,234" is -1,234.
+_KO_MINUS = str.maketrans({"△": "-", "▽": "-"})
+
+
 def _strip_currency(text: str) -> str:
-    t = text.strip()
+    t = text.strip().translate(_KO_MINUS)
     for sign in _CURRENCY_SIGNS:
         t = t.replace(sign, "")
     return t.replace(" ", "").strip()
@@ -371,6 +380,17 @@ def clean_label(text: str) -> str:
         t = t.rstrip(" :;,").strip()  # "Other, net (b)," -> "Other, net (b)" -> "Other, net"
         if t == before:
             break
+    # Korean statements number their items ("Ⅰ. 유동자산", "1. 매출액", "(1) 이자수익", "① 제품") and
+    # mark notes after them ("매출액(주석 23)", "(주1)", "(*1)"): neither is part of the name.
+    t = re.sub(
+        r"^(?:\(?(?:[IVX]{1,4}|\d{1,2}|[가-하])\s*[.)]|[\u2460-\u2473])\s*(?=[\uac00-\ud7a3])",
+        "",
+        t,
+    )
+    t = re.sub(r"\s*\((?:주석?\s*[\d,\s]+|\*\s*\d*|주\s*\d+)\)\s*$", "", t)
+    # Letter-spaced labels ("매 출 액", "합 계") are the same words set wide.
+    if re.fullmatch(r"(?:[\uac00-\ud7a3] )+[\uac00-\ud7a3]", t):
+        t = t.replace(" ", "")
     # "Less: cash and cash equivalents" is a line of arithmetic; the figure is the cash itself.
     t = re.sub(r"^(?:less|plus|add|deduct)\b\s*:?\s+(?!than\b)(?=[A-Za-z])", "", t, flags=re.I)
     t = t[:1].upper() + t[1:] if t[:1].islower() and text.strip()[:1].isupper() else t
@@ -846,8 +866,16 @@ def _heading_span(heading: str) -> int | None:
     return span_months(short)
 
 
-def _make_column(index: int, header: str, cols: tuple[float, float], heading: str) -> Column:
+def _make_column(
+    index: int, header: str, cols: tuple[float, float], heading: str, above: str = ""
+) -> Column:
+    """A column's period from its header and the table's heading; `above` is every line over the
+    table (a Korean statement dates its "제 55 기" columns in lines the title does not reach)."""
     header = _norm(header)
+    ko = korean_column(header, _norm(f"{above} {heading}"))
+    if ko is not None:
+        x0, x1 = round(cols[0], 2), round(cols[1], 2)
+        return Column(index, header, ko.months, ko.end, ko.year, x0, x1, ko.relative)
     if len(_MONTH_NAME.findall(header)) > len(
         re.findall(r"\b(?:19|20)\d{2}\b", header)
     ) or _COMPARISON.search(header):
@@ -1179,6 +1207,11 @@ def _subject_line(picked: list[str]) -> str:
     no period ("Optical Communications", "Revenue by segment" of "Revenue by segment: current vs.
     prior year"); "" when none."""
     for text in reversed(picked):
+        if has_hangul(text):
+            korean = heading_subject(text)
+            if korean:
+                return korean
+            continue
         text = re.sub(r":.*$", "", text).strip()  # "Revenue by segment: current vs. prior year"
         # "Unearned revenue by segment was as follows": the subject is what comes before the verb
         text = re.sub(
@@ -1203,7 +1236,8 @@ def _subject_line(picked: list[str]) -> str:
         if re.search(r"(?i)\bconsolidated\b|\bfinancial\s+statements\b|\bnotes\s+to\b", text):
             continue  # a statement's title or the running "Notes to … Financial Statements": no section
         if words[0][0].isupper():
-            return _norm(text).strip()
+            # "Top 20 country exposures (excluding the U.S.)(a)": the footnote mark is no part of it
+            return _FOOTNOTE.sub("", _norm(text)).strip()
     return ""
 
 
@@ -1218,7 +1252,8 @@ def _table_of(
     title, heading, subject = _title(lines, floor, top, em)
     heading_all = f"{heading} {left_text} {' '.join(ln.text for ln in headers)}"
     columns = tuple(
-        _make_column(i, header_texts[i], cols[i], f"{title} {left_text}") for i in range(len(cols))
+        _make_column(i, header_texts[i], cols[i], f"{title} {left_text}", heading_all)
+        for i in range(len(cols))
     )
     columns = _dates_from_heading(columns, f"{title} {left_text}")
     columns = _instants_if_ends_differ(columns)

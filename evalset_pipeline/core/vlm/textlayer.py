@@ -29,6 +29,8 @@ from pathlib import Path
 from rapidfuzz import fuzz
 
 from evalset_pipeline.core.hashing import sha256_text
+from evalset_pipeline.core.pagetext.korean import subject_particle as _subj
+from evalset_pipeline.core.pagetext.korean import topic_particle as _topic
 from evalset_pipeline.core.pagetext.layer import text_layer_or_empty
 from evalset_pipeline.core.pagetext.page_reader import (
     METRIC_SYNONYMS,
@@ -101,22 +103,6 @@ _METRIC_WORD = {
     "en": {"revenue": "revenue", "operating income": "operating income", "headcount": "headcount"},
     "ko": {"revenue": "매출", "operating income": "영업이익", "headcount": "임직원 수"},
 }
-
-
-# --- Korean grammar -------------------------------------------------------------------------------
-
-
-def _batchim(word: str) -> bool:
-    last = word.rstrip()[-1:]
-    return bool(last) and "\uac00" <= last <= "\ud7a3" and (ord(last) - 0xAC00) % 28 != 0
-
-
-def _subj(word: str) -> str:
-    return "이" if _batchim(word) else "가"
-
-
-def _topic(word: str) -> str:
-    return "은" if _batchim(word) else "는"
 
 
 # --- templates ------------------------------------------------------------------------------------
@@ -852,21 +838,26 @@ class TextLayerBackend:
         out: list[WrittenQuestion | None] = []
         for p in pages:
             facts, tables = self._read(p)
-            # The one-cell grammar is English: a Korean page keeps the page reader's Korean questions
-            # (a question in another language than its page would test translation, not retrieval).
-            if facts.language == "en" and has_dated_table(tables):
-                out.append(write_table_question(tables, p.context))
-                continue
             # The page reader's questions are about segments: a table or chart must say it is one by
             # segment, and every "segment" must be a name (a real filing's other tables would hand it
             # footnote marks, "$" cells and row labels as segments).
-            if facts.kind in ("table", "chart") and not (
+            by_segment = facts.kind not in ("table", "chart") or bool(
                 _SEGMENT_TITLE.search(facts.title + " " + facts.text[:300])
                 and all(sum(c.isalpha() for c in name) >= 2 for name in facts.series)
-            ):
-                out.append(None)
+            )
+            # Asked in the page's language (a question in another language than its page would
+            # test translation, not retrieval): the one-cell grammar speaks English and Korean. A
+            # Korean segment table ("부문별 매출") keeps the page reader's question, which names the
+            # measure ("반도체 부문의 매출은"); the one-cell grammar names only row and period.
+            if facts.language == "ko" and by_segment:
+                own = write_question(facts)
+                if own is not None:
+                    out.append(own)
+                    continue
+            if facts.language in ("en", "ko") and has_dated_table(tables, p.context):
+                out.append(write_table_question(tables, p.context, facts.language))
                 continue
-            out.append(write_question(facts))
+            out.append(write_question(facts) if by_segment and facts.language != "ko" else None)
         return out
 
     def judge(self, pairs: Sequence[tuple[str, PageView]]) -> list[Judgment]:
@@ -908,9 +899,11 @@ def _rules_source_hash() -> str:
     """The offline backend's rules are its code: any edit to the modules it reads pages with must
     re-ask (the call cache would otherwise serve answers of the old rules). RULES_VERSION still
     names the meaning; this catches the edits nobody remembered to version."""
-    from evalset_pipeline.core.pagetext import fiscal, page_reader, periods
+    from evalset_pipeline.core.pagetext import fiscal, korean, page_reader, periods
     from evalset_pipeline.core.vlm import (
         answers,
+        korean_columns,
+        korean_questions,
         prose_reader,
         table_questions,
         table_reader,
@@ -922,11 +915,14 @@ def _rules_source_hash() -> str:
         table_questions,
         table_reader,
         table_reshape,
+        korean_columns,
+        korean_questions,
         prose_reader,
         page_reader,
         answers,
         periods,
         fiscal,
+        korean,
     )
     parts = [Path(str(m.__file__)).read_bytes() for m in modules]
     return sha256_text("\0".join(p.decode("utf-8", "replace") for p in parts))[:16]

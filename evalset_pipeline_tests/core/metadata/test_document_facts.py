@@ -303,3 +303,19 @@ def test_running_text_without_an_amount_offers_nothing_to_ask(tmp_path):
         for i, (layer, s) in enumerate(zip(layers, subjects, strict=False))
     ]
     assert reasons == ["no figures", ""]  # clause numbers are not figures; an amount is
+
+
+def test_printed_periods_of_korean_statements_and_notes():
+    """A Korean statement states each column's period in its heading, balances by their date, and
+    a notes table names its columns relative to the filing ("당기말 | 전기말")."""
+    calendar = FiscalCalendar()
+    income = "연결 손익계산서\n제 55 기 2023.01.01 부터 2023.12.31 까지\n제 54 기 2022.01.01 부터 2022.12.31 까지"
+    assert printed_periods(income, calendar) == ["2023", "2022"]
+    balance = "연결 재무상태표\n제 56 기 3분기말 2024.09.30 현재\n제 55 기말 2023.12.31 현재"
+    assert printed_periods(balance, calendar) == ["2024-Q3", "2023"]
+    note = "재고자산의 내역은 다음과 같습니다.\n구 분\n당기말\n전기말\n제품\n1,234\n1,100"
+    assert printed_periods(note, calendar) == []  # of which filing? unknown without its period
+    assert printed_periods(note, calendar, "2023", "2023-12-31") == ["2023", "2022"]
+    assert printed_periods(note, calendar, "2024-Q3", "2024-09-30") == ["2024-Q3", "2023"]
+    # A sentence comparing with the prior period ("전기 대비") is no column of it.
+    assert printed_periods("매출은 전기 대비 증가하였습니다.", calendar, "2023", "2023-12-31") == []

@@ -19,6 +19,7 @@ from evalset_pipeline.core.vlm.table_reader import (
     parse_value,
     read_tables,
 )
+from evalset_pipeline_tests.support.korean_text import put_text
 
 FONT = 9.0
 RIGHT_EDGES = (380.0, 450.0, 520.0, 590.0)  # numbers right-align at these x positions
@@ -29,15 +30,7 @@ Item = tuple[str, float, str]
 
 
 def _put(page: pymupdf.Page, kind: str, x: float, y: float, text: str) -> None:
-    korean = any("\uac00" <= c <= "\ud7a3" for c in text)
-    font = "korea" if korean else "helv"
-    width = (
-        pymupdf.get_text_length(text, fontname=font, fontsize=FONT)
-        if not korean
-        else len(text) * FONT
-    )
-    left = {"l": x, "r": x - width, "c": x - width / 2}[kind]
-    page.insert_text((left, y), text, fontsize=FONT, fontname=font)
+    put_text(page, kind, x, y, text, FONT)
 
 
 def draw_layer(lines: Sequence[Sequence[Item]], tmp_path: Path, name: str = "t.pdf") -> dict:

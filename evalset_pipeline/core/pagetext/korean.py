@@ -1,0 +1,229 @@
+"""Korean text facts shared by the page readers, the sample corpus and the question writers."""
+
+from __future__ import annotations
+
+import calendar
+import re
+from datetime import date
+
+__all__ = [
+    "has_hangul",
+    "has_batchim",
+    "topic_particle",
+    "subject_particle",
+    "object_particle",
+    "DATE",
+    "RANGE",
+    "INSTANT",
+    "korean_date",
+    "months_between",
+    "stated_ranges",
+    "stated_instants",
+    "month_end",
+    "relative_header",
+    "relative_periods",
+    "date_relative",
+    "heading_subject",
+]
+
+# How a digit is read aloud decides the particle after it: 1 (일), 3 (삼), 6 (육), 7 (칠), 8 (팔)
+# and 0 (영) end in a consonant; 2 (이), 4 (사), 5 (오), 9 (구) do not.
+_DIGIT_BATCHIM = {
+    "0": True,
+    "1": True,
+    "2": False,
+    "3": True,
+    "4": False,
+    "5": False,
+    "6": True,
+    "7": True,
+    "8": True,
+    "9": False,
+}
+
+
+def has_hangul(text: str) -> bool:
+    return any("\uac00" <= ch <= "\ud7a3" for ch in text)
+
+
+def has_batchim(word: str) -> bool:
+    """Does the word end in a final consonant (받침)? Decides 은/는, 이/가, 을/를."""
+    last = word.rstrip().rstrip(")")[-1:] or " "
+    if "\uac00" <= last <= "\ud7a3":
+        return (ord(last) - 0xAC00) % 28 != 0
+    return _DIGIT_BATCHIM.get(last, False)
+
+
+def topic_particle(word: str) -> str:
+    return "은" if has_batchim(word) else "는"
+
+
+def subject_particle(word: str) -> str:
+    return "이" if has_batchim(word) else "가"
+
+
+def object_particle(word: str) -> str:
+    return "을" if has_batchim(word) else "를"
+
+
+# --- dates as Korean statements state periods -----------------------------------------------------
+
+# "2023.01.01", "2023. 1. 1", "2023년 1월 1일", "2023-01-01"
+DATE = r"(?:19|20)\d{2}\s*[.년-]\s*\d{1,2}\s*[.월-]\s*\d{1,2}\s*일?\.?"
+# "2023.01.01 부터 2023.12.31 까지", "2024년 1월 1일 ~ 2024년 9월 30일": a period, start to end
+RANGE = r"(?P<d1>" + DATE + r")\s*(?:부터|~|∼|-|–)\s*(?P<d2>" + DATE + r")"
+# "2023.12.31 현재": a balance at that date
+INSTANT = r"(?P<d>" + DATE + r")\s*\)?\s*현재"
+_RANGE = re.compile(RANGE)
+_INSTANT = re.compile(INSTANT)
+
+
+def korean_date(text: str) -> date | None:
+    """The date of one `DATE` match ("2023. 12. 31" -> 2023-12-31)."""
+    parts = [int(x) for x in re.findall(r"\d+", text)[:3]]
+    try:
+        return date(parts[0], parts[1], parts[2]) if len(parts) == 3 else None
+    except ValueError:
+        return None
+
+
+def months_between(start: date, end: date) -> int:
+    """Whole months a period from `start` to `end` (both inclusive) covers."""
+    return round(((end - start).days + 1) / 30.44)
+
+
+def stated_ranges(text: str) -> list[tuple[int, date]]:
+    """(months, end) of every "<date> 부터 <date> 까지" period a Korean page states."""
+    out = []
+    for m in _RANGE.finditer(text):
+        start, end = korean_date(m["d1"]), korean_date(m["d2"])
+        if start and end and start < end:
+            out.append((months_between(start, end), end))
+    return out
+
+
+def stated_instants(text: str) -> list[date]:
+    """Every "<date> 현재" balance date a Korean page states."""
+    return [d for m in _INSTANT.finditer(text) if (d := korean_date(m["d"])) is not None]
+
+
+def month_end(year: int, month: int) -> date:
+    return date(year, month, calendar.monthrange(year, month)[1])
+
+
+def _years_back(d: date, years: int) -> date:
+    at_month_end = d.day == calendar.monthrange(d.year, d.month)[1]
+    y = d.year - years
+    return month_end(y, d.month) if at_month_end else date(y, d.month, min(d.day, 28))
+
+
+def _months_back(d: date, months: int) -> date:
+    index = d.year * 12 + d.month - 1 - months
+    return month_end(index // 12, index % 12 + 1)
+
+
+def date_relative(
+    months: int | None, relative: int, period: str, period_end: str
+) -> tuple[int | None, date] | None:
+    """(months, end) of a column named relative to the filing ("당기말", "전분기", "당분기누적"),
+    given the filing's canonical period ("2023", "2024-Q3", "2024-H1") and its end date; None
+    when the filing's period does not say (a "당분기" column in an annual report)."""
+    try:
+        end = date.fromisoformat(period_end)
+    except ValueError:
+        return None
+    quarter = re.fullmatch(r"\d{4}-Q([1-4])", period)
+    half = re.fullmatch(r"\d{4}-H([12])", period)
+    to_date = 12 if re.fullmatch(r"\d{4}", period) else None
+    if quarter:
+        to_date = 3 * int(quarter[1])
+    elif half:
+        to_date = 6 * int(half[1])
+    if to_date is None:
+        return None
+    if months is None:  # a balance: "당기말" is the filing's own date, "전기말" the year end before
+        if relative == 0:
+            return None, end
+        year_end = end if to_date == 12 else _months_back(end, to_date)
+        return None, _years_back(year_end, relative - 1 if to_date != 12 else relative)
+    if months == 0:
+        months = to_date  # "누적": the year to date
+    if months not in (to_date, 3) or (months == 3 and not quarter):
+        return (
+            None  # "당기" of a quarterly report, "당분기" of an annual one: not this filing's span
+        )
+    return months, _years_back(end, relative)
+
+
+# A header naming a period relative to the filing ("당기말", "전기", "당분기 3개월", "전분기누적"):
+# the whole header, besides "3개월" / "누적" ("전년 동기 대비" is a comparison, not a period).
+_RELATIVE = re.compile(
+    r"^\s*(?P<which>당|전전|전)\s*(?P<kind>분기|반기|기)\s*(?P<end>말)?"
+    r"(?P<rest>(?:\s*(?:3\s*개월|누적|금액))*)\s*$"
+)
+_RELATIVE_WORD = re.compile(
+    r"(?<![\uac00-\ud7a3])(?:당|전전|전)\s*(?:분기|반기|기)\s*(?:누적)?\s*말?(?![\uac00-\ud7a3])"
+)
+
+
+def relative_header(header: str) -> tuple[int | None, int] | None:
+    """(months, years back) of a header named relative to the filing: "당기말" (None, 0), "전기"
+    (12, 1), "당분기 3개월" (3, 0), "당분기누적" (0, 0: the year to date); None for other headers."""
+    m = _RELATIVE.match(header)
+    if not m:
+        return None
+    back = {"당": 0, "전": 1, "전전": 2}[m["which"]]
+    if m["end"]:
+        return None, back
+    if "누적" in m["rest"]:
+        return 0, back  # the year to date, as long as the filing's period runs
+    return {"분기": 3, "반기": 6, "기": 12}[m["kind"]], back
+
+
+def relative_periods(text: str) -> list[tuple[int | None, int]]:
+    """Relative headers of a page's text: a line that is one ("당기말"), or a header line naming
+    two or more ("구 분 당기말 전기말"); prose that says "전기 대비" in a sentence is no header."""
+    out: list[tuple[int | None, int]] = []
+    for line in text.splitlines():
+        whole = relative_header(line)
+        if whole is not None:
+            out.append(whole)
+            continue
+        words = _RELATIVE_WORD.findall(line)
+        if len(words) >= 2:
+            out += [found for w in words if (found := relative_header(w)) is not None]
+    return out
+
+
+# --- what a Korean table is about, from the heading above it ----------------------------------------
+
+_NUMBERING = re.compile(
+    r"^\s*(?:[<\[]\s*표\s*[\d-]+\s*[>\]]|표\s*[\d-]+\s*[.:]?|\(\s*\d{1,2}\s*\)|\d{1,2}(?:-\d{1,2})*\.|"
+    r"[가-하]\.|[IVX]{1,4}\.)\s*"
+)
+# The five statements name a whole statement, not a section of one.
+_STATEMENT = re.compile(
+    r"재무상태표|대차대조표|손익계산서|자본변동표|현금흐름표|재무제표|이익잉여금처분"
+)
+_COMPANY = re.compile(r"주식회사|㈜|\(주\)|종속기업|및\s*그\s*종속")
+# "재고자산의 내역은 다음과 같습니다": the subject is the noun before "의 내역".
+_OF_DETAILS = re.compile(r"(\S+)의\s*(?:내역|구성|변동|현황|명세|내용|세부)")
+_TRAILING = re.compile(r"\s*(?:현황표?|추이|내역|명세서?|세부내역|실적)$")
+
+
+def heading_subject(text: str) -> str:
+    """What a Korean heading says its table is about: "예산" of "<표 3> 연도별 예산 현황", "재고자산" of
+    "보고기간종료일 현재 재고자산의 내역은 다음과 같습니다"; "" for a statement's title, the
+    company line, a dated line or a sentence that names no subject."""
+    t = _NUMBERING.sub("", text).strip()
+    if not has_hangul(t) or _STATEMENT.search(t) or _COMPANY.search(t) or re.search(r"\d{4}", t):
+        return ""
+    m = _OF_DETAILS.search(t)
+    if m:
+        t = m.group(1)
+    elif re.search(r"(?:니다|다)\s*[.:]?$", t):
+        return ""  # a sentence that is not "X의 내역은 …"
+    t = _TRAILING.sub("", t)
+    t = re.sub(r"^\S+별\s+", "", t)  # "연도별 예산" -> "예산": the rows say by what
+    t = re.sub(r"\s*\([^()]*\)", "", t).strip(" :")
+    return t if has_hangul(t) and 1 <= len(t.split()) <= 4 else ""

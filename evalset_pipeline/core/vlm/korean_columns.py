@@ -1,0 +1,136 @@
+"""The periods a Korean table's column headers name.
+
+Korean statements (DART filings) head their columns with the filing's period ordinal ("제 55 기",
+"제 56 기 3분기") and state what each ordinal covers in the heading above the table ("제 55 기
+2023.01.01 부터 2023.12.31 까지", "제 55 기 2023.12.31 현재"); a quarter's columns split into "3개월"
+(the quarter) and "누적" (the year to date). Reports and public statistics head columns with
+years, quarters and dates ("2023년", "2023년 3분기", "2023. 12. 31"). Notes tables name periods
+relative to the filing ("당기말", "전기"): the reader marks them, and `table_questions` dates them
+against the document's own period, which only it knows.
+
+Quarters and halves are read in the calendar year ("2023년 3분기" ends September 30), as Korean
+filers and agencies report them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+
+from evalset_pipeline.core.pagetext.fiscal import find_dates
+from evalset_pipeline.core.pagetext.korean import (
+    INSTANT,
+    RANGE,
+    has_hangul,
+    korean_date,
+    month_end,
+    months_between,
+    relative_header,
+)
+
+__all__ = ["KoreanPeriod", "korean_column"]
+
+
+@dataclass(frozen=True)
+class KoreanPeriod:
+    months: int | None  # 3/6/9/12; None for an instant ("현재", "말") or a bare year
+    end: date | None
+    year: int | None
+    relative: int | None = None  # years before the filing's period ("당기" 0, "전기" 1); undated
+
+
+_ORDINAL = r"제\s*(?P<n>\d{1,3})\s*(?:\(\s*[당전]\s*\)\s*)?기"
+_PART = r"(?:\s*(?P<part>[1-4]\s*분기|반기))?"
+# "제 55 기 2023.01.01 부터 2023.12.31 까지", "제 56 기 3분기 : 2024년 1월 1일 ~ 2024년 9월 30일"
+_RANGE = re.compile(_ORDINAL + _PART + r"\s*말?\s*[:：]?\s*\(?\s*" + RANGE)
+# "제 55 기 2023.12.31 현재", "제 56 기 3분기말 2024년 9월 30일 현재"
+_INSTANT = re.compile(_ORDINAL + _PART + r"\s*말?\s*[:：]?\s*\(?\s*" + INSTANT)
+_HEADER_RANGE = re.compile(RANGE)
+_HEADER_ORDINAL = re.compile(_ORDINAL + _PART + r"\s*(?P<end>말)?")
+_QUARTER = re.compile(
+    r"(?<!\d)(?P<y>(?:19|20)\d{2})\s*년?\s*\.?\s*(?P<q>[1-4])\s*(?:분기|/4\s*분기|[Qq])(?![A-Za-z])"
+)
+_HALF = re.compile(r"(?<!\d)(?P<y>(?:19|20)\d{2})\s*년?\s*(?P<h>상|하)\s*반기")
+_YEAR = re.compile(r"(?<!\d)(?P<y>(?:19|20)\d{2})\s*년(?P<end>\s*말)?(?!\s*\d{1,2}\s*월)")
+_THREE = re.compile(r"3\s*개월")
+_CUMULATIVE = re.compile(r"누적")
+
+
+def _first_date(text: str) -> date | None:
+    found = find_dates(re.sub(r"\s*([.년월-])\s*", r"\1", text))
+    return found[0][2] if found else None
+
+
+def _part_key(part: str | None) -> str:
+    return re.sub(r"\s+", "", part or "")
+
+
+def _ordinals(heading: str) -> dict[tuple[int, str], tuple[date, int | None]]:
+    """(ordinal, part) -> (end, months; None for an instant) as the heading states them."""
+    out: dict[tuple[int, str], tuple[date, int | None]] = {}
+    for m in _RANGE.finditer(heading):
+        start, end = korean_date(m["d1"]), korean_date(m["d2"])
+        if start and end and start < end:
+            out.setdefault((int(m["n"]), _part_key(m["part"])), (end, months_between(start, end)))
+    for m in _INSTANT.finditer(heading):
+        d = korean_date(m["d"])
+        if d:
+            out.setdefault((int(m["n"]), _part_key(m["part"])), (d, None))
+    return out
+
+
+def _ordinal_column(m: re.Match[str], header: str, heading: str) -> KoreanPeriod | None:
+    known = _ordinals(heading)
+    key = (int(m["n"]), _part_key(m["part"]))
+    stated = known.get(key) or known.get((key[0], ""))
+    if stated is None:
+        return None
+    end, months = stated
+    if months is None or m["end"]:
+        return KoreanPeriod(None, end, None)  # a balance at the period's end
+    if _THREE.search(header):
+        return KoreanPeriod(3, end, None)
+    return KoreanPeriod(months, end, None)  # "누적", or the ordinal alone: the stated range
+
+
+def korean_column(header: str, heading: str) -> KoreanPeriod | None:
+    """The period a Korean column header names (the heading dates "제 N 기" ordinals); None when
+    the header is not Korean or names no period this reader can date."""
+    ranged = _HEADER_RANGE.search(header)
+    if not has_hangul(header) and not ranged:
+        return None
+    m = _HEADER_ORDINAL.search(header)
+    if m:
+        return _ordinal_column(m, header, heading)
+    if ranged:  # "2023.01.01 ~ 2023.12.31": the period itself
+        start, end = korean_date(ranged["d1"]), korean_date(ranged["d2"])
+        if start and end and start < end:
+            return KoreanPeriod(months_between(start, end), end, None)
+        return None
+    d = _first_date(header)
+    if d is not None:
+        if _THREE.search(header):
+            return KoreanPeriod(3, d, None)
+        return KoreanPeriod(None, d, None)  # "2023. 12. 31", "2023년 12월 31일 현재": an instant
+    m = _QUARTER.search(header)
+    if m:
+        year, q = int(m["y"]), int(m["q"])
+        months = 3 * q if _CUMULATIVE.search(header) else 3
+        return KoreanPeriod(months, month_end(year, 3 * q), None)
+    m = _HALF.search(header)
+    if m:
+        year = int(m["y"])
+        return KoreanPeriod(6, month_end(year, 6 if m["h"] == "상" else 12), None)
+    m = _YEAR.search(header)
+    if m:
+        year = int(m["y"])
+        return (
+            KoreanPeriod(None, date(year, 12, 31), None)
+            if m["end"]
+            else KoreanPeriod(None, None, year)
+        )
+    named = relative_header(header)
+    if named is not None:
+        return KoreanPeriod(named[0], None, None, named[1])
+    return None

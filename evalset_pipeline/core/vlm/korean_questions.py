@@ -1,0 +1,129 @@
+"""Korean one-cell questions: how `table_questions` words, reads back and qualifies a question
+about a cell of a Korean table. The grammar is the English one's, in Korean word order:
+
+    2023년 12월 31일로 종료되는 회계연도 매출액은 얼마였습니까?        -> 258,935,494 (KRW millions)
+    2024년 9월 30일로 종료되는 3개월간 영업이익은 얼마였습니까?
+    2023년 12월 31일 현재 유동자산 중 현금및현금성자산은 얼마였습니까?
+    2023년 일반회계는 얼마였습니까?
+
+Qualified, the entity leads (Korean names the owner first) and a revision follows the label:
+"한빛전자의 2023년 … 매출액(재작성 기준)은 얼마였습니까?".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+
+from evalset_pipeline.core.pagetext.korean import topic_particle
+
+__all__ = [
+    "KoreanAsk",
+    "korean_period_phrase",
+    "korean_label_phrase",
+    "korean_question",
+    "parse_korean_question",
+    "qualify_korean_question",
+]
+
+SECTION_WORD = " 중 "  # "유동자산 중 현금및현금성자산": a sub-item under its section
+_REVISION = {"restated": "재작성 기준", "original": "최초 공시 기준"}
+_DATE = r"(?:19|20)\d{2}년 \d{1,2}월 \d{1,2}일"
+_GRAMMAR = re.compile(
+    r"^(?:(?P<entity>.+?)의 )?"
+    r"(?P<period>(?P<end>" + _DATE + r")로 종료되는 (?:(?P<span>[369])개월간|회계연도)"
+    r"|(?P<instant>" + _DATE + r") 현재"
+    r"|(?P<year>(?:19|20)\d{2})년) "
+    r"(?:(?P<parent>.+?)" + SECTION_WORD + r")?(?P<label>.+?)"
+    r"(?:\((?P<revision>재작성 기준|최초 공시 기준)\))?(?:은|는) 얼마였습니까\?$"
+)
+
+
+@dataclass(frozen=True)
+class KoreanAsk:
+    """A Korean question read back: the same fields as `table_questions.TableQuestion`."""
+
+    label: str
+    parent: str
+    months: int | None
+    end: date | None
+    year: int | None
+    entity: str
+    revision: str
+
+
+def _date_text(d: date) -> str:
+    return f"{d.year}년 {d.month}월 {d.day}일"
+
+
+def korean_period_phrase(months: int | None, end: date | None, year: int | None) -> str | None:
+    if end is not None and months == 12:
+        return f"{_date_text(end)}로 종료되는 회계연도"
+    if end is not None and months in (3, 6, 9):
+        return f"{_date_text(end)}로 종료되는 {months}개월간"
+    if end is not None and months is None:
+        return f"{_date_text(end)} 현재"
+    if end is None and year is not None and months in (None, 12):
+        return f"{year}년"
+    return None
+
+
+def korean_label_phrase(label: str, parent: str) -> str:
+    return f"{parent}{SECTION_WORD}{label}" if parent else label
+
+
+def korean_question(label_phrase: str, period_phrase: str) -> str:
+    return (
+        f"{period_phrase} {label_phrase}{topic_particle(_spoken_end(label_phrase))} 얼마였습니까?"
+    )
+
+
+def _spoken_end(text: str) -> str:
+    """The word a particle attaches to: "영업이익(손실)" is read to its last syllable, "손실"."""
+    return re.sub(r"[)\]\s]+$", "", text)
+
+
+def parse_korean_question(question: str) -> KoreanAsk | None:
+    m = _GRAMMAR.match(question.strip())
+    if not m:
+        return None
+
+    def when(text: str | None) -> date | None:
+        if not text:
+            return None
+        y, mo, d = (int(x) for x in re.findall(r"\d+", text))
+        try:
+            return date(y, mo, d)
+        except ValueError:
+            return None
+
+    end = when(m["end"]) or when(m["instant"])
+    months = int(m["span"]) if m["span"] else (12 if m["end"] else None)
+    return KoreanAsk(
+        m["label"],
+        m["parent"] or "",
+        months,
+        end,
+        int(m["year"]) if m["year"] else None,
+        (m["entity"] or "").strip(),
+        _revision_of(m["revision"]),
+    )
+
+
+def qualify_korean_question(question: str, entity: str, revision: str) -> str:
+    """The entity before the period and the revision after the label; never doubled."""
+    m = _GRAMMAR.match(question.strip())
+    if not m:
+        return question
+    entity = entity or (m["entity"] or "").strip()
+    revision = revision or _revision_of(m["revision"])
+    label = korean_label_phrase(m["label"], m["parent"] or "")
+    if revision in _REVISION:
+        label += f"({_REVISION[revision]})"
+    asked = korean_question(label, m["period"])
+    return f"{entity}의 {asked}" if entity else asked
+
+
+def _revision_of(text: str | None) -> str:
+    return next((k for k, v in _REVISION.items() if v == text), "")

@@ -1,0 +1,91 @@
+"""End to end on Korean annual reports drawn as DART files them (not the sample generator's
+format): every kept question is asked in Korean about one printed cell, its answer is the filer's
+figure for that row and period, the next year's filing that prints the asked year in its
+comparative column is pooled evidence and never a distractor, and another filer's statement is
+ruled out by naming the gold's filer."""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+
+import dagster as dg
+import pytest
+
+from evalset_pipeline.core.golden.reader import load_golden_set
+from evalset_pipeline.core.vlm.table_questions import parse_table_question
+from evalset_pipeline.definitions import all_assets
+from evalset_pipeline.defs.resources import EmbedderResource, PipelineSettings, VLMResource
+from evalset_pipeline_tests.support.korean_filings import FILERS, Filer, write_korean_filings
+
+YEARS = (2022, 2023, 2024)
+
+
+@pytest.fixture(scope="module")
+def golden(tmp_path_factory):
+    corpus = tmp_path_factory.mktemp("korean_filings")
+    write_korean_filings(corpus, YEARS)
+    data_dir = tmp_path_factory.mktemp("data")
+    resources = {
+        "settings": PipelineSettings(
+            data_dir=str(data_dir), corpus_dir=str(corpus), sample_size=40
+        ),
+        "vlm": VLMResource(),
+        "embedder": EmbedderResource(),
+    }
+    result = dg.materialize(
+        all_assets,
+        resources=resources,
+        selection=dg.AssetSelection.all() - dg.AssetSelection.groups("scores"),
+    )
+    assert result.success
+    return load_golden_set("latest", data_dir=data_dir)
+
+
+def _filer_and_year(document_path: str) -> tuple[Filer, int]:
+    slug, year = re.search(r"([a-z]+)_(\d{4})_annual_report\.pdf$", document_path).groups()
+    return next(f for f in FILERS if f.slug == slug), int(year)
+
+
+def _truth(filer: Filer, label: str, asked: date) -> int:
+    """The filer's figure for a row at the asked year, from the generator."""
+    for figures in (filer.income, filer.balance, filer.inventory):
+        row = figures(asked.year)
+        if label in row:
+            return row[label]
+    raise AssertionError(f"no row {label!r} in the generated statements")
+
+
+def test_every_kept_question_is_korean_and_its_answer_is_the_filers_figure(golden):
+    units = {u["unit_id"]: u for u in golden.units.to_pylist()}
+    main = [i for i in golden.items.to_pylist() if i["slice"] == "main"]
+    assert len(main) >= 12, [i["question"] for i in golden.items.to_pylist()]
+    for item in main:
+        assert item["language"] == "ko"
+        asked = parse_table_question(item["question"])
+        assert asked is not None and asked.language == "ko", item["question"]
+        assert asked.end is not None
+        filer, year = _filer_and_year(units[item["gold_unit_id"]]["document_path"])
+        assert asked.end.year == year  # the gold filing's own period
+        expected = f"{_truth(filer, asked.label, asked.end):,} (KRW millions)"
+        assert item["answer"] == expected, item
+
+
+def test_comparatives_are_pooled_evidence_and_other_filers_are_ruled_out_by_name(golden):
+    units = {u["unit_id"]: u for u in golden.units.to_pylist()}
+    items = {i["item_id"]: i for i in golden.items.to_pylist() if i["slice"] == "main"}
+    judged = [j for j in golden.judgments.to_pylist() if j["item_id"] in items]
+    assert not [j for j in judged if j["role"] == "distractor" and j["label"] == "sufficient"]
+    pooled = [j for j in judged if j["role"] == "pooled"]
+    assert pooled, "the next year's filing prints the asked year: it should be pooled evidence"
+    for j in pooled:
+        gold_filer, gold_year = _filer_and_year(
+            units[items[j["item_id"]]["gold_unit_id"]]["document_path"]
+        )
+        filer, year = _filer_and_year(units[j["unit_id"]]["document_path"])
+        assert (filer, year) == (gold_filer, gold_year + 1) and j["label"] == "sufficient"
+    for j in judged:
+        if j["role"] == "distractor" and j["axis"] == "entity":
+            item = items[j["item_id"]]
+            gold_filer, _ = _filer_and_year(units[item["gold_unit_id"]]["document_path"])
+            assert item["question"].startswith(f"{gold_filer.name}의 "), item["question"]
