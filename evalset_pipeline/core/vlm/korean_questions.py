@@ -13,13 +13,12 @@ Qualified, the entity leads (Korean names the owner first) and a revision follow
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from datetime import date
 
 from evalset_pipeline.core.pagetext.korean import topic_particle
+from evalset_pipeline.core.vlm.table_question import TableQuestion
 
 __all__ = [
-    "KoreanAsk",
     "korean_period_phrase",
     "korean_label_phrase",
     "korean_question",
@@ -38,19 +37,6 @@ _GRAMMAR = re.compile(
     r"(?:(?P<parent>.+?)" + SECTION_WORD + r")?(?P<label>.+?)"
     r"(?:\((?P<revision>재작성 기준|최초 공시 기준)\))?(?:은|는) 얼마였습니까\?$"
 )
-
-
-@dataclass(frozen=True)
-class KoreanAsk:
-    """A Korean question read back: the same fields as `table_questions.TableQuestion`."""
-
-    label: str
-    parent: str
-    months: int | None
-    end: date | None
-    year: int | None
-    entity: str
-    revision: str
 
 
 def _date_text(d: date) -> str:
@@ -84,7 +70,7 @@ def _spoken_end(text: str) -> str:
     return re.sub(r"[)\]\s]+$", "", text)
 
 
-def parse_korean_question(question: str) -> KoreanAsk | None:
+def parse_korean_question(question: str) -> TableQuestion | None:
     m = _GRAMMAR.match(question.strip())
     if not m:
         return None
@@ -100,7 +86,7 @@ def parse_korean_question(question: str) -> KoreanAsk | None:
 
     end = when(m["end"]) or when(m["instant"])
     months = int(m["span"]) if m["span"] else (12 if m["end"] else None)
-    return KoreanAsk(
+    return TableQuestion(
         m["label"],
         m["parent"] or "",
         months,
@@ -108,6 +94,7 @@ def parse_korean_question(question: str) -> KoreanAsk | None:
         int(m["year"]) if m["year"] else None,
         (m["entity"] or "").strip(),
         _revision_of(m["revision"]),
+        language="ko",
     )
 
 

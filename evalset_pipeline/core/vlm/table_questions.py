@@ -42,6 +42,7 @@ from evalset_pipeline.core.vlm.korean_questions import (
     qualify_korean_question,
 )
 from evalset_pipeline.core.vlm.prose_reader import read_prose_tables
+from evalset_pipeline.core.vlm.table_question import TableQuestion
 from evalset_pipeline.core.vlm.table_reader import (
     Column,
     Row,
@@ -90,7 +91,17 @@ _GRAMMAR = re.compile(
     r"(?P<rest>(?:, for [^?]+?)?(?:, as (?:restated|originally reported))?)\?$"
 )
 _ENTITY = re.compile(r", for (?P<entity>[^?]+?)(?=, as (?:restated|originally reported)|$)")
-_PLURAL_START = re.compile(r"^(?:total\s+)?\S+s\b", re.I)
+# A label's head noun ends its first phrase: "Debt securities", "Cost | of services", "Operating
+# income | as a percentage of net sales", "Property | and equipment".
+_PHRASE_END = re.compile(
+    r"\s+(?:of|as|and|for|from|to|in|on|at|by|under|net|excluding|including)\b|[,(:;–—-]"
+)
+
+
+def _plural(label: str) -> bool:
+    head = _PHRASE_END.split(label.strip(), maxsplit=1)[0].split()
+    word = head[-1].lower() if head else ""
+    return word.endswith("s") and not word.endswith(("ss", "us", "is", "ics"))
 
 
 @dataclass(frozen=True)
@@ -107,21 +118,6 @@ def read_table_page(layer: dict[str, Any]) -> TablePage:
         str(layer.get("text") or ""),
         tuple(reshape_tables(read_tables(layer))) + tuple(read_prose_tables(layer)),
     )
-
-
-@dataclass(frozen=True)
-class TableQuestion:
-    label: str
-    parent: str
-    months: int | None  # 3/6/9/12, None for "as of" (an instant) or a bare fiscal year
-    end: date | None
-    year: int | None
-    entity: str = ""
-    revision: str = ""
-    measure: str = (
-        ""  # the sub-column asked ("Fair Value" of "December 31, 2018 Fair Value"), "" for none
-    )
-    language: str = "en"
 
 
 def _norm(text: str) -> str:
@@ -149,6 +145,9 @@ def _section(row: Row, table: Table, generic: bool) -> str:
     """What a row is asked under: its parent row, else (for a label that says little alone, or one
     the page prints under several headings) the heading the table sits under."""
     if row.parent:
+        if _BASIS.search(table.subject) and _norm(table.subject) not in _norm(row.parent):
+            # "Net sales" under "Excluding Fuel" of the "Sam's Club Segment": both say which
+            return f"{table.subject}, {row.parent}"
         return row.parent
     return table.subject if generic else ""
 
@@ -158,9 +157,17 @@ def _label_phrase(
 ) -> str:
     label = row.label.strip()
     parent = _section(row, table, generic) if table is not None else row.parent
-    if not parent or _norm(parent) in _norm(label):
-        return label
-    return korean_label_phrase(label, parent) if language == "ko" else f"{label} under {parent}"
+    if not parent or _norm(parent) in _norm(label) or _norm(label) in _norm(parent):
+        return label  # "Employees" under "Employees and Human Capital Management" says it already
+    if language == "ko":
+        return korean_label_phrase(label, parent)
+    if _TOTAL.match(label):
+        return f"{label} {parent}"  # "Total" of "Operating Income" is total Operating Income
+    return f"{label} under {parent}"
+
+
+# A bare total row: asked "Total Operating Income", read back against its section (`_row_score`).
+_TOTAL = re.compile(r"^(?:sub)?total$", re.I)
 
 
 # A label that names no line item on its own ("Total", "Other", "Americas", "Percent change").
@@ -186,6 +193,14 @@ _COMPANY = re.compile(
     re.I,
 )
 _KO_COMPANY = re.compile(r"\(주\)|㈜|주식회사")
+# A heading that states the basis of its figures: a row under "Pro Forma Financial Information" or
+# "Walmart International Segment" is not the same figure as the statements' row of that name, so
+# it is asked under its heading.
+_BASIS = re.compile(
+    r"\bpro\s+forma\b|\bsegments?\b|\bnon-gaap\b|\bdiscontinued\s+operations\b|"
+    r"\bseparate\s+accounts?\b|\bparent\s+company\b|\bguarantors?\b|\bconstant\s+currency\b",
+    re.I,
+)
 # Ranks and counts of positions are not amounts ("# of deals", "Rank"): never asked with a money unit.
 _RANK = re.compile(r"#|\brank(?:ing)?\b|\bposition\b", re.I)
 # A row named by a currency ("British Pounds £", "Euro") holds amounts in that currency, not the table's.
@@ -233,6 +248,9 @@ def _usable_row(row: Row) -> bool:
         and not (_COMPANY.search(row.label) and not row.label.lower().startswith("total"))
         and not _KO_COMPANY.search(row.label)
         and not _RANK.search(row.label)
+        # "Current" under "Auto and other", "Deferred" under "Federal": an adjective whose noun
+        # (loans, tax) the table leaves unsaid cannot be asked as a figure's name
+        and not re.fullmatch(r"(?i)(?:non-?)?current|deferred|performing|nonperforming", row.label)
         and not _CURRENCY_ROW.search(row.label)
         and parent_ok
         and " under " not in row.parent
@@ -387,6 +405,7 @@ def write_table_question(
             bool(_GENERIC_LABEL.match(r.label.strip()))
             or len(tables_of[key]) > 1
             or bool(_BY_GROUP.search(t.title))
+            or bool(_BASIS.search(t.subject))
         )
         if (
             t.subject
@@ -426,12 +445,7 @@ def write_table_question(
         return None
     first = int(sha256_text(page.text)[:12], 16) % len(pool)
     for table, row, col, phrase, label in pool[first:] + pool[:first]:
-        verb = (
-            "were"
-            if _PLURAL_START.match(row.label)
-            and not re.match(r"^(?:total\s+)?\S+ss\b", row.label, re.I)
-            else "was"
-        )
+        verb = "were" if _plural(row.label) else "was"
         unit = cell_unit(table, row, col)
         cents = "." in (row.cells[col] or "")
         if (
@@ -458,12 +472,7 @@ def write_table_question(
 def parse_table_question(question: str) -> TableQuestion | None:
     m = _GRAMMAR.match(question.strip())
     if not m:
-        ko = parse_korean_question(question)
-        if ko is None:
-            return None
-        return TableQuestion(
-            ko.label, ko.parent, ko.months, ko.end, ko.year, ko.entity, ko.revision, language="ko"
-        )
+        return parse_korean_question(question)
 
     def when(text: str | None) -> date | None:
         found = find_dates(text or "")
@@ -510,17 +519,27 @@ def _row_score(q: TableQuestion, row: Row, table: Table | None = None) -> float:
     """How well a row's label names the asked one (word order and punctuation aside); 0 when the
     section differs. "Total cost of revenue" is not "Total revenue": the whole label must agree.
     The section is the row's parent or the heading its table sits under."""
-    if (
-        q.parent
-        and max(
-            _section_score(q.parent, row.parent),
-            _section_score(q.parent, table.subject) if table and table.subject else 0.0,
-        )
-        < LABEL_MATCH
-    ):
+    if q.parent and not _parent_fits(q.parent, row, table.subject if table else ""):
         return 0.0
     score = _label_score(q.label, row.label)
+    if _TOTAL.match(row.label.strip()):
+        section = row.parent or (table.subject if table else "")
+        if section:
+            score = max(score, _label_score(q.label, f"{row.label} {section}"))
     return score if score >= LABEL_MATCH else 0.0
+
+
+def _parent_fits(asked: str, row: Row, subject: str) -> bool:
+    """The asked section is the row's parent or its table's heading; asked as both ("Sam's Club
+    Segment, Excluding Fuel"), the part after the heading must be the row's own parent."""
+    if max(
+        _section_score(asked, row.parent), _section_score(asked, subject) if subject else 0.0
+    ) < (LABEL_MATCH):
+        return False
+    head, _, rest = asked.partition(", ")
+    if subject and row.parent and rest and _section_score(head, subject) >= LABEL_MATCH:
+        return _section_score(rest, row.parent) >= LABEL_MATCH
+    return True
 
 
 def _section_score(asked: str, printed: str) -> float:

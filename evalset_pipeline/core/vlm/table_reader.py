@@ -1199,7 +1199,38 @@ def _title(lines: list[_Line], floor: int, top: int, em: float) -> tuple[str, st
         picked.insert(0, text)
         if len(picked) >= 3:
             break
-    return _norm(" ".join(picked)), " ".join(ln.text for ln in heading), _subject_line(picked)
+    subject = _subject_line(picked) or _section_heading(heading[: len(heading) - len(picked)])
+    return _norm(" ".join(picked)), " ".join(ln.text for ln in heading), subject
+
+
+def _section_heading(lines: list[_Line]) -> str:
+    """The heading of the section a table sits in, above the prose that introduces it ("Pro Forma
+    Financial Information - 2017 Acquisition Activity (unaudited)" over a paragraph and the
+    table): the nearest line above that is a heading by shape, not a sentence. A section heading
+    may name a year ("2017 Acquisition Activity"); what follows a dash is its sub-heading, and
+    "(unaudited)" is a note on the figures, not the section."""
+    for line in reversed(lines):
+        text = line.text.strip()
+        if len(line.cells) != 1 or len(text.split()) > 12 or find_dates(text):
+            continue
+        if re.search(r"(?i)\b(?:months?|weeks?|ended|ending)\b|[.;:,]$", text):
+            continue
+        text = re.sub(r"(?i)\s*\((?:unaudited|audited|continued)\)", "", text)
+        main = re.split(r"\s+[-–—]\s+", text)[0]
+        if len(main.split()) >= 2:
+            text = main
+        if re.search(r"\b(?:19|20)\d{2}\b", text):
+            continue
+        found = _subject_line([text])
+        if found:
+            return found
+    return ""
+
+
+_DOCUMENT_PART = re.compile(
+    r"(?i)^\s*(?:table\s+of\s+contents|index\b|item\s+\d+[a-z]?\b|part\s+[ivx]+\b|page\s+\d+)"
+)
+_NOTE_NUMBER = re.compile(r"(?i)^\s*note\s+\d+[a-z]?\s*[-–—:.]\s*")
 
 
 def _subject_line(picked: list[str]) -> str:
@@ -1213,6 +1244,12 @@ def _subject_line(picked: list[str]) -> str:
                 return korean
             continue
         text = re.sub(r":.*$", "", text).strip()  # "Revenue by segment: current vs. prior year"
+        if _DOCUMENT_PART.match(text):
+            continue  # "Table of Contents", "Item 8": where the page sits in the filing, no section
+        # "NOTE 14 - INCOME TAXES": the note's title is the section
+        text = _NOTE_NUMBER.sub("", text)
+        if text.isupper() and len(text) > 4:
+            text = text.title()
         # "Unearned revenue by segment was as follows": the subject is what comes before the verb
         text = re.sub(
             r"\s+(?:was|were|is|are)\s+(?:(?:presented|summarized|shown)\s+)?(?:as\s+follows|below)$",
@@ -1220,6 +1257,8 @@ def _subject_line(picked: list[str]) -> str:
             text,
             flags=re.I,
         )
+        # "Separate Accounts financial assets as of December 31, 2018": the columns date it
+        text = re.sub(r"(?i)\s+(?:as\s+of|at)\s+" + MONTH_WORD + r"\s+\d{1,2},?\s+\d{4}$", "", text)
         words = [w for w in text.split() if any(ch.isalpha() for ch in w)]
         if (
             not 1 <= len(words) <= 8

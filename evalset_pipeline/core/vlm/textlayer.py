@@ -83,7 +83,10 @@ __all__ = [
 #   matches a twelve-month column named after it.
 # write-6 / judge-6 / label-6: periods printed in rows (period bands, roll-forward balances) become
 #   columns (table_reshape); footnote lines are never table rows.
-RULES_VERSION = {"write": "write-6", "judge": "judge-6", "label": "label-6", "qualify": "qualify-2"}
+# write-7 / judge-7 / label-7 / qualify-3: Korean tables asked, read back and qualified in Korean
+#   (korean_columns, korean_questions); a basis heading (pro forma, segment) names the section; a
+#   bare "Total" is asked as the total of its section.
+RULES_VERSION = {"write": "write-7", "judge": "judge-7", "label": "label-7", "qualify": "qualify-3"}
 ENTITY_MATCH_THRESHOLD = 90.0
 QUESTION_KINDS = (
     "argmax",
@@ -905,6 +908,7 @@ def _rules_source_hash() -> str:
         korean_columns,
         korean_questions,
         prose_reader,
+        table_question,
         table_questions,
         table_reader,
         table_reshape,
@@ -917,6 +921,7 @@ def _rules_source_hash() -> str:
         table_reshape,
         korean_columns,
         korean_questions,
+        table_question,
         prose_reader,
         page_reader,
         answers,

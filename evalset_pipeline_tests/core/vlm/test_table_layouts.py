@@ -489,3 +489,97 @@ def test_a_dash_in_a_sibling_column_is_a_printed_figure_so_the_column_is_named(t
         p for _, r, _, p in _cells(read_table_page(layer).tables) if r.label.startswith("Comm")
     ]
     assert phrases == ["in the Pledged column as of March 31, 2021"]  # never the bare date
+
+
+PROSE = (
+    "The following unaudited information presents our results as if the acquisitions during the "
+    "year had occurred at the start of the prior year"
+)
+
+
+def test_a_table_under_a_pro_forma_section_is_asked_under_that_section(tmp_path):
+    layer = draw_layer(
+        [
+            [("l", 50, "Pro Forma Financial Information - 2017 Acquisition Activity (unaudited)")],
+            [("l", 50, PROSE)],
+            [("l", 50, "(in millions):")],
+            centred("", "", "2016", "2017"),
+            row("Net sales", "", "", "152,283", "187,890"),
+            row("Net income", "", "", "2,148", "2,940"),
+        ],
+        tmp_path,
+    )
+    [table] = read_tables(layer)
+    # The heading above the prose names the section; its dash-tail and "(unaudited)" do not.
+    assert table.subject == "Pro Forma Financial Information"
+    written = write_table_question(read_table_page(layer))
+    assert (
+        written is not None
+        and " under Pro Forma Financial Information in 2017?" in written.question
+    )
+
+
+def test_a_segment_tables_sections_are_asked_with_the_segment(tmp_path):
+    layer = draw_layer(
+        [
+            [("l", 50, "Club Segment")],
+            centred("", "", "2020", "2019"),
+            row("Including Fuel", "", "", "", ""),
+            row("Net sales", "", "", "58,792", "57,839", indent=60),
+            row("Operating income", "", "", "1,642", "1,520", indent=60),
+            row("Excluding Fuel", "", "", "", ""),
+            row("Net sales", "", "", "52,792", "52,332", indent=60),
+            row("Operating income", "", "", "1,486", "1,383", indent=60),
+        ],
+        tmp_path,
+    )
+    page = read_table_page(layer)
+    written = write_table_question(page)
+    assert written is not None and " under Club Segment, " in written.question
+    # Asked for one section of the segment, the other section's row of that name never answers.
+    q = parse_table_question("What was Net sales under Club Segment, Excluding Fuel in 2020?")
+    assert q is not None and judge_table_question(q, page).answer == "52,792"
+    q = parse_table_question("What was Net sales under Club Segment, Including Fuel in 2020?")
+    assert q is not None and judge_table_question(q, page).answer == "58,792"
+    q = parse_table_question("What was Net sales under Excluding Fuel in 2020?")
+    assert q is not None and judge_table_question(q, page).answer == "52,792"
+
+
+def test_a_bare_total_is_asked_as_the_total_of_its_section_and_read_back(tmp_path):
+    layer = draw_layer(
+        [
+            [("l", 50, "(in millions)")],
+            centred("", "", "2023", "2022"),
+            row("Revenue", "", "", "", ""),
+            row("Products", "", "", "64,699", "72,732", indent=60),
+            row("Total", "", "", "211,915", "198,270", indent=60),
+            row("Operating Income", "", "", "", ""),
+            row("Productivity", "", "", "40,540", "29,687", indent=60),
+            row("Total", "", "", "88,523", "83,383", indent=60),
+        ],
+        tmp_path,
+    )
+    page = read_table_page(layer)
+    q = parse_table_question("What was Total Operating Income in 2023?")
+    assert q is not None and judge_table_question(q, page).answer == "88,523 (millions)"
+    q = parse_table_question("What was Total Revenue in 2022?")
+    assert q is not None and judge_table_question(q, page).answer == "198,270 (millions)"
+    written = write_table_question(page)
+    assert written is not None and "Total under" not in written.question
+
+
+def test_an_adjective_row_is_never_asked_and_plural_heads_take_were(tmp_path):
+    layer = draw_layer(
+        [
+            [("l", 50, "(in millions)")],
+            centred("", "", "2023", "2022"),
+            row("Federal", "", "", "", ""),
+            row("Current", "", "", "1,200", "1,100", indent=60),
+            row("Deferred", "", "", "(300)", "(250)", indent=60),
+            row("Debt securities", "", "", "782", "700"),
+        ],
+        tmp_path,
+    )
+    written = write_table_question(read_table_page(layer))
+    assert written is not None
+    assert written.question == "What were Debt securities in 2023?"
