@@ -1,8 +1,8 @@
 """End to end on Korean annual reports drawn as DART files them (not the sample generator's
-format): every kept question is asked in Korean about one printed cell, its answer is the filer's
-figure for that row and period, the next year's filing that prints the asked year in its
-comparative column is pooled evidence and never a distractor, and another filer's statement is
-ruled out by naming the gold's filer."""
+format): every kept question is asked in Korean about one printed figure (a table cell, or a
+sentence of the prose page), its answer is the filer's figure for that row and period, the next
+year's filing that prints the asked year in its comparative column is pooled evidence and never
+a distractor, and another filer's statement is ruled out by naming the gold's filer."""
 
 from __future__ import annotations
 
@@ -47,12 +47,14 @@ def _filer_and_year(document_path: str) -> tuple[Filer, int]:
     return next(f for f in FILERS if f.slug == slug), int(year)
 
 
-def _truth(filer: Filer, label: str, asked: date) -> int:
-    """The filer's figure for a row at the asked year, from the generator."""
+def _truth(filer: Filer, label: str, asked: date) -> str:
+    """The filer's figure for a row at the asked year, from the generator, as answered."""
+    if label == "임직원 수":  # the prose page's sentence: people, no money unit
+        return f"{filer.employees(asked.year):,}"
     for figures in (filer.income, filer.balance, filer.inventory):
         row = figures(asked.year)
         if label in row:
-            return row[label]
+            return f"{row[label]:,} (KRW millions)"
     raise AssertionError(f"no row {label!r} in the generated statements")
 
 
@@ -67,8 +69,9 @@ def test_every_kept_question_is_korean_and_its_answer_is_the_filers_figure(golde
         assert asked.end is not None
         filer, year = _filer_and_year(units[item["gold_unit_id"]]["document_path"])
         assert asked.end.year == year  # the gold filing's own period
-        expected = f"{_truth(filer, asked.label, asked.end):,} (KRW millions)"
-        assert item["answer"] == expected, item
+        assert item["answer"] == _truth(filer, asked.label, asked.end), item
+    # The prose page's headcount is asked too: prose is read, not only tables.
+    assert any(parse_table_question(i["question"]).label == "임직원 수" for i in main)
 
 
 def test_comparatives_are_pooled_evidence_and_other_filers_are_ruled_out_by_name(golden):

@@ -2,9 +2,9 @@
 
 Each filing has a cover (report, period ordinal, fiscal year, company), a table of contents, an
 income statement and a balance sheet with "제 N 기" columns dated in their headings, an inventory
-note with "당기말 | 전기말" columns, and a page of prose. Figures are consistent across years: a
-filing's prior-year column prints the previous filing's current figures, as real comparatives do.
-Nothing here is the pipeline's own sample format.
+note with "당기말 | 전기말" columns, and a page of prose that states the year-end headcount.
+Figures are consistent across years: a filing's prior-year column prints the previous filing's
+current figures, as real comparatives do. Nothing here is the pipeline's own sample format.
 """
 
 from __future__ import annotations
@@ -46,6 +46,9 @@ class Filer:
             "비유동자산": g * 700 + 29,
             "자산총계": g * 1200 + 100,
         }
+
+    def employees(self, year: int) -> int:
+        return self.scale * 410 + 37 * (year - 2020)
 
     def inventory(self, year: int) -> dict[str, int]:
         g = self.scale * (40 + 3 * (year - 2020) + (year % 5))
@@ -137,12 +140,13 @@ def _note(doc: pymupdf.Document, filer: Filer, year: int) -> None:
     )
 
 
-def _prose(doc: pymupdf.Document, filer: Filer) -> None:
+def _prose(doc: pymupdf.Document, filer: Filer, year: int) -> None:
     p = _Page(doc)
     p.line(("l", 50, "1. 회사의 개요"), gap=18)
     for text in (
         f"{filer.name}(이하 '회사')는 전자부품과 소재를 제조하여 판매하는 기업입니다.",
         "회사는 국내외 여러 종속기업을 두고 있으며, 본점은 서울특별시에 있습니다.",
+        f"{year}년 12월 31일 현재 임직원 수는 {_fmt(filer.employees(year))}명입니다.",
         "회사의 주요 제품과 시장에 관한 사항은 사업의 내용에 기재되어 있습니다.",
     ):
         p.line(("l", 50, text))
@@ -174,7 +178,7 @@ def write_korean_filings(root: Path, years: tuple[int, ...] = (2022, 2023, 2024)
                 True,
             )
             _note(doc, filer, year)
-            _prose(doc, filer)
+            _prose(doc, filer, year)
             path = root / f"{filer.slug}_{year}_annual_report.pdf"
             doc.save(path)
             doc.close()

@@ -102,7 +102,11 @@ def korean_column(header: str, heading: str) -> KoreanPeriod | None:
         return None
     m = _HEADER_ORDINAL.search(header)
     if m:
-        return _ordinal_column(m, header, heading)
+        stated = _ordinal_column(m, header, heading)
+        if stated is not None:
+            return stated
+        # "제 55 기 (2023년)" under a heading that dates no ordinal: the header's own period
+        header = header[: m.start()] + header[m.end() :]
     if ranged:  # "2023.01.01 ~ 2023.12.31": the period itself
         start, end = korean_date(ranged["d1"]), korean_date(ranged["d2"])
         if start and end and start < end:

@@ -33,6 +33,7 @@ from evalset_pipeline.core.pagetext.fiscal import effective_year, find_dates
 from evalset_pipeline.core.pagetext.korean import date_relative, has_hangul
 from evalset_pipeline.core.pagetext.periods import MONTH_NAMES, MONTH_WORD
 from evalset_pipeline.core.vlm.base import Judgment, PageContext, WrittenQuestion
+from evalset_pipeline.core.vlm.korean_prose import read_korean_prose_tables
 from evalset_pipeline.core.vlm.korean_questions import (
     SECTION_WORD,
     korean_label_phrase,
@@ -116,7 +117,9 @@ class TablePage:
 def read_table_page(layer: dict[str, Any]) -> TablePage:
     return TablePage(
         str(layer.get("text") or ""),
-        tuple(reshape_tables(read_tables(layer))) + tuple(read_prose_tables(layer)),
+        tuple(reshape_tables(read_tables(layer)))
+        + tuple(read_prose_tables(layer))
+        + tuple(read_korean_prose_tables(layer)),
     )
 
 
@@ -397,8 +400,10 @@ def write_table_question(
     # heading its table sits under; without one it cannot be asked.
     keys = [(_norm(r.label), phrase) for _, r, _, phrase in cells]
     tables_of: dict[tuple[str, str], set[int]] = {}
+    labelled_in: dict[str, set[int]] = {}
     for (t, _, _, _), key in zip(cells, keys, strict=False):
         tables_of.setdefault(key, set()).add(id(t))
+        labelled_in.setdefault(key[0], set()).add(id(t))
     phrased = []
     for (t, r, i, phrase), key in zip(cells, keys, strict=False):
         generic = (
@@ -406,6 +411,9 @@ def write_table_question(
             or len(tables_of[key]) > 1
             or bool(_BY_GROUP.search(t.title))
             or bool(_BASIS.search(t.subject))
+            # A row the page prints in several tables (a portfolio's table beside another's, for
+            # other dates) is asked under its own table's heading where there is one.
+            or (len(labelled_in[key[0]]) > 1 and bool(t.subject))
         )
         if (
             t.subject

@@ -1230,7 +1230,9 @@ def _section_heading(lines: list[_Line]) -> str:
 _DOCUMENT_PART = re.compile(
     r"(?i)^\s*(?:table\s+of\s+contents|index\b|item\s+\d+[a-z]?\b|part\s+[ivx]+\b|page\s+\d+)"
 )
-_NOTE_NUMBER = re.compile(r"(?i)^\s*note\s+\d+[a-z]?\s*[-–—:.]\s*")
+_NOTE_NUMBER = re.compile(
+    r"^\s*(?:[Nn][Oo][Tt][Ee]\s+\d+[A-Za-z]?\s*[-–—:.]|(?:\d{1,2}|[A-Z])\.(?=\s+[A-Z]))\s*"
+)
 
 
 def _subject_line(picked: list[str]) -> str:
@@ -1246,7 +1248,7 @@ def _subject_line(picked: list[str]) -> str:
         text = re.sub(r":.*$", "", text).strip()  # "Revenue by segment: current vs. prior year"
         if _DOCUMENT_PART.match(text):
             continue  # "Table of Contents", "Item 8": where the page sits in the filing, no section
-        # "NOTE 14 - INCOME TAXES": the note's title is the section
+        # "NOTE 14 - INCOME TAXES", "19. Reportable Segments": the note's title is the section
         text = _NOTE_NUMBER.sub("", text)
         if text.isupper() and len(text) > 4:
             text = text.title()

@@ -906,6 +906,7 @@ def _rules_source_hash() -> str:
     from evalset_pipeline.core.vlm import (
         answers,
         korean_columns,
+        korean_prose,
         korean_questions,
         prose_reader,
         table_question,
@@ -920,6 +921,7 @@ def _rules_source_hash() -> str:
         table_reader,
         table_reshape,
         korean_columns,
+        korean_prose,
         korean_questions,
         table_question,
         prose_reader,

@@ -13,6 +13,7 @@ import pytest
 from evalset_pipeline.core.pagetext.korean import date_relative, heading_subject
 from evalset_pipeline.core.vlm.base import PageContext, PageView, Qualifiers
 from evalset_pipeline.core.vlm.korean_columns import korean_column
+from evalset_pipeline.core.vlm.korean_prose import read_korean_prose_tables
 from evalset_pipeline.core.vlm.table_questions import (
     TablePage,
     judge_table_question,
@@ -220,6 +221,8 @@ def test_korean_qualifier_names_the_entity_first_and_the_revision_after_the_labe
         ("2023.01.01 ~ 2023.12.31", (12, D(2023, 12, 31), None)),
         ("2023년 1/4분기", (3, D(2023, 3, 31), None)),
         ("2023년", (None, None, 2023)),
+        ("제 55 기 (2023년)", (None, None, 2023)),  # no heading dates the ordinal: its own year
+        ("제 55 기", None),
         ("전년 동기 대비", None),
         ("증감률", None),
     ],
@@ -282,3 +285,30 @@ def test_the_offline_backend_writes_judges_labels_and_qualifies_a_korean_filing(
 )
 def test_a_korean_heading_names_what_its_rows_are(heading, subject):
     assert heading_subject(heading) == subject
+
+
+def test_korean_prose_states_figures_for_a_named_period():
+    text = (
+        "1. 회사의 개요\n"
+        "2023년 매출액은 1,234억원으로 전년 대비 5.2% 증가하였습니다. "
+        "2023년 12월 31일 현재 임직원 수는 3,210명입니다.\n"
+        "당사의 2024년 3분기 영업이익은 9,183억원을 기록하였습니다.\n"
+        "2023년 매출액은 258조 9,355억원입니다. 매출은 전년 대비 5% 늘었습니다."
+    )
+    tables = read_korean_prose_tables({"text": text})
+    read = [(t.rows[0].label, t.rows[0].cells[0], t.unit, t.columns[0]) for t in tables]
+    assert [(label, cell, unit) for label, cell, unit, _ in read] == [
+        ("매출액", "1,234", "KRW 100 millions"),  # the heading line opens no sentence
+        ("임직원 수", "3,210", ""),  # people: never a money unit
+        ("영업이익", "9,183", "KRW 100 millions"),
+    ]  # an amount over two scales and a figure without its period are not read
+    columns = [c for *_, c in read]
+    assert (columns[0].year, columns[1].end, columns[2].months, columns[2].end) == (
+        2023,
+        D(2023, 12, 31),
+        3,
+        D(2024, 9, 30),
+    )
+    page = TablePage(text, tuple(tables))
+    q = parse_table_question("2023년 12월 31일 현재 임직원 수는 얼마였습니까?")
+    assert q is not None and judge_table_question(q, page).answer == "3,210"

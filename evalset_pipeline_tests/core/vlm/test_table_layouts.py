@@ -583,3 +583,40 @@ def test_an_adjective_row_is_never_asked_and_plural_heads_take_were(tmp_path):
     written = write_table_question(read_table_page(layer))
     assert written is not None
     assert written.question == "What were Debt securities in 2023?"
+
+
+def test_running_headers_are_no_sections_and_a_notes_number_is_no_part_of_its_title():
+    from evalset_pipeline.core.vlm.table_reader import _subject_line
+
+    assert _subject_line(["Table of Contents"]) == ""
+    assert _subject_line(["Item 8"]) == ""
+    assert _subject_line(["NOTE 14 - INCOME TAXES"]) == "Income Taxes"
+    assert _subject_line(["19. Reportable Segments"]) == "Reportable Segments"
+    assert _subject_line(["B. Geographic Information"]) == "Geographic Information"
+    assert _subject_line(["U.S. Segment"]) == "U.S. Segment"
+
+
+def test_a_row_printed_in_two_tables_is_asked_under_its_tables_heading(tmp_path):
+    layer = draw_layer(
+        [
+            [("l", 50, "Auto and other")],
+            [("l", 50, "(in millions, except ratios)")],
+            centred("", "", "", "June 30, 2023"),
+            row("Total retained loans", "", "", "", "68,185"),
+            row("% of 30+ days past due to total retained loans", "", "", "", "1.11%"),
+            [("l", 50, " ")],
+            [("l", 50, " ")],
+            [("l", 50, " ")],
+            [("l", 50, " ")],
+            [("l", 50, " ")],
+            [("l", 50, " ")],
+            centred("", "", "", "December 31, 2022"),
+            row("Total retained loans", "", "", "", "63,192"),
+            row("% of 30+ days past due to total retained loans", "", "", "", "1.18%"),
+        ],
+        tmp_path,
+    )
+    tables = read_tables(layer)
+    assert [t.subject for t in tables] == ["Auto and other", ""]
+    written = write_table_question(read_table_page(layer))
+    assert written is not None and " under Auto and other as of June 30, 2023?" in written.question

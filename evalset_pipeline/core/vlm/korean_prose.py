@@ -1,0 +1,111 @@
+"""Figures Korean prose states for a named period, read as one-row tables (`prose_reader` does the
+same for English):
+
+    2023년 매출액은 1,234억원으로 전년 대비 5.2% 증가하였습니다.   -> 매출액, 2023: 1,234 (KRW 100 millions)
+    2023년 12월 31일 현재 임직원 수는 3,210명입니다.               -> 임직원 수, as of 2023-12-31: 3,210
+    당사의 2024년 3분기 영업이익은 9,183억원을 기록하였습니다.
+
+Only the plainest shape, the one a reader cannot misread: the sentence opens with its period
+(after "당사의" / "회사의" at most), then a subject of at most four words closed by its particle
+(은/는/이/가), then at once the amount with its unit: won with its scale, people (명) or a
+percentage. An amount split over two scales ("258조 9,355억원"), a figure further into the
+sentence ("전년 대비 5.2% 증가") and a sentence without its own period are not read.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterator
+from datetime import date
+from typing import Any
+
+from evalset_pipeline.core.pagetext.korean import has_hangul, month_end
+from evalset_pipeline.core.vlm.prose_reader import PROSE_TITLE
+from evalset_pipeline.core.vlm.table_reader import Column, Row, Table, parse_value
+
+__all__ = ["read_korean_prose_tables"]
+
+_PERIOD = (
+    r"(?:(?P<iy>(?:19|20)\d{2})년\s*(?P<im>\d{1,2})월\s*(?P<id>\d{1,2})일\s*(?:현재|기준)"
+    r"|(?P<qy>(?:19|20)\d{2})년\s*(?P<q>[1-4])\s*분기"
+    r"|(?P<y>(?:19|20)\d{2})\s*(?:년도?|회계연도)(?!\s*\d{1,2}\s*월))"
+)
+_OWNER = r"(?:(?:당사|회사|우리\s*회사)의\s+)?"
+_SUBJECT = r"(?P<subject>[\uac00-\ud7a3A-Za-z]+(?:\s[\uac00-\ud7a3A-Za-z]+){0,3}?)(?:은|는|이|가)"
+_AMOUNT = r"(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<unit>조원|억원|백만원|천원|원|명|%)(?!\s*\d)"
+_STATEMENT = re.compile(
+    r"^"
+    + _OWNER
+    + r"(?P<period>"
+    + _PERIOD
+    + r")\s+(?:연결\s*기준\s+)?"
+    + _OWNER
+    + _SUBJECT
+    + r"\s+"
+    + _AMOUNT
+)
+_UNITS = {
+    "조원": "KRW trillions",
+    "억원": "KRW 100 millions",
+    "백만원": "KRW millions",
+    "천원": "KRW thousands",
+    "원": "KRW",
+    "명": "",
+    "%": "%",
+}
+
+
+def _paragraphs(text: str) -> Iterator[str]:
+    """Lines joined into paragraphs; a short line that ends without a stop is a heading ("1. 회사의
+    개요") and stands alone, so it never opens the sentence below it."""
+    current: list[str] = []
+    for line in (ln.strip() for ln in unicodedata.normalize("NFKC", text).splitlines()):
+        heading = len(line.split()) <= 8 and not re.search(r"[.?!다]$", line)
+        if not line or heading:
+            if current:
+                yield " ".join(current)
+            current = []
+            continue
+        current.append(line)
+    if current:
+        yield " ".join(current)
+
+
+def _sentences(text: str) -> Iterator[str]:
+    for paragraph in _paragraphs(text):
+        for part in re.split(r"(?<=[.?!])\s+", paragraph):
+            if has_hangul(part):
+                yield part.strip()
+
+
+def _column(m: re.Match[str]) -> Column | None:
+    try:
+        if m["iy"]:
+            end = date(int(m["iy"]), int(m["im"]), int(m["id"]))
+            return Column(0, m["period"], None, end, None, 0.0, 0.0)
+        if m["qy"]:
+            quarter = int(m["q"])
+            end = month_end(int(m["qy"]), 3 * quarter)
+            return Column(0, m["period"], 3, end, None, 0.0, 0.0)
+        return Column(0, m["period"], None, None, int(m["y"]), 0.0, 0.0)
+    except ValueError:
+        return None
+
+
+def read_korean_prose_tables(layer: dict[str, Any]) -> list[Table]:
+    """One-row tables of the figures the page's Korean prose states for a named period."""
+    tables: list[Table] = []
+    for sentence in _sentences(str(layer.get("text") or "")):
+        m = _STATEMENT.match(sentence)
+        column = _column(m) if m else None
+        if m is None or column is None:
+            continue
+        cell = m["num"] + ("%" if m["unit"] == "%" else "")
+        value = parse_value(cell)
+        if value is None:
+            continue
+        unit = _UNITS[m["unit"]]
+        row = Row(m["subject"].strip(), "", (cell,), (value,), 0.0, False)
+        tables.append(Table((column,), (row,), unit, "", PROSE_TITLE, 0.0, 0.0))
+    return tables
