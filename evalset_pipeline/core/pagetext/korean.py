@@ -12,6 +12,8 @@ __all__ = [
     "topic_particle",
     "subject_particle",
     "object_particle",
+    "YEAR",
+    "year_of",
     "DATE",
     "RANGE",
     "INSTANT",
@@ -67,6 +69,16 @@ def object_particle(word: str) -> str:
 
 
 # --- dates as Korean statements state periods -----------------------------------------------------
+
+# A year as Korean reports write it: "2023", or "’23" / "'23" in tables and bullet points.
+YEAR = r"(?:(?:19|20)\d{2}|[’'‘`]\s?\d{2})"
+
+
+def year_of(text: str) -> int:
+    """The year a `YEAR` match names: "’23" is 2023."""
+    digits = re.sub(r"\D", "", text)
+    return int(digits) if len(digits) == 4 else 2000 + int(digits)
+
 
 # "2023.01.01", "2023. 1. 1", "2023년 1월 1일", "2023-01-01"
 DATE = r"(?:19|20)\d{2}\s*[.년-]\s*\d{1,2}\s*[.월-]\s*\d{1,2}\s*일?\.?"

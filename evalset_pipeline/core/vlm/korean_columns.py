@@ -22,11 +22,13 @@ from evalset_pipeline.core.pagetext.fiscal import find_dates
 from evalset_pipeline.core.pagetext.korean import (
     INSTANT,
     RANGE,
+    YEAR,
     has_hangul,
     korean_date,
     month_end,
     months_between,
     relative_header,
+    year_of,
 )
 
 __all__ = ["KoreanPeriod", "korean_column"]
@@ -49,10 +51,10 @@ _INSTANT = re.compile(_ORDINAL + _PART + r"\s*말?\s*[:：]?\s*\(?\s*" + INSTANT
 _HEADER_RANGE = re.compile(RANGE)
 _HEADER_ORDINAL = re.compile(_ORDINAL + _PART + r"\s*(?P<end>말)?")
 _QUARTER = re.compile(
-    r"(?<!\d)(?P<y>(?:19|20)\d{2})\s*년?\s*\.?\s*(?P<q>[1-4])\s*(?:분기|/4\s*분기|[Qq])(?![A-Za-z])"
+    r"(?<!\d)(?P<y>" + YEAR + r")\s*년?\s*\.?\s*(?P<q>[1-4])\s*(?:분기|/4\s*분기|[Qq])(?![A-Za-z])"
 )
-_HALF = re.compile(r"(?<!\d)(?P<y>(?:19|20)\d{2})\s*년?\s*(?P<h>상|하)\s*반기")
-_YEAR = re.compile(r"(?<!\d)(?P<y>(?:19|20)\d{2})\s*년(?P<end>\s*말)?(?!\s*\d{1,2}\s*월)")
+_HALF = re.compile(r"(?<!\d)(?P<y>" + YEAR + r")\s*년?\s*(?P<h>상|하)\s*반기")
+_YEAR = re.compile(r"(?<!\d)(?P<y>" + YEAR + r")\s*년(?P<end>\s*말)?(?!\s*\d{1,2}\s*월)")
 _THREE = re.compile(r"3\s*개월")
 _CUMULATIVE = re.compile(r"누적")
 
@@ -119,16 +121,16 @@ def korean_column(header: str, heading: str) -> KoreanPeriod | None:
         return KoreanPeriod(None, d, None)  # "2023. 12. 31", "2023년 12월 31일 현재": an instant
     m = _QUARTER.search(header)
     if m:
-        year, q = int(m["y"]), int(m["q"])
+        year, q = year_of(m["y"]), int(m["q"])
         months = 3 * q if _CUMULATIVE.search(header) else 3
         return KoreanPeriod(months, month_end(year, 3 * q), None)
     m = _HALF.search(header)
     if m:
-        year = int(m["y"])
+        year = year_of(m["y"])
         return KoreanPeriod(6, month_end(year, 6 if m["h"] == "상" else 12), None)
     m = _YEAR.search(header)
     if m:
-        year = int(m["y"])
+        year = year_of(m["y"])
         return (
             KoreanPeriod(None, date(year, 12, 31), None)
             if m["end"]

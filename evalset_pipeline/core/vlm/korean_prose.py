@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from datetime import date
 from typing import Any
 
-from evalset_pipeline.core.pagetext.korean import has_hangul, month_end
+from evalset_pipeline.core.pagetext.korean import YEAR, has_hangul, month_end, year_of
 from evalset_pipeline.core.vlm.prose_reader import PROSE_TITLE
 from evalset_pipeline.core.vlm.table_reader import Column, Row, Table, parse_value
 
@@ -28,12 +28,21 @@ __all__ = ["read_korean_prose_tables"]
 
 _PERIOD = (
     r"(?:(?P<iy>(?:19|20)\d{2})년\s*(?P<im>\d{1,2})월\s*(?P<id>\d{1,2})일\s*(?:현재|기준)"
-    r"|(?P<qy>(?:19|20)\d{2})년\s*(?P<q>[1-4])\s*분기"
-    r"|(?P<y>(?:19|20)\d{2})\s*(?:년도?|회계연도)(?!\s*\d{1,2}\s*월))"
+    r"|(?P<qy>" + YEAR + r")년\s*(?P<q>[1-4])\s*분기"
+    r"|(?P<y>" + YEAR + r")\s*(?:년도?|회계연도)(?!\s*\d{1,2}\s*월))"
+)
+# Reports set statements as bullet points ("○ ’23년 수출액은 …", "- 2023년 …").
+# How a Korean sentence ends: a stop, or the nominal endings of reports ("…감소하였음", "…집계됨").
+_ENDS = re.compile(r"(?:[.?!]|[다음됨함임])\s*$")
+_BULLET = re.compile(
+    r"^\s*(?:[○●◦•·□■▪▶▷※ㅇ\-–]|\(\d{1,2}\)|\d{1,2}[.)](?=\s)|[가-하][.)](?=\s))\s*"
 )
 _OWNER = r"(?:(?:당사|회사|우리\s*회사)의\s+)?"
 _SUBJECT = r"(?P<subject>[\uac00-\ud7a3A-Za-z]+(?:\s[\uac00-\ud7a3A-Za-z]+){0,3}?)(?:은|는|이|가)"
-_AMOUNT = r"(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<unit>조원|억원|백만원|천원|원|명|%)(?!\s*\d)"
+_AMOUNT = (
+    r"(?P<num>\d[\d,]*(?:\.\d+)?)\s*"
+    r"(?P<unit>조\s*원|억\s*원|백만\s*원|천\s*원|원|억\s*달러|백만\s*달러|달러|만\s*명|천\s*명|명|%)(?!\s*\d)"
+)
 _STATEMENT = re.compile(
     r"^"
     + _OWNER
@@ -51,23 +60,34 @@ _UNITS = {
     "백만원": "KRW millions",
     "천원": "KRW thousands",
     "원": "KRW",
+    "억달러": "USD 100 millions",
+    "백만달러": "USD millions",
+    "달러": "USD",
+    "만명": "10 thousands",  # people, in tens of thousands: a count's scale, never money
+    "천명": "thousands",
     "명": "",
     "%": "%",
 }
 
 
 def _paragraphs(text: str) -> Iterator[str]:
-    """Lines joined into paragraphs; a short line that ends without a stop is a heading ("1. 회사의
-    개요") and stands alone, so it never opens the sentence below it."""
+    """Lines joined into paragraphs. A bullet ("○", "-", "□") opens one, a line that ends a sentence
+    ("…습니다.", "…감소하였음", "…집계됨") closes it, and a short line with neither a stop nor a
+    figure is a heading ("1. 회사의 개요") that stands alone, so it never opens the sentence below."""
     current: list[str] = []
     for line in (ln.strip() for ln in unicodedata.normalize("NFKC", text).splitlines()):
-        heading = len(line.split()) <= 8 and not re.search(r"[.?!다]$", line)
-        if not line or heading:
+        body = _BULLET.sub("", line)
+        heading = len(line.split()) <= 8 and not _ENDS.search(line) and not re.search(r"\d", body)
+        if not line or heading or _BULLET.match(line):
             if current:
                 yield " ".join(current)
             current = []
-            continue
+            if not line or heading:
+                continue
         current.append(line)
+        if _ENDS.search(line):
+            yield " ".join(current)
+            current = []
     if current:
         yield " ".join(current)
 
@@ -86,9 +106,9 @@ def _column(m: re.Match[str]) -> Column | None:
             return Column(0, m["period"], None, end, None, 0.0, 0.0)
         if m["qy"]:
             quarter = int(m["q"])
-            end = month_end(int(m["qy"]), 3 * quarter)
+            end = month_end(year_of(m["qy"]), 3 * quarter)
             return Column(0, m["period"], 3, end, None, 0.0, 0.0)
-        return Column(0, m["period"], None, None, int(m["y"]), 0.0, 0.0)
+        return Column(0, m["period"], None, None, year_of(m["y"]), 0.0, 0.0)
     except ValueError:
         return None
 
@@ -97,7 +117,7 @@ def read_korean_prose_tables(layer: dict[str, Any]) -> list[Table]:
     """One-row tables of the figures the page's Korean prose states for a named period."""
     tables: list[Table] = []
     for sentence in _sentences(str(layer.get("text") or "")):
-        m = _STATEMENT.match(sentence)
+        m = _STATEMENT.match(_BULLET.sub("", sentence))
         column = _column(m) if m else None
         if m is None or column is None:
             continue
@@ -105,7 +125,7 @@ def read_korean_prose_tables(layer: dict[str, Any]) -> list[Table]:
         value = parse_value(cell)
         if value is None:
             continue
-        unit = _UNITS[m["unit"]]
+        unit = _UNITS[re.sub(r"\s+", "", m["unit"])]
         row = Row(m["subject"].strip(), "", (cell,), (value,), 0.0, False)
         tables.append(Table((column,), (row,), unit, "", PROSE_TITLE, 0.0, 0.0))
     return tables

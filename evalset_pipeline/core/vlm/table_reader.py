@@ -922,13 +922,17 @@ _SCALES = {
     "000s": "thousands",
     "mn": "millions",
     "mm": "millions",
+    "m": "millions",
     "bn": "billions",
+    "k": "thousands",
 }
 _SCALE_RE = re.compile(
     r"\b(?:in|of)\s+(?:(?:u\.?\s?s\.?|us|usd|eur|krw|gbp|jpy|\$|€|£|¥|korean|canadian|japanese|"
     r"dollars?|euros?|won)\s+)?(thousand|million|billion|trillion)s?\b|"
     r"\b(thousand|million|billion|trillion)s?\s+of\s+(?:u\.?\s?s\.?\s+)?(?:dollars|euros|won|yen|pounds|usd|eur|krw)\b|"
-    r"\(\s*(?:in\s+)?(?:us\$|\$|€|£|¥|usd|eur|krw|gbp)?\s*(thousand|million|billion|000s?|'000|mn|mm|bn)s?\b",
+    r"\(\s*(?:in\s+)?(?:us\$|\$|€|£|¥|usd|eur|krw|gbp)?\s*(thousand|million|billion|000s?|'000|mn|mm|bn)s?\b|"
+    # "£m", "$bn", "€'000" over the columns, as UK and European reports head them
+    r"(?:us\$|\$|€|£|¥)\s?(m|mn|bn|k|000|'000)(?![a-z])",
     re.I,
 )
 _KO_UNIT = re.compile(

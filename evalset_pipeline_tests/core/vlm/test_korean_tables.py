@@ -312,3 +312,23 @@ def test_korean_prose_states_figures_for_a_named_period():
     page = TablePage(text, tuple(tables))
     q = parse_table_question("2023년 12월 31일 현재 임직원 수는 얼마였습니까?")
     assert q is not None and judge_table_question(q, page).answer == "3,210"
+
+
+def test_korean_report_bullets_and_two_digit_years():
+    """Public reports state figures as bullet points that end in nominal endings ("…감소하였음")."""
+    text = (
+        "□ 수출입 동향\n"
+        "○ ’23년 수출액은 6,326억 달러로 전년 대비 7.4% 감소하였음\n"
+        "- 2023년 12월 31일 기준 등록 외국인 수는 189만 명으로 집계됨\n"
+        "○ 2024년 1분기 실업률은 3.4%로 나타났다.\n"
+    )
+    read = [
+        (t.rows[0].label, t.rows[0].cells[0], t.unit, t.columns[0].year or t.columns[0].end)
+        for t in read_korean_prose_tables({"text": text})
+    ]
+    assert read == [
+        ("수출액", "6,326", "USD 100 millions", 2023),
+        ("등록 외국인 수", "189", "10 thousands", D(2023, 12, 31)),
+        ("실업률", "3.4%", "%", D(2024, 3, 31)),
+    ]
+    assert korean_column("’23년", "") == korean_column("2023년", "")

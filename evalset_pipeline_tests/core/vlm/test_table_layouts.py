@@ -620,3 +620,20 @@ def test_a_row_printed_in_two_tables_is_asked_under_its_tables_heading(tmp_path)
     assert [t.subject for t in tables] == ["Auto and other", ""]
     written = write_table_question(read_table_page(layer))
     assert written is not None and " under Auto and other as of June 30, 2023?" in written.question
+
+
+def test_a_currency_and_scale_over_the_columns_as_uk_reports_head_them(tmp_path):
+    layer = draw_layer(
+        [
+            [("l", 50, "Group income statement")],
+            [("l", 50, "For the 52 weeks ended 25 February 2023")],
+            centred("", "", "2023", "2022"),
+            centred("", "", "£m", "£m"),
+            row("Revenue", "", "", "65,762", "61,344"),
+            row("Operating profit", "", "", "1,460", "2,560"),
+        ],
+        tmp_path,
+    )
+    [table] = read_tables(layer)
+    assert table.unit == "GBP millions"
+    assert [c.year for c in table.columns] == [2023, 2022]
