@@ -9,16 +9,14 @@ gold's answer, and never a period distractor.
 
 from __future__ import annotations
 
-import dagster as dg
 import pytest
 
 from evalset_pipeline.core.corpus.sample_corpus import generate_sample_corpus, plan_sample_corpus
 from evalset_pipeline.core.golden.reader import load_golden_set
 from evalset_pipeline.core.paths import DataPaths
 from evalset_pipeline.core.tables import read_rows
-from evalset_pipeline.definitions import all_assets
-from evalset_pipeline.defs.resources import EmbedderResource, PipelineSettings, VLMResource
 from evalset_pipeline_tests.e2e.oracle import truth_by_unit
+from evalset_pipeline_tests.support.offline_build import build_golden_set
 
 ENTITIES, PERIODS = 3, 5
 
@@ -28,19 +26,7 @@ def built(tmp_path_factory):
     corpus = tmp_path_factory.mktemp("comparative_corpus")
     generate_sample_corpus(corpus, entities=ENTITIES, periods=PERIODS)
     data_dir = tmp_path_factory.mktemp("data")
-    resources = {
-        "settings": PipelineSettings(
-            data_dir=str(data_dir), corpus_dir=str(corpus), sample_size=1000
-        ),
-        "vlm": VLMResource(),
-        "embedder": EmbedderResource(),
-    }
-    result = dg.materialize(
-        all_assets,
-        resources=resources,
-        selection=dg.AssetSelection.all() - dg.AssetSelection.groups("scores"),
-    )
-    assert result.success
+    build_golden_set(corpus, data_dir, sample_size=1000)
     paths = DataPaths.at(data_dir)
     truth = truth_by_unit(
         plan_sample_corpus(entities=ENTITIES, periods=PERIODS),

@@ -9,14 +9,12 @@ from __future__ import annotations
 import re
 from datetime import date
 
-import dagster as dg
 import pytest
 
 from evalset_pipeline.core.golden.reader import load_golden_set
 from evalset_pipeline.core.vlm.table_questions import parse_table_question
-from evalset_pipeline.definitions import all_assets
-from evalset_pipeline.defs.resources import EmbedderResource, PipelineSettings, VLMResource
 from evalset_pipeline_tests.support.korean_filings import FILERS, Filer, write_korean_filings
+from evalset_pipeline_tests.support.offline_build import build_golden_set
 
 YEARS = (2022, 2023, 2024)
 
@@ -26,19 +24,7 @@ def golden(tmp_path_factory):
     corpus = tmp_path_factory.mktemp("korean_filings")
     write_korean_filings(corpus, YEARS)
     data_dir = tmp_path_factory.mktemp("data")
-    resources = {
-        "settings": PipelineSettings(
-            data_dir=str(data_dir), corpus_dir=str(corpus), sample_size=40
-        ),
-        "vlm": VLMResource(),
-        "embedder": EmbedderResource(),
-    }
-    result = dg.materialize(
-        all_assets,
-        resources=resources,
-        selection=dg.AssetSelection.all() - dg.AssetSelection.groups("scores"),
-    )
-    assert result.success
+    build_golden_set(corpus, data_dir, sample_size=40)
     return load_golden_set("latest", data_dir=data_dir)
 
 
