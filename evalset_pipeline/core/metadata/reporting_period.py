@@ -356,7 +356,9 @@ def printed_periods(
 ) -> list[str]:
     """Periods a page prints figures for, in the filer's calendar: every "three months / year ended
     <date>" column (comparatives included), year-only column headers ("2023  2022  2021") and
-    header cells that are a period label alone ("Q2 2023").
+    header cells that are a period label alone ("Q2 2023"); on a Korean page also the ranges and
+    "현재" dates its heading states, and its "당기말 | 전기말" columns dated by the filing's own
+    `period` (canonical) and `period_end` (ISO), when given.
     Nine-month year-to-date spans have no canonical label and are left out."""
     found: dict[str, None] = {}
     # Korean statements state each column's period in the heading ("제 54 기 2022.01.01 부터

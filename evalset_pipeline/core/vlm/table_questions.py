@@ -406,6 +406,13 @@ def write_table_question(
         labelled_in.setdefault(key[0], set()).add(id(t))
     phrased = []
     for (t, r, i, phrase), key in zip(cells, keys, strict=False):
+        if (
+            t.subject
+            and context is not None
+            and context.entity
+            and fuzz.ratio(_norm(t.subject), _norm(context.entity)) >= ENTITY_MATCH
+        ):
+            t = replace(t, subject="")  # a running header naming the company is no section
         generic = (
             bool(_GENERIC_LABEL.match(r.label.strip()))
             or len(tables_of[key]) > 1
@@ -415,13 +422,6 @@ def write_table_question(
             # other dates) is asked under its own table's heading where there is one.
             or (len(labelled_in[key[0]]) > 1 and bool(t.subject))
         )
-        if (
-            t.subject
-            and context is not None
-            and context.entity
-            and fuzz.ratio(_norm(t.subject), _norm(context.entity)) >= ENTITY_MATCH
-        ):
-            t = replace(t, subject="")  # a running header naming the company is no section
         if generic and not r.parent and not t.subject:
             continue
         if language == "ko" and generic and _GENERIC_LABEL.match(r.label.strip()):

@@ -872,7 +872,7 @@ def _make_column(
     """A column's period from its header and the table's heading; `above` is every line over the
     table (a Korean statement dates its "제 55 기" columns in lines the title does not reach)."""
     header = _norm(header)
-    ko = korean_column(header, _norm(f"{above} {heading}"))
+    ko = korean_column(header, f"{above} {heading}")  # words are normalised as they are read
     if ko is not None:
         x0, x1 = round(cols[0], 2), round(cols[1], 2)
         return Column(index, header, ko.months, ko.end, ko.year, x0, x1, ko.relative)
