@@ -18,7 +18,10 @@ __all__ = [
     "RANGE",
     "INSTANT",
     "korean_date",
+    "dated_range",
     "months_between",
+    "SCALE_WORDS",
+    "CURRENCY_WORDS",
     "stated_ranges",
     "stated_instants",
     "month_end",
@@ -104,14 +107,30 @@ def months_between(start: date, end: date) -> int:
     return round(((end - start).days + 1) / 30.44)
 
 
+def dated_range(m: re.Match[str]) -> tuple[int, date] | None:
+    """(months, end) of a `RANGE` match; None when its dates are not a forward period."""
+    start, end = korean_date(m["d1"]), korean_date(m["d2"])
+    if start is None or end is None or start >= end:
+        return None
+    return months_between(start, end), end
+
+
 def stated_ranges(text: str) -> list[tuple[int, date]]:
     """(months, end) of every "<date> 부터 <date> 까지" period a Korean page states."""
-    out = []
-    for m in _RANGE.finditer(text):
-        start, end = korean_date(m["d1"]), korean_date(m["d2"])
-        if start and end and start < end:
-            out.append((months_between(start, end), end))
-    return out
+    return [found for m in _RANGE.finditer(text) if (found := dated_range(m)) is not None]
+
+
+# The scale words of Korean units ("(단위 : 백만원)", "1,234억원", "189만 명") and the currencies.
+SCALE_WORDS = {
+    "조": "trillions",
+    "십억": "billions",
+    "억": "100 millions",
+    "백만": "millions",
+    "만": "10 thousands",
+    "천": "thousands",
+    "": "",
+}
+CURRENCY_WORDS = {"원": "KRW", "달러": "USD"}
 
 
 def stated_instants(text: str) -> list[date]:
@@ -160,10 +179,9 @@ def date_relative(
         return None, _years_back(year_end, relative - 1 if to_date != 12 else relative)
     if months == 0:
         months = to_date  # "누적": the year to date
+    # "당기" of a quarterly report, "당분기" of an annual one: not this filing's span
     if months not in (to_date, 3) or (months == 3 and not quarter):
-        return (
-            None  # "당기" of a quarterly report, "당분기" of an annual one: not this filing's span
-        )
+        return None
     return months, _years_back(end, relative)
 
 

@@ -14,19 +14,20 @@ filers and agencies report them.
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from datetime import date
 
-from evalset_pipeline.core.pagetext.fiscal import find_dates
 from evalset_pipeline.core.pagetext.korean import (
+    DATE,
     INSTANT,
     RANGE,
     YEAR,
+    dated_range,
     has_hangul,
     korean_date,
     month_end,
-    months_between,
     relative_header,
     year_of,
 )
@@ -49,6 +50,7 @@ _RANGE = re.compile(_ORDINAL + _PART + r"\s*말?\s*[:：]?\s*\(?\s*" + RANGE)
 # "제 55 기 2023.12.31 현재", "제 56 기 3분기말 2024년 9월 30일 현재"
 _INSTANT = re.compile(_ORDINAL + _PART + r"\s*말?\s*[:：]?\s*\(?\s*" + INSTANT)
 _HEADER_RANGE = re.compile(RANGE)
+_HEADER_DATE = re.compile(DATE)
 _HEADER_ORDINAL = re.compile(_ORDINAL + _PART + r"\s*(?P<end>말)?")
 _QUARTER = re.compile(
     r"(?<!\d)(?P<y>" + YEAR + r")\s*년?\s*\.?\s*(?P<q>[1-4])\s*(?:분기|/4\s*분기|[Qq])(?![A-Za-z])"
@@ -59,22 +61,19 @@ _THREE = re.compile(r"3\s*개월")
 _CUMULATIVE = re.compile(r"누적")
 
 
-def _first_date(text: str) -> date | None:
-    found = find_dates(re.sub(r"\s*([.년월-])\s*", r"\1", text))
-    return found[0][2] if found else None
-
-
 def _part_key(part: str | None) -> str:
     return re.sub(r"\s+", "", part or "")
 
 
+@functools.lru_cache(maxsize=256)
 def _ordinals(heading: str) -> dict[tuple[int, str], tuple[date, int | None]]:
-    """(ordinal, part) -> (end, months; None for an instant) as the heading states them."""
+    """(ordinal, part) -> (end, months; None for an instant) as the heading states them (every
+    column of a table shares its heading: read once)."""
     out: dict[tuple[int, str], tuple[date, int | None]] = {}
     for m in _RANGE.finditer(heading):
-        start, end = korean_date(m["d1"]), korean_date(m["d2"])
-        if start and end and start < end:
-            out.setdefault((int(m["n"]), _part_key(m["part"])), (end, months_between(start, end)))
+        found = dated_range(m)
+        if found is not None:
+            out.setdefault((int(m["n"]), _part_key(m["part"])), (found[1], found[0]))
     for m in _INSTANT.finditer(heading):
         d = korean_date(m["d"])
         if d:
@@ -110,11 +109,10 @@ def korean_column(header: str, heading: str) -> KoreanPeriod | None:
         # "제 55 기 (2023년)" under a heading that dates no ordinal: the header's own period
         header = header[: m.start()] + header[m.end() :]
     if ranged:  # "2023.01.01 ~ 2023.12.31": the period itself
-        start, end = korean_date(ranged["d1"]), korean_date(ranged["d2"])
-        if start and end and start < end:
-            return KoreanPeriod(months_between(start, end), end, None)
-        return None
-    d = _first_date(header)
+        found = dated_range(ranged)
+        return KoreanPeriod(found[0], found[1], None) if found else None
+    dated = _HEADER_DATE.search(header)
+    d = korean_date(dated.group(0)) if dated else None
     if d is not None:
         if _THREE.search(header):
             return KoreanPeriod(3, d, None)

@@ -17,31 +17,39 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterator
-from datetime import date
 from typing import Any
 
-from evalset_pipeline.core.pagetext.korean import YEAR, has_hangul, month_end, year_of
+from evalset_pipeline.core.pagetext.korean import (
+    CURRENCY_WORDS,
+    DATE,
+    SCALE_WORDS,
+    YEAR,
+    has_hangul,
+    korean_date,
+    month_end,
+    year_of,
+)
 from evalset_pipeline.core.vlm.prose_reader import PROSE_TITLE
 from evalset_pipeline.core.vlm.table_reader import Column, Row, Table, parse_value
 
 __all__ = ["read_korean_prose_tables"]
 
 _PERIOD = (
-    r"(?:(?P<iy>(?:19|20)\d{2})년\s*(?P<im>\d{1,2})월\s*(?P<id>\d{1,2})일\s*(?:현재|기준)"
+    r"(?:(?P<instant>" + DATE + r")\s*(?:현재|기준)"
     r"|(?P<qy>" + YEAR + r")년\s*(?P<q>[1-4])\s*분기"
     r"|(?P<y>" + YEAR + r")\s*(?:년도?|회계연도)(?!\s*\d{1,2}\s*월))"
 )
-# Reports set statements as bullet points ("○ ’23년 수출액은 …", "- 2023년 …").
 # How a Korean sentence ends: a stop, or the nominal endings of reports ("…감소하였음", "…집계됨").
 _ENDS = re.compile(r"(?:[.?!]|[다음됨함임])\s*$")
+# Reports set statements as bullet points ("○ ’23년 수출액은 …", "- 2023년 …").
 _BULLET = re.compile(
     r"^\s*(?:[○●◦•·□■▪▶▷※ㅇ\-–]|\(\d{1,2}\)|\d{1,2}[.)](?=\s)|[가-하][.)](?=\s))\s*"
 )
 _OWNER = r"(?:(?:당사|회사|우리\s*회사)의\s+)?"
 _SUBJECT = r"(?P<subject>[\uac00-\ud7a3A-Za-z]+(?:\s[\uac00-\ud7a3A-Za-z]+){0,3}?)(?:은|는|이|가)"
 _AMOUNT = (
-    r"(?P<num>\d[\d,]*(?:\.\d+)?)\s*"
-    r"(?P<unit>조\s*원|억\s*원|백만\s*원|천\s*원|원|억\s*달러|백만\s*달러|달러|만\s*명|천\s*명|명|%)(?!\s*\d)"
+    r"(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?:(?P<pct>%)|(?P<scale>조|억|백만|만|천)?\s*"
+    r"(?:(?P<currency>원|달러)|(?P<people>명)))(?!\s*\d)"
 )
 _STATEMENT = re.compile(
     r"^"
@@ -54,20 +62,6 @@ _STATEMENT = re.compile(
     + r"\s+"
     + _AMOUNT
 )
-_UNITS = {
-    "조원": "KRW trillions",
-    "억원": "KRW 100 millions",
-    "백만원": "KRW millions",
-    "천원": "KRW thousands",
-    "원": "KRW",
-    "억달러": "USD 100 millions",
-    "백만달러": "USD millions",
-    "달러": "USD",
-    "만명": "10 thousands",  # people, in tens of thousands: a count's scale, never money
-    "천명": "thousands",
-    "명": "",
-    "%": "%",
-}
 
 
 def _paragraphs(text: str) -> Iterator[str]:
@@ -99,33 +93,41 @@ def _sentences(text: str) -> Iterator[str]:
                 yield part.strip()
 
 
+def _unit(m: re.Match[str]) -> str:
+    """ "%", "KRW 100 millions" of 억원, "10 thousands" of 만 명 (people: never money)."""
+    if m["pct"]:
+        return "%"
+    scale = SCALE_WORDS[m["scale"] or ""]
+    currency = CURRENCY_WORDS.get(m["currency"] or "", "")
+    return " ".join(p for p in (currency, scale) if p)
+
+
 def _column(m: re.Match[str]) -> Column | None:
-    try:
-        if m["iy"]:
-            end = date(int(m["iy"]), int(m["im"]), int(m["id"]))
-            return Column(0, m["period"], None, end, None, 0.0, 0.0)
-        if m["qy"]:
-            quarter = int(m["q"])
-            end = month_end(year_of(m["qy"]), 3 * quarter)
-            return Column(0, m["period"], 3, end, None, 0.0, 0.0)
-        return Column(0, m["period"], None, None, year_of(m["y"]), 0.0, 0.0)
-    except ValueError:
-        return None
+    if m["instant"]:
+        end = korean_date(m["instant"])
+        return Column(0, m["period"], None, end, None, 0.0, 0.0) if end else None
+    if m["qy"]:
+        end = month_end(year_of(m["qy"]), 3 * int(m["q"]))
+        return Column(0, m["period"], 3, end, None, 0.0, 0.0)
+    return Column(0, m["period"], None, None, year_of(m["y"]), 0.0, 0.0)
 
 
 def read_korean_prose_tables(layer: dict[str, Any]) -> list[Table]:
     """One-row tables of the figures the page's Korean prose states for a named period."""
+    text = str(layer.get("text") or "")
+    if not has_hangul(text):
+        return []  # most pages of an English corpus: nothing to split
     tables: list[Table] = []
-    for sentence in _sentences(str(layer.get("text") or "")):
+    for sentence in _sentences(text):
         m = _STATEMENT.match(_BULLET.sub("", sentence))
         column = _column(m) if m else None
         if m is None or column is None:
             continue
-        cell = m["num"] + ("%" if m["unit"] == "%" else "")
+        cell = m["num"] + ("%" if m["pct"] else "")
         value = parse_value(cell)
         if value is None:
             continue
-        unit = _UNITS[re.sub(r"\s+", "", m["unit"])]
+        unit = _unit(m)
         row = Row(m["subject"].strip(), "", (cell,), (value,), 0.0, False)
         tables.append(Table((column,), (row,), unit, "", PROSE_TITLE, 0.0, 0.0))
     return tables

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from evalset_pipeline.core.pagetext.korean import topic_particle
+from evalset_pipeline.core.pagetext.korean import korean_date, topic_particle
 from evalset_pipeline.core.vlm.table_question import TableQuestion
 
 __all__ = [
@@ -60,14 +60,8 @@ def korean_label_phrase(label: str, parent: str) -> str:
 
 
 def korean_question(label_phrase: str, period_phrase: str) -> str:
-    return (
-        f"{period_phrase} {label_phrase}{topic_particle(_spoken_end(label_phrase))} 얼마였습니까?"
-    )
-
-
-def _spoken_end(text: str) -> str:
-    """The word a particle attaches to: "영업이익(손실)" is read to its last syllable, "손실"."""
-    return re.sub(r"[)\]\s]+$", "", text)
+    # "영업이익(손실)" is read to its last syllable, "손실": `topic_particle` looks past the ")"
+    return f"{period_phrase} {label_phrase}{topic_particle(label_phrase)} 얼마였습니까?"
 
 
 def parse_korean_question(question: str) -> TableQuestion | None:
@@ -75,16 +69,7 @@ def parse_korean_question(question: str) -> TableQuestion | None:
     if not m:
         return None
 
-    def when(text: str | None) -> date | None:
-        if not text:
-            return None
-        y, mo, d = (int(x) for x in re.findall(r"\d+", text))
-        try:
-            return date(y, mo, d)
-        except ValueError:
-            return None
-
-    end = when(m["end"]) or when(m["instant"])
+    end = korean_date(m["end"] or m["instant"] or "")
     months = int(m["span"]) if m["span"] else (12 if m["end"] else None)
     return TableQuestion(
         m["label"],

@@ -149,7 +149,7 @@ def _section(row: Row, table: Table, generic: bool) -> str:
     the page prints under several headings) the heading the table sits under."""
     if row.parent:
         if _BASIS.search(table.subject) and _norm(table.subject) not in _norm(row.parent):
-            # "Net sales" under "Excluding Fuel" of the "Sam's Club Segment": both say which
+            # "Net sales" under "Excluding Fuel" of the "Club Segment": both say which
             return f"{table.subject}, {row.parent}"
         return row.parent
     return table.subject if generic else ""
@@ -197,7 +197,7 @@ _COMPANY = re.compile(
 )
 _KO_COMPANY = re.compile(r"\(주\)|㈜|주식회사")
 # A heading that states the basis of its figures: a row under "Pro Forma Financial Information" or
-# "Walmart International Segment" is not the same figure as the statements' row of that name, so
+# "International Segment" is not the same figure as the statements' row of that name, so
 # it is asked under its heading.
 _BASIS = re.compile(
     r"\bpro\s+forma\b|\bsegments?\b|\bnon-gaap\b|\bdiscontinued\s+operations\b|"
@@ -538,8 +538,8 @@ def _row_score(q: TableQuestion, row: Row, table: Table | None = None) -> float:
 
 
 def _parent_fits(asked: str, row: Row, subject: str) -> bool:
-    """The asked section is the row's parent or its table's heading; asked as both ("Sam's Club
-    Segment, Excluding Fuel"), the part after the heading must be the row's own parent."""
+    """The asked section is the row's parent or its table's heading; asked as both ("Club Segment,
+    Excluding Fuel"), the part after the heading must be the row's own parent."""
     if max(
         _section_score(asked, row.parent), _section_score(asked, subject) if subject else 0.0
     ) < (LABEL_MATCH):

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from evalset_pipeline.core.pagetext.fiscal import find_dates, parse_date
-from evalset_pipeline.core.pagetext.korean import has_hangul, heading_subject
+from evalset_pipeline.core.pagetext.korean import SCALE_WORDS, has_hangul, heading_subject
 from evalset_pipeline.core.pagetext.page_reader import parse_number
 from evalset_pipeline.core.pagetext.periods import MONTH_WORD
 from evalset_pipeline.core.vlm.korean_columns import korean_column
@@ -938,14 +938,6 @@ _SCALE_RE = re.compile(
 _KO_UNIT = re.compile(
     r"단위\s*[:：]?\s*(?:KRW|USD|US\$|\$|₩)?\s*(조|십억|억|백만|천|)\s*(원|달러|USD|KRW)"
 )
-_KO_SCALE = {
-    "조": "trillions",
-    "십억": "billions",
-    "억": "100 millions",
-    "백만": "millions",
-    "천": "thousands",
-    "": "",
-}
 _PER_SHARE = re.compile(r"except[^)]{0,80}?per[\s-]+(?:common\s+|ordinary\s+)?share|주당", re.I)
 _CURRENCY_WORDS = (
     (re.compile(r"\bkorean\s+won\b|\bKRW\b|₩|\bwon\b|원\)|원\s*$", re.I), "KRW"),
@@ -959,7 +951,7 @@ _CURRENCY_WORDS = (
 def _scale_of(text: str) -> str | None:
     m = _KO_UNIT.search(text)
     if m:
-        return _KO_SCALE[m.group(1)]
+        return SCALE_WORDS[m.group(1)]
     m = _SCALE_RE.search(text)
     if m:
         word = next(g for g in m.groups() if g).lower()
@@ -968,9 +960,9 @@ def _scale_of(text: str) -> str | None:
 
 
 def _currency_of(text: str) -> str | None:
-    if _KO_UNIT.search(text):
-        m = _KO_UNIT.search(text)
-        return "USD" if m and m.group(2) in ("달러", "USD") else "KRW"
+    m = _KO_UNIT.search(text)
+    if m:
+        return "USD" if m.group(2) in ("달러", "USD") else "KRW"
     for pattern, code in _CURRENCY_WORDS:
         if pattern.search(text):
             return code

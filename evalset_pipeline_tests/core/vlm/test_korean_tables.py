@@ -229,7 +229,10 @@ def test_korean_qualifier_names_the_entity_first_and_the_revision_after_the_labe
 )
 def test_korean_headers(header, expected):
     found = korean_column(header, "")
-    assert (found.months, found.end, found.year) == expected if expected else found is None
+    if expected is None:
+        assert found is None
+    else:
+        assert found is not None and (found.months, found.end, found.year) == expected
 
 
 def test_relative_columns_take_the_filing_period():
