@@ -83,6 +83,7 @@ def collect_summary(result, instance, checks: list[dict], data_dir: Path) -> dic
     tokens = provenance.get("tokens") or {}
     baseline = _meta(result, "baseline_scores")
     metadata = _meta(result, "page_metadata")
+    pools, labels = _meta(result, "item_pools"), _meta(result, "candidate_labels")
     return {
         "version_id": gs.version_id,
         "new_version": created,
@@ -118,6 +119,19 @@ def collect_summary(result, instance, checks: list[dict], data_dir: Path) -> dic
                 for k, v in baseline.items()
                 if k.endswith("_sufficient@1") or k == "retrievers"
             },
+        },
+        # every page that might answer each item, judged (core/evidence/pools.py)
+        "pooling": {
+            "pool_pages": int(pools.get("pooled_pages") or 0),
+            "median_pool": (pools.get("pool_size") or {}).get("median"),
+            "by_source": pools.get("by_source") or {},
+            "judged": int(labels.get("pool_pages_judged") or 0),
+            "main_items_with_2plus_sufficient": int(
+                labels.get("main_items_with_2plus_sufficient") or 0
+            ),
+            "sufficient_by_source": labels.get("sufficient_by_source") or {},
+            "coincidences": int(labels.get("coincidences") or 0),
+            "revisions": int(labels.get("revisions") or 0),
         },
         "seconds": {**stage_seconds(instance, result.run_id)},
         "rejected_documents": _rejected(data_dir),
@@ -161,6 +175,14 @@ def print_summary(s: dict[str, Any]) -> None:
         f"{' ' + d['model'] if d['model'] else ''}), tokens {d['tokens']['prompt']:,} in / "
         f"{d['tokens']['completion']:,} out, cost {d['cost_usd']:.4f} USD"
     )
+    p = s.get("pooling") or {}
+    if p.get("judged"):
+        main = (s.get("by_slice") or {}).get("main", 0)
+        console.print(
+            f"pooling: {p['judged']:,} pool pages judged (median {p['median_pool']} per item); "
+            f"{p['main_items_with_2plus_sufficient']} of {main} main items answered by more than "
+            f"one page; {p['coincidences']} coincidences, {p['revisions']} restatements"
+        )
     total = sum(s["seconds"].values())
     console.print(
         f"time: {total:.1f} s in steps; "

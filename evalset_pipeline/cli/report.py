@@ -17,7 +17,9 @@ from evalset_pipeline.core.golden.errors import GoldenSetError
 def register(subparsers: Any) -> None:
     from evalset_pipeline.core.scoring.baselines import DEFAULT_RETRIEVER, DEFAULT_SEED, RETRIEVERS
 
-    report = subparsers.add_parser("report", help="reports over a golden version (headline)")
+    report = subparsers.add_parser(
+        "report", help="reports over a golden version (headline, hardening, completeness)"
+    )
     sub = report.add_subparsers(dest="report_command", required=True)
     h = sub.add_parser(
         "headline",
@@ -41,9 +43,10 @@ def register(subparsers: Any) -> None:
     )
     h.add_argument("--json", action="store_true", help="print one JSON object")
     h.set_defaults(func=cmd_headline)
-    from evalset_pipeline.cli import report_hardening
+    from evalset_pipeline.cli import report_completeness, report_hardening
 
     report_hardening.register(sub)
+    report_completeness.register(sub)
 
 
 def cmd_headline(args: argparse.Namespace) -> int:

@@ -8,6 +8,8 @@ blocking check fails with ERROR severity):
   candidate_labels_no_sufficient_distractor ERROR  no main-slice item is answerable from a distractor
   candidate_labels_distractor_coverage    ERROR  every kept item has distractors on at least one axis
   candidate_labels_min_kept_items         ERROR when no item survived, WARN below the minimum
+  candidate_labels_every_answering_page_judged ERROR  every page printing a kept item's answer for
+                                                   its row and period is judged (pool completeness)
 
 Advisory (never block):
 
@@ -39,6 +41,7 @@ from evalset_pipeline.core.checks.corpus_state import (
 )
 from evalset_pipeline.core.paths import DataPaths
 from evalset_pipeline.core.pipeline.documents import load_documents, load_rejected
+from evalset_pipeline.core.pipeline.evidence_index import load_evidence_index
 from evalset_pipeline.defs.assets.corpus import documents
 from evalset_pipeline.defs.assets.golden import golden_set
 from evalset_pipeline.defs.assets.metadata import to_metadata
@@ -76,6 +79,9 @@ _GATES = {  # names: core/checks/verdicts.BLOCKING_GATES, which golden_set requi
     "candidate_labels_min_kept_items": (
         "Enough main-slice items: none is an ERROR (blocks), fewer than the minimum a WARN."
     ),
+    "candidate_labels_every_answering_page_judged": (
+        "Every page of the corpus that prints a kept item's answer for its row and period is judged."
+    ),
 }
 
 
@@ -103,6 +109,9 @@ def candidate_labels_gates(
         ),
         "candidate_labels_min_kept_items": lambda: gates.min_kept_items(
             validated, config.min_kept_items
+        ),
+        "candidate_labels_every_answering_page_judged": lambda: gates.every_answering_page_judged(
+            validated, labels, load_evidence_index(ctx)
         ),
     }
     keys = sorted(context.selected_asset_check_keys, key=lambda k: k.name)

@@ -59,7 +59,8 @@ def test_deps_are_exactly_the_producers_of_what_each_stage_reads():
     assert {"page_embeddings", "page_metadata", "page_renders"} <= set(
         graph.upstream("hard_negatives")
     )
-    assert "hard_negatives" in graph.upstream("validated_questions")
+    assert "item_pools" in graph.upstream("validated_questions")
+    assert {"hard_negatives", "evidence_index"} <= set(graph.upstream("item_pools"))
     assert "corpus_sidecar" in graph.upstream(
         "page_metadata"
     ) and "corpus_sidecar" not in graph.upstream("documents")

@@ -134,7 +134,7 @@ def test_the_golden_set_materialization_tells_the_story(built):
     _, _, resources, _ = built
     result = dg.materialize(all_assets, resources=resources, selection=["golden_set"])
     meta = result.asset_materializations_for_node("golden_set")[-1].metadata
-    assert meta["items"].value == meta["items_main"].value > 0
+    assert meta["items"].value >= meta["items_main"].value > 0
     for key in ("funnel", "axis_coverage", "cost_ledger", "preview"):
         assert isinstance(meta[key], dg.MarkdownMetadataValue), key
     preview = meta["preview"].value
@@ -187,8 +187,10 @@ def test_each_stage_names_the_tables_its_data_version_hashes(built):
     from evalset_pipeline.core.pipeline.candidate_questions import build_candidate_questions
     from evalset_pipeline.core.pipeline.context import StageContext
     from evalset_pipeline.core.pipeline.documents import build_documents
+    from evalset_pipeline.core.pipeline.evidence_index import build_evidence_index
     from evalset_pipeline.core.pipeline.gold_sample import build_gold_sample
     from evalset_pipeline.core.pipeline.hard_negatives import build_hard_negatives
+    from evalset_pipeline.core.pipeline.item_pools import build_item_pools
     from evalset_pipeline.core.pipeline.page_embeddings import build_page_embeddings
     from evalset_pipeline.core.pipeline.page_metadata import build_page_metadata_table
     from evalset_pipeline.core.pipeline.page_renders import build_page_renders
@@ -203,11 +205,13 @@ def test_each_stage_names_the_tables_its_data_version_hashes(built):
         "documents": build_documents,
         "page_renders": build_page_renders,
         "page_metadata": build_page_metadata_table,
+        "evidence_index": build_evidence_index,
         "page_embeddings": build_page_embeddings,
         "template_groups": build_template_groups,
         "hard_negatives": build_hard_negatives,
         "gold_sample": build_gold_sample,
         "candidate_questions": build_candidate_questions,
+        "item_pools": build_item_pools,
         "validated_questions": build_validated_questions,
         "candidate_labels": build_candidate_labels,
     }

@@ -117,16 +117,17 @@ def test_injection_text_is_flagged_and_steers_nothing(built, tmp_path):
     assert flagged and {r["decision"] for r in flagged.values()} == {"flagged"}
     assert _meta(built, "validated_questions")["injection_flagged"].value == len(flagged)
 
-    # Exactly the written items whose gold or a distractor is an injected page are flagged.
+    # Exactly the written items whose gold or a page of its pool (every page it is judged
+    # against) is an injected page are flagged.
     written = {
         r["item_id"]: r["gold_unit_id"]
         for r in funnel
         if r["stage"] == "write" and r["decision"] == "pass"
     }
-    negatives = defaultdict(set)
-    for n in _table(data_dir, "hard_negatives"):
-        negatives[n["unit_id"]].add(n["negative_unit_id"])
-    touched = {i for i, g in written.items() if g in injected or negatives[g] & set(injected)}
+    pool = defaultdict(set)
+    for n in _table(data_dir, "item_pools"):
+        pool[n["item_id"]].add(n["unit_id"])
+    touched = {i for i, g in written.items() if g in injected or pool[i] & set(injected)}
     assert set(flagged) == touched
     for r in flagged.values():
         assert any(u in r["reason"] for u in injected)
@@ -238,3 +239,11 @@ def test_detector_leaves_ordinary_report_text_alone(text):
     from evalset_pipeline.core.questions.injection import detect_injection
 
     assert not detect_injection(text), text
+
+
+def test_the_summary_reports_what_pooling_judged(built):
+    pooling = built.summary["pooling"]
+    labels = _table(built.data_dir, "candidate_labels")
+    assert pooling["judged"] == sum(1 for r in labels if r["role"] != "gold") > 0
+    assert pooling["pool_pages"] == len(_table(built.data_dir, "item_pools"))
+    assert pooling["judged"] == _meta(built, "candidate_labels")["pool_pages_judged"].value

@@ -124,10 +124,12 @@ def test_a_sidecar_edit_makes_exactly_its_readers_stale(built, tmp_path):
         statuses = stale_statuses(instance, defs)
         stale = {a for a, (s, _) in statuses.items() if s == "STALE"}
         assert stale == {
+            "evidence_index",
             "template_groups",
             "hard_negatives",
             "gold_sample",
             "candidate_questions",
+            "item_pools",
             "validated_questions",
             "candidate_labels",
             "golden_set",

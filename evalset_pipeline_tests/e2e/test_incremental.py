@@ -2,8 +2,8 @@
 
 Build a small corpus without one document, add it (with its sidecar rows), rebuild: exactly that
 document's pages are rendered and embedded, and every model call the rebuild makes concerns an
-item that is new or whose distractors changed; the rest comes from content-addressed artifacts
-and the call cache.
+item that is new or whose pool changed (the added pages print what it asks, or rank among its
+baselines' top pages); the rest comes from content-addressed artifacts and the call cache.
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ def tables(data_dir: Path) -> dict[str, list[dict]]:
             "page_renders",
             "gold_sample",
             "hard_negatives",
+            "item_pools",
             "candidate_labels",
             "validated_questions",
         )
@@ -117,16 +118,16 @@ def test_model_calls_only_for_new_or_changed_items(rebuilt):
     reported = sum(meta(second, s, "model_calls") for s in MODEL_STAGES)
     assert reported == len(new_calls) > 0
 
-    def negatives(rows):
+    def pools(rows):
         out: dict[str, set[str]] = {}
         for r in rows:
-            out.setdefault(r["unit_id"], set()).add(r["negative_unit_id"])
+            out.setdefault(r["gold_unit_id"], set()).add(r["unit_id"])
         return out
 
-    n0, n1 = negatives(before["hard_negatives"]), negatives(after["hard_negatives"])
+    p0, p1 = pools(before["item_pools"]), pools(after["item_pools"])
     s0 = {r["unit_id"] for r in before["gold_sample"]}
     s1 = {r["unit_id"] for r in after["gold_sample"]}
-    changed = {u for u in s1 if u not in s0 or n1.get(u) != n0.get(u)}
+    changed = {u for u in s1 if u not in s0 or p1.get(u) != p0.get(u)}
     unchanged = s1 - changed
     assert changed and unchanged
 
@@ -135,7 +136,7 @@ def test_model_calls_only_for_new_or_changed_items(rebuilt):
     item_gold = {v["item_id"]: v["gold_unit_id"] for v in after["validated_questions"]}
     involved = set(new_pages)
     for u in changed:
-        involved |= {u} | n1.get(u, set())
+        involved |= {u} | p1.get(u, set())
     involved |= {
         lab["unit_id"]
         for lab in after["candidate_labels"]

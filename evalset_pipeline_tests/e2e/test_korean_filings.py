@@ -65,14 +65,20 @@ def test_comparatives_are_pooled_evidence_and_other_filers_are_ruled_out_by_name
     items = {i["item_id"]: i for i in golden.items.to_pylist() if i["slice"] == "main"}
     judged = [j for j in golden.judgments.to_pylist() if j["item_id"] in items]
     assert not [j for j in judged if j["role"] == "distractor" and j["label"] == "sufficient"]
-    pooled = [j for j in judged if j["role"] == "pooled"]
-    assert pooled, "the next year's filing prints the asked year: it should be pooled evidence"
-    for j in pooled:
-        gold_filer, gold_year = _filer_and_year(
-            units[items[j["item_id"]]["gold_unit_id"]]["document_path"]
-        )
-        filer, year = _filer_and_year(units[j["unit_id"]]["document_path"])
-        assert (filer, year) == (gold_filer, gold_year + 1) and j["label"] == "sufficient"
+    sufficient: dict[str, set[tuple[Filer, int]]] = {}
+    for j in judged:
+        if j["role"] == "pooled" and j["label"] == "sufficient":
+            sufficient.setdefault(j["item_id"], set()).add(
+                _filer_and_year(units[j["unit_id"]]["document_path"])
+            )
+    assert sufficient, "the next year's filing prints the asked year: it should be pooled evidence"
+    for item_id, item in items.items():
+        gold_filer, gold_year = _filer_and_year(units[item["gold_unit_id"]]["document_path"])
+        # only the next year's filing prints the asked year again, and it always answers
+        assert sufficient.get(item_id, set()) <= {(gold_filer, gold_year + 1)}, item["question"]
+        label = parse_table_question(item["question"]).label
+        if gold_year + 1 in YEARS and label != "임직원 수":
+            assert (gold_filer, gold_year + 1) in sufficient.get(item_id, set()), item["question"]
     for j in judged:
         if j["role"] == "distractor" and j["axis"] == "entity":
             item = items[j["item_id"]]

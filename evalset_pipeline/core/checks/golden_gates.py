@@ -22,6 +22,8 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from evalset_pipeline.core.evidence.completeness import ItemRef, completeness
+from evalset_pipeline.core.evidence.index import EvidenceIndex
 from evalset_pipeline.core.hashing import sha256_bytes
 from evalset_pipeline.core.paths import DataPaths
 from evalset_pipeline.core.tables import read_rows
@@ -124,6 +126,40 @@ def no_sufficient_distractor_in_main(
             "sufficient_distractors": len(bad),
             "by_axis": dict(sorted(Counter(a for _, _, a in bad).items())),
             "examples": [{"item_id": i, "distractor": u, "axis": a} for i, u, a in bad[:SHOWN]],
+        },
+    )
+
+
+def every_answering_page_judged(
+    validated: Iterable[Row], labels: Iterable[Row], index: EvidenceIndex
+) -> CheckOutcome:
+    """Every page of the corpus that prints a kept item's answer for its row and period is judged
+    for it (core/evidence/completeness.py): the qrels list every page that answers.
+
+    The regression slice is exempt: its questions and answers are users' records, not pooled."""
+    items = [
+        ItemRef(v["item_id"], v["question"], v["answer"] or "", (v["gold_unit_id"],))
+        for v in validated
+        if v["slice"] != "regression"
+    ]
+    report = completeness(items, {(lab["item_id"], lab["unit_id"]) for lab in labels}, index)
+    missing = report.unjudged
+    return CheckOutcome(
+        passed=not missing,
+        severity=ERROR,
+        description=(
+            f"every page that prints the answer is judged ({report.other_answering_pages} besides "
+            f"the golds, in {report.items_with_other_answering_pages} of {report.checkable} items)"
+            if not missing
+            else f"{len(missing)} pages print a kept item's answer for its row and period and were "
+            f"never judged ({report.items_with_unjudged} items)"
+        ),
+        metadata={
+            **{k: v for k, v in report.to_dict().items() if k != "unjudged"},
+            "examples": [
+                {"item_id": u.item_id, "unit_id": u.unit_id, "prints": u.where}
+                for u in missing[:SHOWN]
+            ],
         },
     )
 

@@ -27,6 +27,7 @@ BLOCKING_GATES = (
     "candidate_labels_no_sufficient_distractor",
     "candidate_labels_distractor_coverage",
     "candidate_labels_min_kept_items",
+    "candidate_labels_every_answering_page_judged",
 )
 JUDGED_TABLES = ("validated_questions", "candidate_labels")
 

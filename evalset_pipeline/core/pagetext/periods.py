@@ -35,6 +35,7 @@ __all__ = [
     "display_period",
     "quarter_of_date",
     "period_kind",
+    "period_order",
 ]
 
 
@@ -338,6 +339,22 @@ def period_kind(canonical: str) -> str:
     if len(canonical) == 4:
         return "year"
     return {"Q": "quarter", "H": "half"}.get(canonical[5], "month")
+
+
+def period_order(canonical: str) -> tuple[int, int] | None:
+    """(year, last month) of a canonical period, to tell which of two periods ends later:
+    2023 -> (2023, 12), 2023-Q2 -> (2023, 6), 2023-H1 -> (2023, 6), 2023-05 -> (2023, 5)."""
+    if not canonical or not _CANONICAL.match(canonical):
+        return None
+    year = int(canonical[:4])
+    if len(canonical) == 4:
+        return year, 12
+    kind, n = canonical[5], canonical[6]
+    if kind == "Q":
+        return year, 3 * int(n)
+    if kind == "H":
+        return year, 6 * int(n)
+    return year, int(canonical[5:7])
 
 
 def normalize_period(value: str) -> str | None:

@@ -1,115 +1,171 @@
-"""`candidate_labels`: sufficient / supporting / irrelevant for the gold and every distractor of a kept question."""
+"""`candidate_labels`: sufficient / supporting / irrelevant for the gold and every page of each
+kept question's pool (core/evidence/pools.py), by the one rule of core/questions/labels.py.
+
+Roles: `gold`; `distractor` for a mined one-axis negative that validation did not find answering
+(and for a later filing that restates the figure, axis `revision`); `pooled` for every other pool
+page, its axis naming the sources that found it ("comparative", "figure,same_row", "bm25").
+"""
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import asdict
+from dataclasses import asdict, replace
 
 import pyarrow as pa
 
+from evalset_pipeline.core.evidence.figures import answer_figure
+from evalset_pipeline.core.evidence.index import EvidenceIndex
+from evalset_pipeline.core.evidence.pools import MINED, PoolMember
 from evalset_pipeline.core.golden.schema import GOLDEN_JUDGMENTS
 from evalset_pipeline.core.pipeline.context import StageContext
-from evalset_pipeline.core.pipeline.hard_negatives import load_comparatives, load_hard_negatives
+from evalset_pipeline.core.pipeline.evidence_index import load_evidence_index
+from evalset_pipeline.core.pipeline.hard_negatives import load_hard_negatives
+from evalset_pipeline.core.pipeline.item_pools import load_item_pools
 from evalset_pipeline.core.pipeline.lineage import record_producer
 from evalset_pipeline.core.pipeline.model_calls import stage_backend
-from evalset_pipeline.core.pipeline.page_metadata import load_document_contexts, load_page_metadata
+from evalset_pipeline.core.pipeline.page_metadata import load_document_contexts
 from evalset_pipeline.core.pipeline.page_renders import load_page_renders
 from evalset_pipeline.core.pipeline.pages import page_view
 from evalset_pipeline.core.pipeline.result import StageResult
-from evalset_pipeline.core.pipeline.template_groups import load_template_groups
 from evalset_pipeline.core.pipeline.validated_questions import load_validated_questions
 from evalset_pipeline.core.questions.labels import (
-    COMPARATIVE,
+    COINCIDENCE,
+    REVISION,
     CandidateLabel,
     CandidateUnit,
     label_candidates,
-    settle_comparatives,
 )
-from evalset_pipeline.core.questions.siblings import evidence_siblings
+from evalset_pipeline.core.questions.validation import Validated
 from evalset_pipeline.core.tables import read_rows, write_rows
+from evalset_pipeline.core.vlm.base import PageView
 from evalset_pipeline.core.vlm.factory import backend_identity
 
 # golden_judgments before publishing: no version yet, every label the model's.
 SCHEMA = pa.schema([f for f in GOLDEN_JUDGMENTS if f.name not in ("version_id", "label_source")])
 
 
+def pooled_axis(member: PoolMember) -> str:
+    """A pooled page's axis: the sources that found it ("mined:period" for a mined negative that
+    turned out to answer)."""
+    return ",".join(
+        f"{MINED}:{member.axis}" if s == MINED and member.axis else s for s in member.sources
+    )
+
+
+def role_of(member: PoolMember, item: Validated) -> tuple[str, str]:
+    """(role, axis) of a pool page in its item's judgments."""
+    if member.unit_id in item.revisions:
+        return "distractor", REVISION
+    evidence = set(item.acceptable[1:]) if item.slice == "main" else set()
+    if MINED in member.sources and member.unit_id not in evidence:
+        return "distractor", member.axis
+    return "pooled", pooled_axis(member)
+
+
 def build_candidate_labels(ctx: StageContext) -> StageResult:
     renders = {p.unit_id: p for p in load_page_renders(ctx)}
-    negatives = load_hard_negatives(ctx)
-    comparatives = load_comparatives(ctx)
     root = ctx.paths.root
     contexts = load_document_contexts(ctx)
     validated = load_validated_questions(ctx)
-    meta = load_page_metadata(ctx)
-    templates = {u: t for u, (t, _) in load_template_groups(ctx).items()}
-    axes = list(ctx.config.axes)
-    siblings = evidence_siblings(
-        [v.gold_unit_id for v in validated],
-        {u: {a: m.get(a) for a in axes} for u, m in meta.items()},
-        templates,
-        axes,
-    )
-    questions, candidates = {}, []
+    pools = load_item_pools(ctx)
+    negatives = load_hard_negatives(ctx)
+    index = load_evidence_index(ctx)
+
+    def view(unit: str) -> PageView:
+        return page_view(renders[unit], root, contexts)
+
+    questions, candidates, sources = {}, [], {}
     for v in validated:
         questions[v.item_id] = (v.question, v.answer)
-        candidates.append(
-            CandidateUnit(v.item_id, page_view(renders[v.gold_unit_id], root, contexts), "gold", "")
-        )
-        distractors = [n.negative_unit_id for n in negatives.get(v.gold_unit_id, [])]
-        candidates += [
-            CandidateUnit(
-                v.item_id,
-                page_view(renders[n.negative_unit_id], root, contexts),
-                "distractor",
-                n.axis,
-            )
+        candidates.append(CandidateUnit(v.item_id, view(v.gold_unit_id), "gold", ""))
+        # A regression item (a user's record, no pool of its own) is judged against the gold
+        # page's mined negatives.
+        members = pools.get(v.item_id) or [
+            PoolMember(n.negative_unit_id, (MINED,), n.axis)
             for n in negatives.get(v.gold_unit_id, [])
         ]
-        compared = [
-            c.comparative_unit_id
-            for c in comparatives.get(v.gold_unit_id, [])
-            if c.comparative_unit_id not in distractors
-        ]
-        candidates += [
-            CandidateUnit(v.item_id, page_view(renders[u], root, contexts), "pooled", COMPARATIVE)
-            for u in compared
-        ]
-        candidates += [
-            CandidateUnit(v.item_id, page_view(renders[u], root, contexts), "pooled", "")
-            for u in siblings[v.gold_unit_id]
-            if u not in distractors and u not in compared
-        ]
+        for m in members:
+            if m.unit_id in renders:
+                role, axis = role_of(m, v)
+                candidates.append(CandidateUnit(v.item_id, view(m.unit_id), role, axis))
+                sources[(v.item_id, m.unit_id)] = m.sources
     with stage_backend(ctx, "candidate_labels") as backend:
-        labels = settle_comparatives(
-            label_candidates(questions, candidates, backend),
-            questions,
-            {c.page.unit_id: c.page for c in candidates},
-            backend,
-        )
+        labels = label_candidates(questions, candidates, backend)
         stats = backend.stats
+    labels = [_noting_coincidence(lab, questions, sources, index) for lab in labels]
     write_rows(ctx.paths.table("candidate_labels"), (asdict(lab) for lab in labels), SCHEMA)
     record_producer(
         ctx, "candidate_labels", backend_identity(backend.backend)
     )  # provenance = what wrote these rows
-    by_role = Counter(f"{lab.role}:{lab.label}" for lab in labels)
     return StageResult(
         {
             "labels": len(labels),
-            "by_role_and_label": dict(sorted(by_role.items())),
-            "comparatives": dict(
-                sorted(
-                    Counter(
-                        f"{lab.role}:{lab.axis}:{lab.label}"
-                        for lab in labels
-                        if lab.axis in (COMPARATIVE, "revision")
-                    ).items()
-                )
+            "by_role_and_label": dict(
+                sorted(Counter(f"{lab.role}:{lab.label}" for lab in labels).items())
             ),
+            **pooling_report(validated, labels, sources),
             "model_calls": sum(stats.calls.values()),
             "cache_hits": sum(stats.cache_hits.values()),
         },
         tables=("candidate_labels",),
     )
+
+
+def _noting_coincidence(
+    lab: CandidateLabel,
+    questions: dict[str, tuple[str, str]],
+    sources: dict[tuple[str, str], tuple[str, ...]],
+    index: EvidenceIndex,
+) -> CandidateLabel:
+    """A page found only because it prints the answer's figure, and judged irrelevant, prints it
+    for something else: say so, and where."""
+    if lab.label != "irrelevant" or "figure" not in sources.get((lab.item_id, lab.unit_id), ()):
+        return lab
+    figure = answer_figure(questions[lab.item_id][1])
+    if figure is None:
+        return lab
+    cells = index.matching_cells(lab.unit_id, figure)
+    where = f"prints it as {cells[0].where()}" if cells else "prints its digits in the text"
+    return replace(lab, rationale=f"{COINCIDENCE}{where}. {lab.rationale}")
+
+
+def pooling_report(
+    validated: list[Validated],
+    labels: list[CandidateLabel],
+    sources: dict[tuple[str, str], tuple[str, ...]],
+) -> dict:
+    """Per set: pool sizes, items with two or more sufficient pages, and each source's yield
+    (sufficient pages it found, and those no other source found)."""
+    main = {v.item_id for v in validated if v.slice == "main"}
+    sufficient = Counter(
+        lab.item_id for lab in labels if lab.label == "sufficient" and lab.item_id in main
+    )
+    found: Counter[str] = Counter()
+    alone: Counter[str] = Counter()
+    coincidences = 0
+    for lab in labels:
+        srcs = sources.get((lab.item_id, lab.unit_id), ())
+        if lab.role == "gold" or not srcs:
+            continue
+        coincidences += lab.rationale.startswith(COINCIDENCE)
+        if lab.label == "sufficient":
+            found.update(srcs)
+            if len(srcs) == 1:
+                alone[srcs[0]] += 1
+    pooled = Counter(lab.item_id for lab in labels if lab.role != "gold")
+    return {
+        "pool_pages_judged": sum(pooled.values()),
+        "main_items_with_2plus_sufficient": sum(1 for i in main if sufficient[i] >= 2),
+        "main_items_with_2plus_sufficient_share": round(
+            sum(1 for i in main if sufficient[i] >= 2) / len(main), 4
+        )
+        if main
+        else 0.0,
+        "sufficient_by_source": dict(sorted(found.items())),
+        "sufficient_only_by_source": dict(sorted(alone.items())),
+        "coincidences": coincidences,
+        "revisions": sum(1 for lab in labels if lab.axis == REVISION),
+    }
 
 
 def load_candidate_labels(ctx: StageContext) -> list[CandidateLabel]:

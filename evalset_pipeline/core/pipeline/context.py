@@ -33,6 +33,12 @@ class BuildConfig:
     )
     sample_size: int = setting(80, help="Gold pages to write questions for")
     negatives_per_axis: int = setting(2, help="Hard negatives per gold page on each axis")
+    pool_depth: int = setting(
+        10,
+        help="Top pages of each baseline retriever (BM25; appearance when the embedder can embed "
+        "a question) added to every item's pool, beside the mined negatives and every page that "
+        "prints the answer; 0 = none",
+    )
     axes: tuple[str, ...] = setting(
         ("period", "metric", "entity"),
         help="Axes a distractor may differ on; add e.g. 'revision' for restatements",

@@ -6,9 +6,11 @@ from dataclasses import asdict
 
 import pyarrow as pa
 
+from evalset_pipeline.core.evidence.pools import MINED, answer_cells
 from evalset_pipeline.core.pipeline.candidate_questions import load_candidate_questions
 from evalset_pipeline.core.pipeline.context import StageContext
-from evalset_pipeline.core.pipeline.hard_negatives import load_hard_negatives
+from evalset_pipeline.core.pipeline.evidence_index import load_evidence_index
+from evalset_pipeline.core.pipeline.item_pools import load_item_pools
 from evalset_pipeline.core.pipeline.lineage import record_producer
 from evalset_pipeline.core.pipeline.model_calls import stage_backend
 from evalset_pipeline.core.pipeline.page_metadata import load_document_contexts, load_page_metadata
@@ -18,7 +20,14 @@ from evalset_pipeline.core.pipeline.result import StageResult
 from evalset_pipeline.core.questions import funnel as funnel_mod
 from evalset_pipeline.core.questions.funnel import FINAL, WRITE, FunnelRow
 from evalset_pipeline.core.questions.injection import injection_rows  # [bad-input]
-from evalset_pipeline.core.questions.validation import Candidate, Distractor, Validated, validate
+from evalset_pipeline.core.questions.validation import (
+    DISTRACTOR,
+    POOLED,
+    Candidate,
+    PoolPage,
+    Validated,
+    validate,
+)
 from evalset_pipeline.core.tables import read_rows, write_rows
 from evalset_pipeline.core.vlm.factory import backend_identity
 
@@ -33,6 +42,7 @@ SCHEMA = pa.schema(
         ("language", pa.string()),
         ("qualified_axes", pa.list_(pa.string())),
         ("acceptable", pa.list_(pa.string())),
+        ("revisions", pa.list_(pa.string())),
     ]
 )
 
@@ -40,14 +50,17 @@ SCHEMA = pa.schema(
 def build_validated_questions(ctx: StageContext) -> StageResult:
     renders = {p.unit_id: p for p in load_page_renders(ctx)}
     meta = load_page_metadata(ctx)
-    negatives = load_hard_negatives(ctx)
+    pools = load_item_pools(ctx)
+    index = load_evidence_index(ctx)
     axes = list(ctx.config.axes)
     root = ctx.paths.root
     contexts = load_document_contexts(ctx)
+    # A question names its company whenever the corpus holds more than one (a user's would).
+    entities = {m.get("entity") for m in meta.values()} - {""}
 
     def values(unit: str) -> dict[str, str]:
         m = meta.get(unit)
-        return {a: m.get(a) for a in axes} if m else {}
+        return {a: m.get(a) for a in {*axes, "entity", "period"}} if m else {}
 
     funnel: list[FunnelRow] = []
     candidates = []
@@ -61,14 +74,18 @@ def build_validated_questions(ctx: StageContext) -> StageResult:
             FunnelRow(row["item_id"], row["gold_unit_id"], WRITE, "pass", "", row["question"])
         )
         unit = row["gold_unit_id"]
-        distractors = [
-            Distractor(
-                page_view(renders[n.negative_unit_id], root, contexts),
-                n.axis,
-                values(n.negative_unit_id),
+        pool = [
+            PoolPage(
+                page_view(renders[m.unit_id], root, contexts),
+                DISTRACTOR if MINED in m.sources else POOLED,
+                m.axis,
+                values(m.unit_id),
+                m.sources,
             )
-            for n in negatives.get(unit, [])
+            for m in pools.get(row["item_id"], [])
+            if m.unit_id in renders
         ]
+        sections = [c.section for c in answer_cells(index, unit, row["answer"]) if c.section]
         candidates.append(
             Candidate(
                 row["item_id"],
@@ -77,7 +94,9 @@ def build_validated_questions(ctx: StageContext) -> StageResult:
                 row["question"],
                 row["answer"],
                 row["language"],
-                distractors,
+                pool,
+                name_entity=len(entities) > 1,
+                section=sections[0] if len(set(sections)) == 1 else "",
             )
         )
     # [bad-input] Flag items whose gold or distractor pages carry prompt-injection text (core/questions/injection.py).

@@ -135,9 +135,7 @@ def injection_rows(candidates: Iterable[Any]) -> list[FunnelRow]:
     rows = []
     for c in candidates:
         found = [(f"gold {c.gold.unit_id}", hits(c.gold))] if hits(c.gold) else []
-        found += [
-            (f"distractor {d.page.unit_id}", hits(d.page)) for d in c.distractors if hits(d.page)
-        ]
+        found += [(f"{d.role} {d.page.unit_id}", hits(d.page)) for d in c.pool if hits(d.page)]
         if found:
             reason = "injection text on " + "; ".join(
                 f"{where} ({describe(h)})" for where, h in found

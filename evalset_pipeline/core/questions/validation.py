@@ -1,13 +1,29 @@
-"""Is a question well posed? The gold must answer it, and no hard distractor may.
+"""Is a question well posed against the whole corpus? The gold must answer it, and every other
+page that answers it must agree, or be told apart by a qualifier.
 
-This is the seed's `is_well_posed`, strengthened: the gold is checked first (a question its own
-page cannot answer would be rejected by every distractor too, for the wrong reason) and its
-answer must agree with the writer's. A question a distractor can answer gets the gold's values
-on the axes where the answering distractors differ ("… in Q3 2024 for Acme Group?") and is
-checked again, up to `max_rewrites` times. What is still ambiguous leaves the main slice: it goes
-to the `underspecified` slice with its acceptable set (or is dropped, if so configured).
+The seed's `is_well_posed`, judged against the item's pool (core/evidence/pools.py: the mined
+one-axis negatives, comparatives, every page that prints the answer's figure or the same row for
+the same period, near-identical copies, the baselines' top pages), not only the mined few:
 
-All calls for a round go to the backend as one batch, so a remote model sees many requests in
+1. Where the corpus holds several companies, the question names the gold's first: a real user's
+   question says whose figure it wants. (Not counted against `max_rewrites`.)
+2. The gold must answer, agreeing with the writer (checked first: a question its own page
+   cannot answer would be rejected by every other page too, for the wrong reason).
+3. Every pool page is judged. A page that answers with the gold's answer is evidence (another
+   sufficient page: the next filing's comparative column, the statement behind an analysis
+   table, a re-saved copy). A page that answers otherwise makes the question ambiguous, except
+   a later filing of the gold's company, which restates the figure (a `revision` distractor).
+4. An ambiguous question, or one answered by pages that differ from the gold on an axis it does
+   not name yet, gets the gold's values on those axes (entity first, then period and the other
+   configured axes) and is judged again; when no axis tells the conflicting pages apart, the
+   heading the gold's figure is printed under (its segment, basis or section) is the last
+   qualifier. Up to `max_rewrites` rewrites; a rewrite that changes nothing (the question
+   already named the value) ends the search.
+5. What is still ambiguous leaves the main slice: the `underspecified` slice with every page
+   that answers acceptable, or dropped, as configured. An item whose every mined negative turns
+   out to answer it has no hard negative left and is dropped.
+
+All calls of a round go to the backend as one batch, so a remote model sees many requests in
 flight instead of one at a time.
 """
 
@@ -17,6 +33,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from evalset_pipeline.core.labels import Underspecified
+from evalset_pipeline.core.pagetext.periods import period_order
 from evalset_pipeline.core.questions.funnel import (
     DISTRACTOR_CHECK,
     FINAL,
@@ -25,14 +42,23 @@ from evalset_pipeline.core.questions.funnel import (
     FunnelRow,
 )
 from evalset_pipeline.core.vlm.answers import answers_agree
-from evalset_pipeline.core.vlm.base import PageView, Qualifiers, VLMBackend
+from evalset_pipeline.core.vlm.base import Judgment, PageView, Qualifiers, VLMBackend
+
+DISTRACTOR, POOLED = "distractor", "pooled"
+ENTITY = "entity"
+SECTION = "section"  # the qualifier of last resort: the heading the gold's figure is printed under
+QUALIFY_FIRST = ("entity", "period")  # order of qualifiers; other configured axes follow
 
 
 @dataclass(frozen=True)
-class Distractor:
+class PoolPage:
+    """One member of an item's pool, as validation sees it."""
+
     page: PageView
-    axis: str
-    values: dict[str, str]  # this distractor's axis values, to know where it differs from the gold
+    role: str  # DISTRACTOR (a mined one-axis negative) | POOLED (found by another source)
+    axis: str  # the mined axis; "" for a pooled page
+    values: dict[str, str]  # the page's axis values, to know where it differs from the gold
+    sources: tuple[str, ...] = ()
 
 
 @dataclass
@@ -43,7 +69,9 @@ class Candidate:
     question: str
     answer: str
     language: str
-    distractors: list[Distractor]
+    pool: list[PoolPage]
+    name_entity: bool = False  # the corpus holds several companies: the question names the gold's
+    section: str = ""  # the heading the gold's answer is printed under, "" when none
 
 
 @dataclass
@@ -57,16 +85,26 @@ class Validated:
     language: str
     qualified_axes: list[str] = field(default_factory=list)
     acceptable: list[str] = field(default_factory=list)  # unit ids that answer (gold first)
+    revisions: list[str] = field(default_factory=list)  # later filings restating the figure
 
 
 @dataclass
 class _State:
     cand: Candidate
     question: str
-    axes: list[str] = field(default_factory=list)
-    first_answering: list[Distractor] = field(default_factory=list)
+    axes: list[str] = field(default_factory=list)  # named: asked for, or already in the question
+    added: list[str] = field(default_factory=list)  # named by a rewrite that changed the question
+    first_answering: list[PoolPage] = field(default_factory=list)
     rewrites: int = 0
-    done: bool = False
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """What one round's judgments say about an item's pool."""
+
+    agreeing: list[PoolPage]  # answer as the gold does: evidence
+    conflicting: list[PoolPage]  # answer otherwise: the question is ambiguous
+    revisions: list[PoolPage]  # a later filing of the gold's company, another figure: restated
 
 
 def validate(
@@ -78,140 +116,226 @@ def validate(
 ) -> tuple[list[Validated], list[FunnelRow]]:
     funnel: list[FunnelRow] = []
     kept: list[Validated] = []
-    active = [_State(c, c.question) for c in candidates]
+    order = [*QUALIFY_FIRST, *(a for a in axes if a not in QUALIFY_FIRST)]
 
-    def final(st: _State, decision: str, reason: str) -> None:
-        st.done = True
+    def row(st: _State, stage: str, decision: str, reason: str, question: str = "") -> None:
         funnel.append(
-            FunnelRow(st.cand.item_id, st.cand.gold.unit_id, FINAL, decision, reason, st.question)
+            FunnelRow(
+                st.cand.item_id,
+                st.cand.gold.unit_id,
+                stage,
+                decision,
+                reason,
+                question or st.question,
+            )
         )
 
+    def final(st: _State, decision: str, reason: str) -> None:
+        row(st, FINAL, decision, reason)
+
+    active = [_State(c, c.question) for c in candidates]
+    _name_entities(active, backend, row)
     while active:
-        # 1. The gold must answer, and agree with the writer's answer.
-        gold_j = backend.judge([(st.question, st.cand.gold) for st in active])
-        passing = []
-        for st, j in zip(active, gold_j, strict=False):
-            if not j.answers:
-                funnel.append(
-                    FunnelRow(
-                        st.cand.item_id,
-                        st.cand.gold.unit_id,
-                        GOLD_CHECK,
-                        "fail",
-                        j.reason,
-                        st.question,
-                    )
-                )
-                final(
-                    st,
-                    "dropped",
-                    "gold does not answer its own question"
-                    + ("" if not st.rewrites else " after qualification"),
-                )
-            elif not answers_agree(j.answer or "", st.cand.answer):
-                reason = f"gold answers {j.answer!r}, writer said {st.cand.answer!r}"
-                funnel.append(
-                    FunnelRow(
-                        st.cand.item_id,
-                        st.cand.gold.unit_id,
-                        GOLD_CHECK,
-                        "fail",
-                        reason,
-                        st.question,
-                    )
-                )
-                final(st, "dropped", "gold answer disagrees with the writer's answer")
-            else:
-                funnel.append(
-                    FunnelRow(
-                        st.cand.item_id, st.cand.gold.unit_id, GOLD_CHECK, "pass", "", st.question
-                    )
-                )
-                passing.append(st)
-
-        # 2. No distractor may answer.
-        pairs = [(st.question, d.page) for st in passing for d in st.cand.distractors]
+        passing = _gold_check(active, backend, row, final)
+        pairs = [(st.question, p.page) for st in passing for p in st.cand.pool]
         judgments = iter(backend.judge(pairs))
-        to_qualify: list[tuple[_State, Qualifiers]] = []
+        pending: list[tuple[_State, list[tuple[PoolPage, Judgment]]]] = []
         for st in passing:
-            answering = [d for d in st.cand.distractors if next(judgments).answers]
-            if st.rewrites == 0:
-                st.first_answering = answering
-            if not answering:
-                funnel.append(
-                    FunnelRow(
-                        st.cand.item_id,
-                        st.cand.gold.unit_id,
-                        DISTRACTOR_CHECK,
-                        "pass",
-                        "",
-                        st.question,
-                    )
-                )
-                final(st, "qualified" if st.axes else "kept", "ok")
-                kept.append(
-                    Validated(
-                        st.cand.item_id,
-                        st.cand.gold.unit_id,
-                        "main",
-                        st.question,
-                        st.cand.question,
-                        st.cand.answer,
-                        st.cand.language,
-                        list(st.axes),
-                        [st.cand.gold.unit_id],
-                    )
-                )
-                continue
-            answering_axes = sorted({d.axis for d in answering})
-            reason = f"answerable from distractor on axis={','.join(answering_axes)}"
-            funnel.append(
-                FunnelRow(
-                    st.cand.item_id,
-                    st.cand.gold.unit_id,
-                    DISTRACTOR_CHECK,
-                    "fail",
-                    reason,
-                    st.question,
-                )
-            )
-            new_axes = _differing_axes(st.cand.gold_values, answering, axes)
-            if st.rewrites >= max_rewrites or not (set(new_axes) - set(st.axes)):
-                why = reason if new_axes else f"{reason}; no axis value tells them apart"
-                _leave_main(st, underspecified, why, kept, final)
-                continue
-            st.axes = sorted(set(st.axes) | set(new_axes), key=list(axes).index)
-            quals = Qualifiers({a: st.cand.gold_values[a] for a in st.axes}, st.cand.language)
-            to_qualify.append((st, quals))
-
-        # 3. Rewrite with qualifiers and go round again.
-        rewritten = backend.qualify([(st.cand.question, q) for st, q in to_qualify])
-        for (st, quals), text in zip(to_qualify, rewritten, strict=False):
-            funnel.append(
-                FunnelRow(
-                    st.cand.item_id,
-                    st.cand.gold.unit_id,
-                    QUALIFY,
-                    "rewrite",
-                    "qualifiers: " + ", ".join(f"{a}={v}" for a, v in quals.values.items()),
-                    text,
-                )
-            )
-            st.question = text
-            st.rewrites += 1
-        active = [st for st, _ in to_qualify]
+            answering = [(p, j) for p in st.cand.pool if (j := next(judgments)).answers]
+            if st.rewrites == 0 and not st.first_answering:
+                st.first_answering = [p for p, _ in answering]
+            reading = _read(st, answering)
+            if reading.conflicting:
+                row(st, DISTRACTOR_CHECK, "fail", _ambiguity(reading.conflicting))
+            else:
+                row(st, DISTRACTOR_CHECK, "pass", _evidence_note(reading))
+            pending.append((st, answering))
+        active = []
+        while pending:
+            to_qualify: list[
+                tuple[_State, list[tuple[PoolPage, Judgment]], list[str], Qualifiers]
+            ] = []
+            for st, answering in pending:
+                reading = _read(st, answering)
+                new = _qualifiers_needed(st, reading, order)
+                if new and st.rewrites < max_rewrites:
+                    to_qualify.append((st, answering, new, _qualifiers(st, [*st.axes, *new])))
+                else:
+                    _settle(st, reading, underspecified, kept, final)
+            # A rewrite that changes nothing means the question already named those values (a
+            # table question names its period): the round's judgments stand, and the item is
+            # decided again with them named.
+            rewritten = backend.qualify([(st.question, q) for st, _, _, q in to_qualify])
+            pending = []
+            for (st, answering, new, quals), text in zip(to_qualify, rewritten, strict=True):
+                st.axes = [*st.axes, *new]
+                if str(text).strip() == st.question.strip():
+                    pending.append((st, answering))
+                    continue
+                row(st, QUALIFY, "rewrite", _qualifier_text(quals), str(text))
+                st.question = str(text)
+                st.added += [a for a in new if a not in st.added]
+                st.rewrites += 1
+                active.append(st)
     return kept, funnel
 
 
-def _differing_axes(
-    gold: dict[str, str], answering: Sequence[Distractor], axes: Sequence[str]
-) -> list[str]:
-    """Configured axes on which some answering distractor differs from the gold and the gold has a value."""
-    out = []
-    for a in axes:
-        if gold.get(a) and any(d.values.get(a, "") != gold[a] for d in answering):
-            out.append(a)
-    return out
+def _name_entities(active: Sequence[_State], backend: VLMBackend, row: Callable[..., None]) -> None:
+    """Where the corpus holds several companies, every question names the gold's."""
+    naming = [st for st in active if st.cand.name_entity and st.cand.gold_values.get(ENTITY)]
+    quals = [_qualifiers(st, [ENTITY]) for st in naming]
+    rewritten = backend.qualify([(st.question, q) for st, q in zip(naming, quals, strict=True)])
+    for st, q, text in zip(naming, quals, rewritten, strict=True):
+        st.axes = [ENTITY]
+        if str(text).strip() != st.question.strip():
+            st.added = [ENTITY]
+            row(
+                st,
+                QUALIFY,
+                "rewrite",
+                _qualifier_text(q) + " (the corpus holds several companies)",
+                str(text),
+            )
+            st.question = str(text)
+
+
+def _gold_check(
+    active: Sequence[_State],
+    backend: VLMBackend,
+    row: Callable[..., None],
+    final: Callable[[_State, str, str], None],
+) -> list[_State]:
+    """The gold must answer, and agree with the writer's answer."""
+    passing = []
+    for st, j in zip(
+        active, backend.judge([(st.question, st.cand.gold) for st in active]), strict=True
+    ):
+        if not j.answers:
+            row(st, GOLD_CHECK, "fail", j.reason)
+            final(
+                st,
+                "dropped",
+                "gold does not answer its own question"
+                + (" after qualification" if st.rewrites else ""),
+            )
+        elif not answers_agree(j.answer or "", st.cand.answer):
+            row(
+                st, GOLD_CHECK, "fail", f"gold answers {j.answer!r}, writer said {st.cand.answer!r}"
+            )
+            final(st, "dropped", "gold answer disagrees with the writer's answer")
+        else:
+            row(st, GOLD_CHECK, "pass", "")
+            passing.append(st)
+    return passing
+
+
+def _read(st: _State, answering: Sequence[tuple[PoolPage, Judgment]]) -> _Reading:
+    """Sort the answering pages: alike, otherwise, or (once the question names its period) a
+    later filing of the gold's company restating the figure for that period."""
+    cand = st.cand
+    agreeing, conflicting, revisions = [], [], []
+    for page, j in answering:
+        if answers_agree(j.answer or "", cand.answer):
+            agreeing.append(page)
+        elif "period" in st.axes and _later_filing(page, cand.gold_values):
+            revisions.append(page)
+        else:
+            conflicting.append(page)
+    return _Reading(agreeing, conflicting, revisions)
+
+
+def _later_filing(page: PoolPage, gold: dict[str, str]) -> bool:
+    """A page of the gold's company from a filing for a later period."""
+    entity, period = gold.get(ENTITY), gold.get("period")
+    if not entity or not period or page.values.get(ENTITY) != entity:
+        return False
+    later, own = period_order(page.values.get("period", "")), period_order(period)
+    return later is not None and own is not None and later > own
+
+
+def _qualifiers_needed(st: _State, reading: _Reading, order: Sequence[str]) -> list[str]:
+    """Axes the question does not name yet on which an answering page differs from the gold (the
+    gold having a value there); the gold's section when conflicting pages differ on none."""
+    others = [*reading.conflicting, *reading.agreeing]
+    gold = st.cand.gold_values
+    new = [
+        a
+        for a in order
+        if a not in st.axes and gold.get(a) and any(p.values.get(a, "") != gold[a] for p in others)
+    ]
+    if new:
+        return new
+    if reading.conflicting and st.cand.section and SECTION not in st.axes:
+        return [SECTION]
+    return []
+
+
+def _qualifiers(st: _State, axes: Sequence[str]) -> Qualifiers:
+    """The gold's values on these axes (its section under SECTION), in the question's language."""
+    values = {**st.cand.gold_values, SECTION: st.cand.section}
+    return Qualifiers({a: values[a] for a in axes}, st.cand.language)
+
+
+def _settle(
+    st: _State,
+    reading: _Reading,
+    policy: str,
+    kept: list[Validated],
+    final: Callable[[_State, str, str], None],
+) -> None:
+    """No qualifier left to add: keep the item, or let it leave the main slice."""
+    c = st.cand
+    if reading.conflicting:
+        reason = _ambiguity(reading.conflicting)
+        if not _differing(c.gold_values, reading.conflicting):
+            reason += "; no axis value tells them apart"
+        _leave_main(st, policy, reason, kept, final)
+        return
+    evidence = {p.page.unit_id for p in reading.agreeing}
+    negatives = [p for p in c.pool if p.role == DISTRACTOR and p.page.unit_id not in evidence]
+    if not negatives:
+        final(st, "dropped", "no hard negative left: every mined negative answers the question")
+        return
+    final(st, "qualified" if st.added else "kept", "ok")
+    kept.append(
+        Validated(
+            c.item_id,
+            c.gold.unit_id,
+            "main",
+            st.question,
+            c.question,
+            c.answer,
+            c.language,
+            list(st.added),
+            [c.gold.unit_id, *(p.page.unit_id for p in reading.agreeing)],
+            [p.page.unit_id for p in reading.revisions],
+        )
+    )
+
+
+def _differing(gold: dict[str, str], pages: Sequence[PoolPage]) -> list[str]:
+    return sorted({a for p in pages for a, v in gold.items() if v and p.values.get(a, "") != v})
+
+
+def _ambiguity(pages: Sequence[PoolPage]) -> str:
+    mined = sorted({p.axis for p in pages if p.role == DISTRACTOR})
+    found = sorted({s for p in pages if p.role != DISTRACTOR for s in p.sources})
+    parts = [f"distractor on axis={','.join(mined)}"] if mined else []
+    parts += [f"pool pages found by {','.join(found)}"] if found else []
+    return "answerable from " + " and ".join(parts or ["pool pages"])
+
+
+def _evidence_note(reading: _Reading) -> str:
+    parts = []
+    if reading.agreeing:
+        parts.append(f"{len(reading.agreeing)} other pages answer alike")
+    if reading.revisions:
+        parts.append(f"{len(reading.revisions)} later filings restate it")
+    return "; ".join(parts)
+
+
+def _qualifier_text(quals: Qualifiers) -> str:
+    return "qualifiers: " + ", ".join(f"{a}={v}" for a, v in quals.values.items())
 
 
 def _leave_main(
@@ -239,6 +363,6 @@ def _leave_main(
             c.answer,
             c.language,
             [],
-            [c.gold.unit_id] + [d.page.unit_id for d in st.first_answering],
+            [c.gold.unit_id] + [p.page.unit_id for p in st.first_answering],
         )
     )

@@ -17,7 +17,14 @@ from dataclasses import dataclass
 
 from rapidfuzz.distance import Levenshtein
 
-__all__ = ["normalize_answer", "parse_quantity", "Quantity", "anls", "answers_agree"]
+__all__ = [
+    "normalize_answer",
+    "parse_quantity",
+    "Quantity",
+    "anls",
+    "answers_agree",
+    "same_amount_rounded",
+]
 
 ANLS_THRESHOLD = 0.5
 
@@ -77,6 +84,7 @@ def normalize_answer(text: str) -> str:
 class Quantity:
     value: float
     unit: str  # canonical unit, "" when none
+    decimals: int = 0  # digits printed after the decimal mark: the precision it was rounded to
 
 
 def _parse_number(num: str) -> float | None:
@@ -114,7 +122,59 @@ def parse_quantity(text: str) -> Quantity | None:
         unit = "usd" if m["prefix"] in ("$", "us$", "usd") else m["prefix"]
     elif m["prefix"] in ("$", "us$", "usd") and unit in ("m", "mn", "million"):
         unit = "usd m"
-    return Quantity(value, _UNIT_ALIASES.get(unit, unit))
+    return Quantity(value, _UNIT_ALIASES.get(unit, unit), _decimals(m["num"]))
+
+
+def _decimals(num: str) -> int:
+    """Digits after the decimal mark, read as `_parse_number` reads the mark."""
+    num = num.replace(" ", "").replace("'", "")
+    if "," in num and "." in num:
+        mark: str | None = "," if num.rfind(",") > num.rfind(".") else "."
+    elif "," in num:
+        mark = None if all(len(p) == 3 for p in num.split(",")[1:]) else ","
+    else:
+        mark = "." if num.count(".") == 1 else None
+    return len(num.rsplit(mark, 1)[1]) if mark else 0
+
+
+# A unit's scale word: "usd millions" is usd times 1e6. What is left is the currency.
+_SCALE_WORD = re.compile(
+    r"\b(?:(?P<n>\d+)\s+)?(?P<w>thousands?|millions?|billions?|trillions?|m|mn|bn)$"
+)
+_MULTIPLIER = {
+    "thousand": 1e3,
+    "million": 1e6,
+    "billion": 1e9,
+    "trillion": 1e12,
+    "m": 1e6,
+    "mn": 1e6,
+    "bn": 1e9,
+}
+
+
+def _scaled(q: Quantity) -> tuple[str, float] | None:
+    """(currency, multiplier) of a money quantity whose unit states a scale, else None."""
+    m = _SCALE_WORD.search(q.unit)
+    if not m:
+        return None
+    word = m["w"].rstrip("s") if m["w"] not in ("m", "mn", "bn") else m["w"]
+    return q.unit[: m.start()].strip(), float(m["n"] or 1) * _MULTIPLIER[word]
+
+
+def same_amount_rounded(a: Quantity, b: Quantity) -> bool:
+    """One amount printed at two scales or precisions: "14.1 (USD billions)" is "14,082 (USD
+    millions)" rounded, "6.1 billion" is "6,065 million". The finer figure must round to the
+    coarser one at the coarser one's precision; percentages and counts are never rounded into
+    each other (12% and 12.3% may be two facts)."""
+    sa, sb = _scaled(a), _scaled(b)
+    if sa is None or sb is None or (sa[0] and sb[0] and sa[0] != sb[0]):
+        return False
+    step_a, step_b = 10.0**-a.decimals * sa[1], 10.0**-b.decimals * sb[1]
+    coarse, fine, step = (a, b, step_a) if step_a >= step_b else (b, a, step_b)
+    cs, fs = (sa, sb) if coarse is a else (sb, sa)
+    if abs(coarse.value) * cs[1] < 10 * step:
+        return False  # "6 billion" says too little to stand for "6,065 million"
+    return abs(fine.value * fs[1] - coarse.value * cs[1]) <= 0.5 * step * (1 + 1e-9)
 
 
 def anls(a: str, b: str) -> float:
@@ -144,9 +204,11 @@ def answers_agree(a: str | None, b: str | None) -> bool:
     qa, qb = parse_quantity(na), parse_quantity(nb)
     if qa is not None and qb is not None:
         # '+4.2%' and '4.2%' agree; '-4.2%' does not. An explicit '+' is not a different number.
-        return math.isclose(qa.value, qb.value, rel_tol=1e-9, abs_tol=1e-9) and _units_agree(
+        if math.isclose(qa.value, qb.value, rel_tol=1e-9, abs_tol=1e-9) and _units_agree(
             qa.unit, qb.unit
-        )
+        ):
+            return True
+        return same_amount_rounded(qa, qb)
     if na == nb:
         return True
     fa, fb = _FILLER.sub("", na).strip(), _FILLER.sub("", nb).strip()

@@ -64,6 +64,8 @@ __all__ = [
     "qualify_table_question",
     "has_dated_table",
     "column_measure",
+    "dated_page",
+    "norm_words",
     "ROW_WITHOUT_PERIOD",
 ]
 
@@ -123,7 +125,8 @@ def read_table_page(layer: dict[str, Any]) -> TablePage:
     )
 
 
-def _norm(text: str) -> str:
+def norm_words(text: str) -> str:
+    """Case, width and punctuation aside: the words a label or heading is compared by."""
     return re.sub(r"[^\w]+", " ", unicodedata.normalize("NFKC", text).casefold()).strip()
 
 
@@ -148,7 +151,7 @@ def _section(row: Row, table: Table, generic: bool) -> str:
     """What a row is asked under: its parent row, else (for a label that says little alone, or one
     the page prints under several headings) the heading the table sits under."""
     if row.parent:
-        if _BASIS.search(table.subject) and _norm(table.subject) not in _norm(row.parent):
+        if _BASIS.search(table.subject) and norm_words(table.subject) not in norm_words(row.parent):
             # "Net sales" under "Excluding Fuel" of the "Club Segment": both say which
             return f"{table.subject}, {row.parent}"
         return row.parent
@@ -160,7 +163,11 @@ def _label_phrase(
 ) -> str:
     label = row.label.strip()
     parent = _section(row, table, generic) if table is not None else row.parent
-    if not parent or _norm(parent) in _norm(label) or _norm(label) in _norm(parent):
+    if (
+        not parent
+        or norm_words(parent) in norm_words(label)
+        or norm_words(label) in norm_words(parent)
+    ):
         return label  # "Employees" under "Employees and Human Capital Management" says it already
     if language == "ko":
         return korean_label_phrase(label, parent)
@@ -262,10 +269,10 @@ def _usable_row(row: Row) -> bool:
 
 def has_dated_table(page: TablePage, context: PageContext | None = None) -> bool:
     """Does the page hold a table with at least one column this writer can name a period for?"""
-    return any(_period_phrase(c) for t in _dated(page, context).tables for c in t.columns)
+    return any(_period_phrase(c) for t in dated_page(page, context).tables for c in t.columns)
 
 
-def _dated(page: TablePage, context: PageContext | None) -> TablePage:
+def dated_page(page: TablePage, context: PageContext | None) -> TablePage:
     """The page with its columns named relative to the filing ("당기말", "전기") dated by the
     filing's own period; without the document's period they stay undated (never asked)."""
     if not any(c.relative is not None for t in page.tables for c in t.columns):
@@ -370,11 +377,11 @@ def _cells(
                     continue  # the Korean grammar names no sub-column
                 if siblings:
                     measure = column_measure(col)
-                    names = [_norm(column_measure(o)) for o in siblings]
+                    names = [norm_words(column_measure(o)) for o in siblings]
                     if (
                         not measure
                         or len(measure.split()) > MAX_MEASURE_WORDS
-                        or _norm(measure) in names
+                        or norm_words(measure) in names
                         or not all(names)
                     ):
                         continue
@@ -392,13 +399,13 @@ def write_table_question(
 ) -> WrittenQuestion | None:
     """One question about one printed cell of the page's tables (deterministic), or None; in the
     page's language ("en" or "ko")."""
-    page = _dated(page, context)
+    page = dated_page(page, context)
     cells = _cells(page.tables, context, language)
     if not cells:
         return None
     # A label that says little alone, or that the page prints in several tables, is asked under the
     # heading its table sits under; without one it cannot be asked.
-    keys = [(_norm(r.label), phrase) for _, r, _, phrase in cells]
+    keys = [(norm_words(r.label), phrase) for _, r, _, phrase in cells]
     tables_of: dict[tuple[str, str], set[int]] = {}
     labelled_in: dict[str, set[int]] = {}
     for (t, _, _, _), key in zip(cells, keys, strict=False):
@@ -410,7 +417,7 @@ def write_table_question(
             t.subject
             and context is not None
             and context.entity
-            and fuzz.ratio(_norm(t.subject), _norm(context.entity)) >= ENTITY_MATCH
+            and fuzz.ratio(norm_words(t.subject), norm_words(context.entity)) >= ENTITY_MATCH
         ):
             t = replace(t, subject="")  # a running header naming the company is no section
         generic = (
@@ -433,7 +440,8 @@ def write_table_question(
         if (
             context is not None
             and context.entity
-            and fuzz.token_set_ratio(_norm(r.label), _norm(context.entity)) >= ENTITY_MATCH
+            and fuzz.token_set_ratio(norm_words(r.label), norm_words(context.entity))
+            >= ENTITY_MATCH
         ):
             continue  # a row naming the registrant (issuer of a debt table) says what, not which figure
         phrased.append((t, r, i, phrase, _label_phrase(r, t, generic, language)))
@@ -443,7 +451,7 @@ def write_table_question(
     latest = max(_period_key(t.columns[i]) for t, _, i, _, _ in phrased)
     # A question must name one cell: a (row, period) pair printed twice on the page (a row repeated
     # in a second table, or under a section the text layer cannot tell apart) is never asked.
-    asked = [(_norm(label), phrase) for _, _, _, phrase, label in phrased]
+    asked = [(norm_words(label), phrase) for _, _, _, phrase, label in phrased]
     pool = [
         c
         for c, key in zip(phrased, asked, strict=False)
@@ -503,13 +511,26 @@ def parse_table_question(question: str) -> TableQuestion | None:
     )
 
 
-def _column_fits(q: TableQuestion, col: Column) -> bool:
+def _fiscal_year_end(context: PageContext | None) -> tuple[int, int]:
+    """(month, day) the page's fiscal year ends on: its annual report's period end, else Dec 31."""
+    if context is not None and len(context.period) == 4 and context.period_end:
+        try:
+            end = date.fromisoformat(context.period_end)
+            return end.month, end.day
+        except ValueError:
+            pass
+    return 12, 31
+
+
+def _column_fits(q: TableQuestion, col: Column, year_end: tuple[int, int] = (12, 31)) -> bool:
     """A year asked ("in 2022", "in fiscal 2022") is the year a twelve-month column is named after,
-    and a year-ended date asked is a bare year column of that year: the same figure either way.
+    and a year-ended date asked is a bare year column of that year: the same figure either way;
+    a balance asked at the fiscal year's end is a bare year column of a multi-year summary.
     A sub-column asked must be the one its header names."""
     if (
         q.measure
-        and fuzz.token_set_ratio(_norm(q.measure), _norm(column_measure(col))) < LABEL_MATCH
+        and fuzz.token_set_ratio(norm_words(q.measure), norm_words(column_measure(col)))
+        < LABEL_MATCH
     ):
         return False
     if q.year is not None:
@@ -519,7 +540,14 @@ def _column_fits(q: TableQuestion, col: Column) -> bool:
     if q.end is None:
         return False
     if col.end is None:
-        return q.months == 12 and col.year == effective_year(q.end) and col.months in (None, 12)
+        at_year_end = q.months is None and (q.end.month, q.end.day) == year_end
+        return (
+            (q.months == 12 or at_year_end)
+            and col.year == effective_year(q.end)
+            and col.months in (None, 12)
+        )
+    if {q.months, col.months} == {None, 12} and col.end == q.end:
+        return True  # a balance printed under "Year Ended December 31," is the year-end balance
     return col.end == q.end and col.months == q.months
 
 
@@ -538,11 +566,10 @@ def _row_score(q: TableQuestion, row: Row, table: Table | None = None) -> float:
 
 
 def _parent_fits(asked: str, row: Row, subject: str) -> bool:
-    """The asked section is the row's parent or its table's heading; asked as both ("Club Segment,
-    Excluding Fuel"), the part after the heading must be the row's own parent."""
-    if max(
-        _section_score(asked, row.parent), _section_score(asked, subject) if subject else 0.0
-    ) < (LABEL_MATCH):
+    """The asked section is the row's parent, its table's heading, or both; asked as both ("Club
+    Segment, Excluding Fuel"), the part after the heading must be the row's own parent."""
+    printed = [p for p in (row.parent, subject, f"{subject} {row.parent}".strip()) if p]
+    if max((_section_score(asked, p) for p in printed), default=0.0) < LABEL_MATCH:
         return False
     head, _, rest = asked.partition(", ")
     if subject and row.parent and rest and _section_score(head, subject) >= LABEL_MATCH:
@@ -551,16 +578,33 @@ def _parent_fits(asked: str, row: Row, subject: str) -> bool:
 
 
 def _section_score(asked: str, printed: str) -> float:
-    a, b = _norm(asked), _norm(printed)
+    """How well a printed heading names the asked one. Every asked word must be printed: the
+    heading "Revenues" does not name "Corporate/Other Segment, Revenues" (it is another segment's)."""
+    a, b = norm_words(asked), norm_words(printed)
     if has_hangul(a) or has_hangul(b):
         return fuzz.ratio(a.replace(" ", ""), b.replace(" ", ""))
-    return fuzz.token_set_ratio(a, b)
+    if set(a.split()) <= set(b.split()):
+        return fuzz.token_set_ratio(a, b)
+    return fuzz.token_sort_ratio(a, b)
+
+
+def _basis_named(q: TableQuestion, table: Table) -> bool:
+    """A table under a basis heading (a segment, pro forma, separate accounts) holds that basis's
+    figures, not the company's: it answers only a question that names the heading (as the writer
+    always asks such rows)."""
+    if not _BASIS.search(table.subject):
+        return True
+    return bool(q.parent) and _section_score(table.subject, q.parent) >= LABEL_MATCH
+
+
+# A sub-column that is the whole of the others ("Total", "Consolidated") answers for the row.
+_WHOLE_COLUMN = re.compile(r"^(?:total|consolidated|combined|all)\b", re.I)
 
 
 def _label_score(asked: str, printed: str) -> float:
     """Word order and punctuation aside; Korean labels also spacing aside, as filers space the
     same item differently ("현금및현금성자산", "현금 및 현금성자산")."""
-    a, b = _norm(asked), _norm(printed)
+    a, b = norm_words(asked), norm_words(printed)
     if has_hangul(a) or has_hangul(b):
         return fuzz.ratio(a.replace(" ", ""), b.replace(" ", ""))
     return fuzz.token_sort_ratio(a, b)
@@ -572,10 +616,10 @@ def _entity_ok(entity: str, text: str, context: PageContext | None) -> bool:
     if (
         context is not None
         and context.entity
-        and fuzz.ratio(_norm(entity), _norm(context.entity)) >= ENTITY_MATCH
+        and fuzz.ratio(norm_words(entity), norm_words(context.entity)) >= ENTITY_MATCH
     ):
         return True
-    return _norm(entity) in _norm(text)
+    return norm_words(entity) in norm_words(text)
 
 
 def judge_table_question(
@@ -594,25 +638,66 @@ def judge_table_question(
         return Judgment(
             False, None, "question asks for figures as originally reported; page is restated"
         )
-    page = _dated(page, context)
+    page = dated_page(page, context)
+    year_end = _fiscal_year_end(context)
     scored = [(_row_score(q, row, t), t, row) for t in page.tables for row in t.rows]
     best = max((s for s, _, _ in scored), default=0.0)
     if best == 0:
         return Judgment(False, None, f"no row {q.label!r} on the page")
+    several = ""
     for table, row in ((t, r) for s, t, r in scored if s == best):
-        for i, col in enumerate(table.columns):
-            cell = row.cells[i] if i < len(row.cells) else None
-            if cell and row.values[i] is not None and _column_fits(q, col):
-                return Judgment(
-                    True,
-                    _answer(cell, cell_unit(table, row, i)),
-                    f"row {row.label!r}, column {col.header!r}: {cell}",
-                )
+        if not _basis_named(q, table):
+            continue
+        fitting = [
+            i
+            for i, col in enumerate(table.columns)
+            if i < len(row.cells)
+            and row.cells[i]
+            and row.values[i] is not None
+            and _column_fits(q, col, year_end)
+        ]
+        if len({row.values[i] for i in fitting}) > 1 and not q.measure:
+            # Several sub-columns for the asked period (segments, regions side by side): the
+            # question names none, so only a column that is their whole answers it.
+            whole = [i for i in fitting if _WHOLE_COLUMN.match(column_measure(table.columns[i]))]
+            if len(whole) != 1:
+                several = ", ".join(row.cells[i] or "" for i in fitting)
+                continue
+            fitting = whole
+        if fitting:
+            i = fitting[0]
+            return Judgment(
+                True,
+                _answer(row.cells[i] or "", cell_unit(table, row, i)),
+                f"row {row.label!r}, column {table.columns[i].header!r}: {row.cells[i]}",
+            )
+    if several:
+        return Judgment(
+            False, None, f"row {q.label!r} prints several figures for the asked period ({several})"
+        )
     return Judgment(False, None, f"row {q.label!r} {ROW_WITHOUT_PERIOD}")
 
 
+def _with_section(question: str, q: TableQuestion, section: str) -> str:
+    """The question asked under `section`, when it names none and the section reads back as one."""
+    section = re.sub(r"\s+", " ", section).strip(" :,")
+    if q.parent or not section or len(section.split()) > 10 or not section[0].isalpha():
+        return question
+    m = _GRAMMAR.match(question.strip())
+    if m is None:
+        return question
+    text = question.strip()
+    out = f"{text[: m.end('label')]} under {section}{text[m.end('label') :]}"
+    back = parse_table_question(out)
+    return (
+        out if back is not None and back.parent == section and back.label == q.label else question
+    )
+
+
 def qualify_table_question(question: str, values: dict[str, str]) -> str:
-    """Name the gold's entity (and revision) after the period; never doubled, the period already asked."""
+    """Name the gold's entity (and revision) after the period, and its section ("… under
+    Aerospace Segment …") after the label when the question names none; never doubled, the
+    period already asked."""
     q = parse_table_question(question)
     if q is None:
         return question
@@ -620,6 +705,7 @@ def qualify_table_question(question: str, values: dict[str, str]) -> str:
         return qualify_korean_question(
             question, values.get("entity", ""), values.get("revision", "")
         )
+    question = _with_section(question, q, values.get("section", ""))
     base = question.strip().rstrip("?")
     base = re.sub(r", for [^?]+?(?=, as (?:restated|originally reported)|$)", "", base)
     base = re.sub(r", as (?:restated|originally reported)$", "", base)

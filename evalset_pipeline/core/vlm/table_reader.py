@@ -19,6 +19,7 @@ It never raises on a real page: any failure gives no tables.
 
 from __future__ import annotations
 
+import bisect
 import datetime
 import functools
 import itertools
@@ -119,25 +120,29 @@ class _Cell:
     def x1(self) -> float:
         return self.words[-1].x1
 
-    @property
+    # A cell's words never change once it is made: its text and kind are read once (the table
+    # reader asks for them hundreds of thousands of times on a filing).
+    @functools.cached_property
     def text(self) -> str:
         return " ".join(w.text for w in self.words)
 
-    @property
+    @functools.cached_property
     def kind(self) -> str:
         return _kind(self.text)
 
 
 @dataclass
 class _Line:
+    """A visual line, fixed once `_group_lines` has made it (so its measures are read once)."""
+
     words: list[_Word]
     cells: list[_Cell] = field(default_factory=list)
 
-    @property
+    @functools.cached_property
     def y0(self) -> float:
         return min(w.y0 for w in self.words)
 
-    @property
+    @functools.cached_property
     def y1(self) -> float:
         return max(w.y1 for w in self.words)
 
@@ -145,13 +150,28 @@ class _Line:
     def yc(self) -> float:
         return (self.y0 + self.y1) / 2
 
-    @property
+    @functools.cached_property
     def height(self) -> float:
-        return statistics.median(w.height for w in self.words)
+        return _median_height(self.words)
 
-    @property
+    @functools.cached_property
     def text(self) -> str:
         return " ".join(c.text for c in self.cells)
+
+    @functools.cached_property
+    def is_data(self) -> bool:
+        return _reads_as_data(self)
+
+
+def _median_height(words: Sequence[_Word]) -> float:
+    return statistics.median(w.height for w in words)
+
+
+def _sorted_median(values: Sequence[float]) -> float:
+    """`statistics.median` of a list already sorted."""
+    n = len(values)
+    mid = n // 2
+    return values[mid] if n % 2 else (values[mid - 1] + values[mid]) / 2
 
 
 _CURRENCY_SIGNS = ("US$", "$", "₩", "€", "£", "¥")
@@ -185,6 +205,7 @@ def _strip_currency(text: str) -> str:
     return t.replace(" ", "").strip()
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def _kind(text: str) -> str:
     """'currency' (a lone "$"), 'dash', 'num' or 'text'."""
     t = text.strip()
@@ -231,14 +252,19 @@ def _words_of(layer: dict[str, Any]) -> list[_Word]:
 def _group_lines(words: list[_Word]) -> list[_Line]:
     """Words whose vertical centres lie within ~40% of a word height share a visual line."""
     lines: list[_Line] = []
+    # The growing line's centres and heights, kept sorted: its medians in O(1) per word.
+    centres: list[float] = []
+    heights: list[float] = []
     for w in sorted(words, key=lambda w: (w.yc, w.x0)):
-        if lines:
-            last = lines[-1]
-            ref = statistics.median(x.yc for x in last.words)
-            if abs(w.yc - ref) <= 0.4 * max(w.height, last.height):
-                last.words.append(w)
-                continue
+        if lines and abs(w.yc - _sorted_median(centres)) <= 0.4 * max(
+            w.height, _sorted_median(heights)
+        ):
+            lines[-1].words.append(w)
+            bisect.insort(centres, w.yc)
+            bisect.insort(heights, w.height)
+            continue
         lines.append(_Line([w]))
+        centres, heights = [w.yc], [w.height]
     for line in lines:
         line.words.sort(key=lambda w: w.x0)
         line.cells = _split_cells(line)
@@ -446,6 +472,10 @@ def _is_year_line(line: _Line) -> bool:
 
 
 def _is_data(line: _Line) -> bool:
+    return line.is_data
+
+
+def _reads_as_data(line: _Line) -> bool:
     vals = _value_cells(line)
     if not vals or _is_year_line(line):
         return False

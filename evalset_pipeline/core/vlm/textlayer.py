@@ -23,7 +23,7 @@ import threading
 import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from rapidfuzz import fuzz
@@ -86,7 +86,12 @@ __all__ = [
 # write-7 / judge-7 / label-7 / qualify-3: Korean tables asked, read back and qualified in Korean
 #   (korean_columns, korean_questions); a basis heading (pro forma, segment) names the section; a
 #   bare "Total" is asked as the total of its section.
-RULES_VERSION = {"write": "write-7", "judge": "judge-7", "label": "label-7", "qualify": "qualify-3"}
+# judge-8 / label-8 / qualify-4: another company's (or filing's) page printing the asked row is
+#   supporting; a question is qualified by the heading its figure is printed under ("… under X
+#   Segment …"); an asked heading's every word must be printed; a table under a basis heading
+#   answers only a question naming it; sub-columns of the asked period answer only through their
+#   total; amounts printed at two scales agree when one rounds to the other.
+RULES_VERSION = {"write": "write-7", "judge": "judge-8", "label": "label-8", "qualify": "qualify-4"}
 ENTITY_MATCH_THRESHOLD = 90.0
 QUESTION_KINDS = (
     "argmax",
@@ -884,8 +889,20 @@ class TextLayerBackend:
             table_q = parse_table_question(q)
             if table_q is None:
                 out.append(label_page(q, ref, self.facts(p), p.context))
-            else:
-                out.append(label_table_page(ref, self.judge([(q, p)])[0]))
+                continue
+            facts, tables = self._read(p)
+            judged = judge_table_question(table_q, tables, p.context, facts.restated)
+            label = label_table_page(ref, judged)
+            if label.label == "irrelevant" and (table_q.entity or table_q.revision):
+                # Another company's (or filing's) page that prints the asked row is the same
+                # measure for another entity or basis: supporting, never irrelevant.
+                bare = replace(table_q, entity="", revision="")
+                other = judge_table_question(bare, tables, p.context, facts.restated)
+                if other.answers or other.reason.endswith(ROW_WITHOUT_PERIOD):
+                    label = LabelResult(
+                        "supporting", f"same row for another entity or basis: {judged.reason}"
+                    )
+            out.append(label)
         return out
 
     def qualify(self, items: Sequence[tuple[str, Qualifiers]]) -> list[str]:

@@ -1,7 +1,8 @@
-"""Group `index`: page_embeddings ──► template_groups."""
+"""Group `index`: page_embeddings ──► template_groups; evidence_index."""
 
 import dagster as dg
 
+from evalset_pipeline.core.pipeline.evidence_index import build_evidence_index
 from evalset_pipeline.core.pipeline.page_embeddings import build_page_embeddings
 from evalset_pipeline.core.pipeline.template_groups import build_template_groups
 from evalset_pipeline.defs.assets.metadata import materialization, stage_graph
@@ -33,3 +34,16 @@ def template_groups(
 ) -> dg.MaterializeResult:
     ctx = stage_context(context, settings)
     return materialization(ctx.paths, build_template_groups(ctx))
+
+
+@dg.asset(
+    group_name=GROUP,
+    **stage_graph("evidence_index"),
+    description="Every figure every page prints (row, column period, unit and scale), read once per "
+    "text layer: what pooling searches for the pages that answer a question.",
+)
+def evidence_index(
+    context: dg.AssetExecutionContext, settings: PipelineSettings
+) -> dg.MaterializeResult:
+    ctx = stage_context(context, settings)
+    return materialization(ctx.paths, build_evidence_index(ctx))

@@ -3,10 +3,17 @@
 from pathlib import Path
 
 from evalset_pipeline.core.questions.funnel import summarize
-from evalset_pipeline.core.questions.validation import Candidate, Distractor, validate
+from evalset_pipeline.core.questions.validation import (
+    DISTRACTOR,
+    POOLED,
+    Candidate,
+    PoolPage,
+    validate,
+)
 from evalset_pipeline.core.vlm.base import Judgment, LabelResult, PageView
 
 AXES = ["period", "metric", "entity"]
+GOLD = {"period": "2024-Q3", "metric": "revenue", "entity": "Acme"}
 
 
 def view(unit: str) -> PageView:
@@ -14,13 +21,16 @@ def view(unit: str) -> PageView:
 
 
 class ScriptedJudge:
-    """answers[question] = {unit: answer}; qualify appends the qualifier values."""
+    """answers[question] = {unit: answer}; qualify appends the qualifier values (or, for axes in
+    `already`, changes nothing: the question named them)."""
 
     name, model = "scripted", "v1"
 
-    def __init__(self, answers):
+    def __init__(self, answers, already=()):
         self.answers = answers
+        self.already = set(already)
         self.judge_batches = []
+        self.qualified = []
 
     def prompt_hash(self, task):
         return "h"
@@ -34,10 +44,13 @@ class ScriptedJudge:
         return out
 
     def qualify(self, items):
-        return [
-            q.rstrip("?") + " [" + ",".join(f"{k}={v}" for k, v in quals.values.items()) + "]?"
-            for q, quals in items
-        ]
+        out = []
+        for q, quals in items:
+            self.qualified.append(dict(quals.values))
+            new = {k: v for k, v in quals.values.items() if k not in self.already}
+            tail = ",".join(f"{k}={v}" for k, v in new.items())
+            out.append(q.rstrip("?") + f" [{tail}]?" if new else q)
+        return out
 
     def label(self, triples):
         return [LabelResult("irrelevant") for _ in triples]
@@ -46,37 +59,31 @@ class ScriptedJudge:
         return [None for _ in pages]
 
 
-def cand(item, question, answer, distractors):
-    gold_values = {"period": "2024-Q3", "metric": "revenue", "entity": "Acme"}
-    return Candidate(
-        item,
-        view(f"{item}-gold"),
-        gold_values,
-        question,
-        answer,
-        "en",
-        [Distractor(view(u), axis, vals) for u, axis, vals in distractors],
+def page(unit, axis="period", role=DISTRACTOR, **values):
+    sources = ("mined",) if role == DISTRACTOR else ("same_row",)
+    return PoolPage(
+        view(unit), role, axis if role == DISTRACTOR else "", {**GOLD, **values}, sources
     )
 
 
-def period_distractor(unit):
-    return (unit, "period", {"period": "2024-Q2", "metric": "revenue", "entity": "Acme"})
+def cand(item, question, answer, pool, **kw):
+    return Candidate(item, view(f"{item}-gold"), dict(GOLD), question, answer, "en", pool, **kw)
 
 
-def test_kept_as_written_when_no_distractor_answers():
-    c = cand("a", "Q?", "Cloud", [period_distractor("d1")])
+def test_kept_as_written_when_no_pool_page_answers():
+    c = cand("a", "Q?", "Cloud", [page("d1", period="2024-Q2")])
     kept, funnel = validate([c], ScriptedJudge({"Q?": {"a-gold": "Cloud"}}), AXES)
     assert [(k.slice, k.question, k.qualified_axes) for k in kept] == [("main", "Q?", [])]
     assert summarize(funnel)["kept_as_written"] == 1
 
 
 def test_gold_checked_first_and_dropped_when_it_cannot_answer():
-    c = cand("a", "Q?", "Cloud", [period_distractor("d1")])
+    c = cand("a", "Q?", "Cloud", [page("d1", period="2024-Q2")])
     judge = ScriptedJudge({"Q?": {"d1": "Cloud"}})
     kept, funnel = validate([c], judge, AXES)
     assert kept == []
     assert summarize(funnel)["dropped_reasons"] == {"gold does not answer its own question": 1}
-    assert judge.judge_batches == [1, 0]  # distractors never asked once the gold failed
+    assert judge.judge_batches == [1, 0]  # the pool is never asked once the gold failed
 
 
 def test_gold_answer_must_agree_with_writer():
@@ -86,11 +93,22 @@ def test_gold_answer_must_agree_with_writer():
     assert "disagrees" in next(iter(summarize(funnel)["dropped_reasons"]))
 
 
-def test_qualified_on_the_axis_where_the_answering_distractor_differs():
-    c = cand("a", "Q?", "Cloud", [period_distractor("d1")])
+def test_the_company_is_named_first_when_the_corpus_holds_several():
+    c = cand("a", "Q?", "Cloud", [page("d1", period="2024-Q2")], name_entity=True)
+    named = "Q [entity=Acme]?"
+    judge = ScriptedJudge({named: {"a-gold": "Cloud"}})
+    kept, funnel = validate([c], judge, AXES, max_rewrites=0)
+    assert [(k.question, k.original_question, k.qualified_axes) for k in kept] == [
+        (named, "Q?", ["entity"])
+    ]
+    assert judge.qualified == [{"entity": "Acme"}]  # before any judging, outside the rewrite budget
+
+
+def test_a_page_that_answers_otherwise_gets_the_gold_values_where_it_differs():
+    c = cand("a", "Q?", "Cloud", [page("d1", period="2024-Q2")])
     qualified = "Q [period=2024-Q3]?"
     judge = ScriptedJudge(
-        {"Q?": {"a-gold": "Cloud", "d1": "Cloud"}, qualified: {"a-gold": "Cloud"}}
+        {"Q?": {"a-gold": "Cloud", "d1": "Devices"}, qualified: {"a-gold": "Cloud"}}
     )
     kept, funnel = validate([c], judge, AXES)
     assert [(k.slice, k.question, k.original_question, k.qualified_axes) for k in kept] == [
@@ -99,11 +117,29 @@ def test_qualified_on_the_axis_where_the_answering_distractor_differs():
     assert summarize(funnel)["qualified"] == 1
 
 
-def test_still_ambiguous_goes_to_underspecified_slice_with_acceptable_set():
-    c = cand("a", "Q?", "Cloud", [period_distractor("d1"), period_distractor("d2")])
+def test_pages_that_answer_alike_after_qualifying_are_evidence_not_ambiguity():
+    # The next quarter's page prints this quarter as its comparative: once the question names the
+    # quarter, it still answers, with the gold's answer. It is another page that answers.
+    pool = [page("next", period="2024-Q4"), page("other", period="2024-Q2")]
     qualified = "Q [period=2024-Q3]?"
-    everyone = {"a-gold": "Cloud", "d1": "Cloud", "d2": "Cloud"}
-    kept, funnel = validate([c], ScriptedJudge({"Q?": everyone, qualified: everyone}), AXES)
+    judge = ScriptedJudge(
+        {
+            "Q?": {"a-gold": "Cloud", "next": "Cloud", "other": "Devices"},
+            qualified: {"a-gold": "Cloud", "next": "Cloud"},
+        }
+    )
+    kept, _ = validate([cand("a", "Q?", "Cloud", pool)], judge, AXES)
+    assert len(kept) == 1 and kept[0].slice == "main"
+    assert kept[0].acceptable == ["a-gold", "next"]  # gold first, then the other answering page
+
+
+def test_still_ambiguous_goes_to_underspecified_slice_with_acceptable_set():
+    pool = [page("d1", period="2024-Q2"), page("d2", period="2024-Q2")]
+    qualified = "Q [period=2024-Q3]?"
+    answers = {"a-gold": "Cloud", "d1": "Devices", "d2": "Devices"}
+    kept, funnel = validate(
+        [cand("a", "Q?", "Cloud", pool)], ScriptedJudge({"Q?": answers, qualified: answers}), AXES
+    )
     assert len(kept) == 1 and kept[0].slice == "underspecified"
     assert kept[0].question == "Q?"  # the user's phrasing, not a failed rewrite
     assert kept[0].acceptable == ["a-gold", "d1", "d2"]
@@ -111,16 +147,57 @@ def test_still_ambiguous_goes_to_underspecified_slice_with_acceptable_set():
 
 
 def test_drop_policy_drops_with_the_answering_axis_as_reason():
-    c = cand("a", "Q?", "Cloud", [period_distractor("d1")])
-    everyone = {"a-gold": "Cloud", "d1": "Cloud"}
-    judge = ScriptedJudge({"Q?": everyone, "Q [period=2024-Q3]?": everyone})
+    c = cand("a", "Q?", "Cloud", [page("d1", period="2024-Q2")])
+    answers = {"a-gold": "Cloud", "d1": "Devices"}
+    judge = ScriptedJudge({"Q?": answers, "Q [period=2024-Q3]?": answers})
     kept, funnel = validate([c], judge, AXES, underspecified="drop")
     assert kept == []
     assert summarize(funnel)["dropped_reasons"] == {"answerable from distractor on axis=period": 1}
 
 
+def test_a_rewrite_that_changes_nothing_settles_on_the_judgments_already_made():
+    # A table question names its period already: asking for it again changes nothing, so the
+    # later filing of the same company that prints another figure for that period restates it.
+    pool = [page("later", period="2024-Q4"), page("d", axis="metric", metric="cost")]
+    judge = ScriptedJudge({"Q?": {"a-gold": "5", "later": "6"}}, already={"period"})
+    kept, funnel = validate([cand("a", "Q?", "5", pool)], judge, AXES)
+    assert [(k.slice, k.question, k.revisions, k.qualified_axes) for k in kept] == [
+        ("main", "Q?", ["later"], [])
+    ]
+    assert judge.judge_batches == [1, 2]  # judged once: the no-op rewrite asked nothing again
+
+
+def test_the_heading_of_the_gold_figure_is_the_last_qualifier():
+    # Another segment's table prints the same row for the same company and period: no axis tells
+    # it apart, the gold's section does.
+    pool = [page("seg", role=POOLED), page("d", axis="metric", metric="cost")]
+    under = "Q [section=Aerospace]?"
+    judge = ScriptedJudge({"Q?": {"a-gold": "5", "seg": "9"}, under: {"a-gold": "5"}})
+    kept, _ = validate([cand("a", "Q?", "5", pool, section="Aerospace")], judge, AXES)
+    assert [(k.slice, k.question, k.qualified_axes) for k in kept] == [("main", under, ["section"])]
+
+
+def test_without_a_heading_a_conflict_no_axis_explains_is_underspecified():
+    pool = [page("seg", role=POOLED), page("d", axis="metric", metric="cost")]
+    judge = ScriptedJudge({"Q?": {"a-gold": "5", "seg": "9"}})
+    kept, funnel = validate([cand("a", "Q?", "5", pool)], judge, AXES)
+    assert [k.slice for k in kept] == ["underspecified"]
+    final = [f for f in funnel if f.stage == "final"][0]
+    assert (
+        "pool pages found by" in final.reason and "no axis value tells them apart" in final.reason
+    )
+
+
+def test_an_item_whose_every_mined_negative_answers_alike_has_no_hard_negative_left():
+    pool = [page("twin", role=DISTRACTOR, axis="period")]
+    judge = ScriptedJudge({"Q?": {"a-gold": "5", "twin": "5"}})
+    kept, funnel = validate([cand("a", "Q?", "5", pool)], judge, AXES)
+    assert kept == []
+    assert "no hard negative left" in next(iter(summarize(funnel)["dropped_reasons"]))
+
+
 def test_all_items_of_a_round_go_to_the_judge_in_one_batch():
-    cands = [cand(str(i), "Q?", "Cloud", [period_distractor(f"d{i}")]) for i in range(5)]
+    cands = [cand(str(i), "Q?", "Cloud", [page(f"d{i}", period="2024-Q2")]) for i in range(5)]
     answers = {"Q?": {f"{i}-gold": "Cloud" for i in range(5)}}
     judge = ScriptedJudge(answers)
     validate(cands, judge, AXES)

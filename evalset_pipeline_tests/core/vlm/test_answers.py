@@ -23,6 +23,9 @@ from evalset_pipeline.core.vlm.answers import anls, answers_agree, normalize_ans
         ("반도체 부문", "반도체"),
         ("Ｃｌｏｕｄ", "Cloud"),  # NFKC full-width
         ("Warehousing", "Warehouse"),  # ANLS 0.73
+        ("14.1 (USD billions)", "14,082 (USD millions)"),  # one amount, rounded in prose
+        ("6.1 (USD billions)", "6,065 (USD millions)"),
+        ("1,234.5 (KRW millions)", "1.2345 (KRW billions)"),
     ],
 )
 def test_agree(a: str, b: str) -> None:
@@ -41,6 +44,10 @@ def test_agree(a: str, b: str) -> None:
         ("Cloud", "1,234"),
         ("Cloud", None),
         ("", "Cloud"),
+        ("2,239 (USD millions)", "2,240 (USD millions)"),  # same scale and precision: two facts
+        ("6 (USD billions)", "6,065 (USD millions)"),  # one digit stands for too little
+        ("12%", "12.3%"),  # percentages are never rounded into each other
+        ("14.1 (USD billions)", "14,082 (EUR millions)"),
     ],
 )
 def test_disagree(a, b) -> None:

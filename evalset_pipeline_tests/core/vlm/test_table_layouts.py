@@ -541,8 +541,9 @@ def test_a_segment_tables_sections_are_asked_with_the_segment(tmp_path):
     assert q is not None and judge_table_question(q, page).answer == "52,792"
     q = parse_table_question("What was Net sales under Club Segment, Including Fuel in 2020?")
     assert q is not None and judge_table_question(q, page).answer == "58,792"
+    # Without the segment, the segment's table does not answer: its figures are the segment's.
     q = parse_table_question("What was Net sales under Excluding Fuel in 2020?")
-    assert q is not None and judge_table_question(q, page).answer == "52,792"
+    assert q is not None and not judge_table_question(q, page).answers
 
 
 def test_a_bare_total_is_asked_as_the_total_of_its_section_and_read_back(tmp_path):

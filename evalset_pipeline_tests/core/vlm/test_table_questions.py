@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from evalset_pipeline.core.vlm.base import PageContext
+import json
+
+from evalset_pipeline.core.vlm.base import PageContext, PageView
 from evalset_pipeline.core.vlm.table_questions import (
     judge_table_question,
     parse_table_question,
@@ -10,6 +12,7 @@ from evalset_pipeline.core.vlm.table_questions import (
     read_table_page,
     write_table_question,
 )
+from evalset_pipeline.core.vlm.textlayer import TextLayerBackend
 from evalset_pipeline_tests.core.metadata.drawn import draw_pdf, layers_of
 
 
@@ -168,3 +171,81 @@ def test_entity_qualifier_uses_the_document_and_is_never_doubled(tmp_path):
     # the statement page does not print the company name: its document's registrant answers for it
     assert judge_table_question(q, page, PageContext(entity="Contoso Ltd.")).answers
     assert not judge_table_question(q, page, PageContext(entity="Fabrikam Inc.")).answers
+
+
+def test_a_segment_table_answers_only_a_question_that_names_the_segment(tmp_path):
+    segment = [
+        "Aerospace Segment",
+        "($ in millions)",
+        HEAD,
+        ("", "July 1, 2023", "July 2, 2022"),
+        ("Net sales", "400", "380"),
+        ("Operating income", "60", "55"),
+    ]
+    [page] = pages_of(draw_pdf(tmp_path / "s.pdf", [segment]))
+    asked = "What was Net sales for the three months ended July 1, 2023?"
+    assert not judge_table_question(parse_table_question(asked), page).answers  # not the company's
+    named = qualify_table_question(asked, {"section": "Aerospace Segment"})
+    assert named == (
+        "What was Net sales under Aerospace Segment for the three months ended July 1, 2023?"
+    )
+    assert judge_table_question(parse_table_question(named), page).answer == "400 (USD millions)"
+    assert qualify_table_question(named, {"section": "Aerospace Segment"}) == named  # never doubled
+
+
+def test_an_asked_heading_must_be_printed_word_for_word_not_only_in_part(tmp_path):
+    revenues = [
+        "Revenues",
+        "($ in millions)",
+        HEAD,
+        ("", "July 1, 2023", "July 2, 2022"),
+        ("Services", "9,683", "9,100"),
+    ]
+    [page] = pages_of(draw_pdf(tmp_path / "h.pdf", [revenues]))
+    other = "What were Services under Corporate Segment, Revenues for the three months ended July 1, 2023?"
+    assert not judge_table_question(parse_table_question(other), page).answers  # another segment's
+    own = "What were Services under Revenues for the three months ended July 1, 2023?"
+    assert judge_table_question(parse_table_question(own), page).answer == "9,683 (USD millions)"
+
+
+def test_sub_columns_of_the_asked_period_answer_only_through_their_total(tmp_path):
+    regions = [
+        "Net revenues by region",
+        "($ in millions)",
+        ("", "2023 Americas", "2023 EMEA", "2023 Total"),
+        ("Net revenues", "400", "250", "650"),
+    ]
+    [page] = pages_of(draw_pdf(tmp_path / "r.pdf", [regions]))
+    asked = parse_table_question("What were Net revenues in 2023?")
+    assert judge_table_question(asked, page).answer == "650 (USD millions)"
+    no_total = [
+        "Net revenues by region",
+        "($ in millions)",
+        ("", "2023 Americas", "2023 EMEA"),
+        ("Net revenues", "400", "250"),
+    ]
+    [page] = pages_of(draw_pdf(tmp_path / "n.pdf", [no_total]))
+    judged = judge_table_question(asked, page)
+    assert not judged.answers and "several figures" in judged.reason
+
+
+def test_another_companys_page_with_the_asked_row_is_supporting(tmp_path):
+    path = draw_pdf(tmp_path / "o.pdf", [statement("July 1, 2023", "July 2, 2022", ROWS_2023)])
+    (tmp_path / "o.json").write_text(json.dumps(layers_of(path)[0]))
+    asked = "What was Net sales for the three months ended July 1, 2023, for Contoso Ltd.?"
+
+    def page(entity: str) -> PageView:
+        return PageView(
+            "p", tmp_path / "o.png", tmp_path / "o.json", "h", PageContext(entity=entity)
+        )
+
+    backend = TextLayerBackend()
+    [own, other] = backend.label(
+        [(asked, "1,200 (USD millions)", page(e)) for e in ("Contoso Ltd.", "Fabrikam Inc.")]
+    )
+    assert own.label == "sufficient"
+    assert other.label == "supporting" and "another entity" in other.rationale
+    [unrelated] = backend.label(
+        [(asked.replace("Net sales", "Goodwill"), "9 (USD millions)", page("Fabrikam Inc."))]
+    )
+    assert unrelated.label == "irrelevant"

@@ -1,0 +1,129 @@
+"""Completeness: the pages of the corpus that print an item's answer for its row and period, and
+were never judged for it.
+
+A golden set claims its judgments list every page that answers. That claim is measured here,
+never assumed: for each item whose answer is a specific figure (`figures.MIN_DIGITS`+
+significant digits), the gold page's cells that print it say which row and period the answer is
+(its label, its column's period); every other cell of the corpus printing the same figure for a
+row of that label (word order and case aside, or nearly the same words) and a shared period is
+a page that answers, and it must be among the item's judged pages. The same report on an
+imported benchmark is its audit: how many of its questions another page also answers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from rapidfuzz import fuzz
+
+from evalset_pipeline.core.evidence.figures import Figure, answer_figure
+from evalset_pipeline.core.evidence.index import EvidenceCell, EvidenceIndex, label_key
+from evalset_pipeline.core.vlm.table_questions import norm_words
+
+__all__ = ["ItemRef", "UnjudgedPage", "CompletenessReport", "completeness", "answering_cells"]
+
+LABEL_MATCH = 90.0
+
+
+@dataclass(frozen=True)
+class ItemRef:
+    """What completeness needs of an item: its answer and the pages that hold it."""
+
+    item_id: str
+    question: str
+    answer: str
+    gold_units: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class UnjudgedPage:
+    item_id: str
+    question: str
+    answer: str
+    unit_id: str
+    where: str  # the row, column and figure the page prints
+
+
+@dataclass
+class CompletenessReport:
+    items: int = 0  # items considered
+    checkable: int = 0  # the answer is a specific figure the gold page prints in a table cell
+    not_located: int = 0  # a specific figure, but no cell of the gold page holds it
+    other_answering_pages: int = 0  # non-gold pages that print the answer for its row and period
+    items_with_other_answering_pages: int = 0
+    unjudged: list[UnjudgedPage] = field(default_factory=list)
+    units_missing_from_index: int = 0  # gold pages the corpus index does not hold (corpus changed)
+
+    @property
+    def items_with_unjudged(self) -> int:
+        return len({u.item_id for u in self.unjudged})
+
+    @property
+    def share_answered_elsewhere(self) -> float | None:
+        return (
+            round(self.items_with_other_answering_pages / self.checkable, 4)
+            if self.checkable
+            else None
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["unjudged_pages"] = len(self.unjudged)
+        out["items_with_unjudged"] = self.items_with_unjudged
+        out["share_answered_elsewhere"] = self.share_answered_elsewhere
+        return out
+
+
+def same_row(a: EvidenceCell, b: EvidenceCell) -> bool:
+    """Two cells of one row: the same label (word order and case aside, or nearly the same
+    words) and a period in common."""
+    if not set(a.periods) & set(b.periods):
+        return False
+    if label_key(a.label) == label_key(b.label):
+        return True
+    return fuzz.token_sort_ratio(norm_words(a.label), norm_words(b.label)) >= LABEL_MATCH
+
+
+def answering_cells(
+    index: EvidenceIndex, figure: Figure, gold_cells: Iterable[EvidenceCell], exclude: set[str]
+) -> list[EvidenceCell]:
+    """Cells of other pages that print the figure for one of the gold cells' rows and periods."""
+    golds = list(gold_cells)
+    if not golds:
+        return []
+    return [
+        c
+        for c in index.cells_printing(figure)
+        if c.unit_id not in exclude and any(same_row(c, g) for g in golds)
+    ]
+
+
+def completeness(
+    items: Iterable[ItemRef], judged: set[tuple[str, str]], index: EvidenceIndex
+) -> CompletenessReport:
+    """`judged`: the (item id, unit id) pairs the golden set labels."""
+    report = CompletenessReport()
+    for item in items:
+        report.items += 1
+        figure = answer_figure(item.answer)
+        if figure is None or not figure.specific:
+            continue
+        report.units_missing_from_index += sum(1 for g in item.gold_units if g not in index)
+        gold_cells = [c for g in item.gold_units for c in index.matching_cells(g, figure)]
+        if not gold_cells:
+            report.not_located += 1
+            continue
+        report.checkable += 1
+        others: dict[str, EvidenceCell] = {}
+        for c in answering_cells(index, figure, gold_cells, set(item.gold_units)):
+            others.setdefault(c.unit_id, c)
+        report.other_answering_pages += len(others)
+        report.items_with_other_answering_pages += bool(others)
+        report.unjudged += [
+            UnjudgedPage(item.item_id, item.question, item.answer, unit, cell.where())
+            for unit, cell in others.items()
+            if (item.item_id, unit) not in judged
+        ]
+    return report

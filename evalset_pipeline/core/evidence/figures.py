@@ -1,0 +1,123 @@
+"""A printed figure, normalised so that one figure in any format or scale is found as one.
+
+"1,064", "$1,064", "(1,064)", "1.064" (billions) and "1,064,000" (thousands) print the same
+digits: their *key* is "1064", the significant digits with separators, sign, decimal point and
+leading/trailing zeros dropped. The key finds candidates; the magnitude (value times the scale
+the table's unit states) tells figures of one key apart where both scales are known ("1,064" in
+millions is not "$10.64" per share). A figure is specific enough to find by its key alone when
+it has at least `MIN_DIGITS` significant digits: "2,500" (key "25") is printed by chance on
+half a corpus, "1,064" is not.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from dataclasses import dataclass
+
+__all__ = [
+    "MIN_DIGITS",
+    "Figure",
+    "answer_figure",
+    "digit_key",
+    "same_magnitude",
+    "scale_of_unit",
+    "text_figure_keys",
+]
+
+MIN_DIGITS = 3
+
+_SCALE_WORDS = {
+    "thousands": 1e3,
+    "millions": 1e6,
+    "billions": 1e9,
+    "trillions": 1e12,
+}
+# Units as `table_reader.cell_unit` writes them: "USD millions", "KRW 100 millions", "%", "".
+_UNIT_SCALE = re.compile(r"(?:(\d+)\s+)?(thousands|millions|billions|trillions)\b", re.I)
+# A figure as prose and tables print it: thousands groups or plain digits, optional decimals.
+_NUMBER = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?![\w]|,\d)")
+_YEAR = re.compile(r"(?:19|20)\d{2}")
+
+
+def digit_key(text: str) -> str:
+    """The significant digits of a printed number: "$(1,064.50)" -> "10645", "0.25%" -> "25"."""
+    return re.sub(r"\D", "", unicodedata.normalize("NFKC", text or "")).strip("0")
+
+
+def scale_of_unit(unit: str) -> float | None:
+    """The multiplier a unit states ("USD millions" -> 1e6, "KRW 100 millions" -> 1e8), None when
+    it states none ("USD" may be dollars or an unstated scale; "%" and counts have none)."""
+    m = _UNIT_SCALE.search(unit or "")
+    if not m:
+        return None
+    return float(m.group(1) or 1) * _SCALE_WORDS[m.group(2).lower()]
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A figure as a magnitude: `value` (sign dropped) times `scale` when the scale is known."""
+
+    key: str
+    value: float
+    scale: float | None = None
+    percent: bool = False
+
+    @property
+    def digits(self) -> int:
+        return len(self.key)
+
+    @property
+    def specific(self) -> bool:
+        return self.digits >= MIN_DIGITS
+
+    @property
+    def magnitude(self) -> float | None:
+        return self.value * self.scale if self.scale else None
+
+
+def same_magnitude(a: Figure, b: Figure) -> bool:
+    """Two figures of one key are the same amount unless both scales are known and differ by
+    more than rounding: 1,064 (millions) is 1,064,000 (thousands) and 1.064 (billions); it is
+    not 1,064 (thousands). A percentage is only ever the same as a percentage."""
+    if a.key != b.key or a.percent != b.percent:
+        return False
+    ma, mb = a.magnitude, b.magnitude
+    if ma is None or mb is None or ma == 0 or mb == 0:
+        return True
+    return abs(math.log10(ma) - math.log10(mb)) < 0.5
+
+
+def answer_figure(answer: str) -> Figure | None:
+    """The figure an answer states, with the scale of its unit: "1,064 (USD millions)" is 1,064
+    millions, "12.5%" a percentage, "3,210" a count; None when it states no figure (a segment's
+    name). Only the first figure counts: the writer's answers are one printed cell."""
+    text = unicodedata.normalize("NFKC", answer or "")
+    m = _NUMBER.search(text)
+    if not m:
+        return None
+    key = digit_key(m.group(1))
+    if not key:
+        return None
+    rest = text[m.end() :]
+    return Figure(
+        key,
+        float(m.group(1).replace(",", "")),
+        scale_of_unit(rest),
+        percent=rest.lstrip().startswith("%"),
+    )
+
+
+def text_figure_keys(text: str) -> list[str]:
+    """The keys of every specific figure a page's text prints (years aside), distinct, in order:
+    what finds a page that prints an answer anywhere, in a table the reader missed or in prose."""
+    out: dict[str, None] = {}
+    for m in _NUMBER.finditer(unicodedata.normalize("NFKC", text or "")):
+        number = m.group(1)
+        if _YEAR.fullmatch(number):
+            continue  # 2023 is a period, not a figure
+        key = digit_key(number)
+        if len(key) >= MIN_DIGITS:
+            out[key] = None
+    return list(out)

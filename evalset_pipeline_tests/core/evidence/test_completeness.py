@@ -1,0 +1,54 @@
+"""Completeness finds the pages that print an item's answer for its row and period and were never
+judged, and nothing else (another row's same number is no answer)."""
+
+import pytest
+
+from evalset_pipeline.core.evidence.completeness import ItemRef, completeness
+from evalset_pipeline_tests.core.evidence.drawn import index_of, statement
+
+
+@pytest.fixture
+def index(tmp_path):
+    return index_of(
+        {
+            "gold": statement(
+                tmp_path, "g", "Statements", ("2023", "2022"), {"Net sales": ("1,064", "987")}
+            ),
+            "next": statement(
+                tmp_path, "n", "Statements", ("2024", "2023"), {"Sales, net": ("1,190", "1,064")}
+            ),
+            "coincidence": statement(
+                tmp_path, "c", "Note 7", ("2023", "2022"), {"Land": ("1,064", "1,001")}
+            ),
+            "older": statement(
+                tmp_path, "o", "Statements", ("2022", "2021"), {"Net sales": ("1,064", "900")}
+            ),
+        }
+    )
+
+
+ITEM = ItemRef("q1", "What were Net sales in 2023?", "1,064 (millions)", ("gold",))
+
+
+def test_an_unjudged_page_that_answers_is_found_with_where_it_prints_it(index):
+    report = completeness([ITEM], {("q1", "gold")}, index)
+    assert [(u.item_id, u.unit_id) for u in report.unjudged] == [("q1", "next")]
+    assert "Sales, net" in report.unjudged[0].where and "1,064" in report.unjudged[0].where
+    # "Land" prints the number for another row; "older" prints it for 2022: neither answers
+    assert report.other_answering_pages == 1 and report.items_with_other_answering_pages == 1
+    assert report.checkable == 1 and report.share_answered_elsewhere == 1.0
+
+
+def test_a_judged_page_is_complete(index):
+    report = completeness([ITEM], {("q1", "gold"), ("q1", "next")}, index)
+    assert report.unjudged == [] and report.other_answering_pages == 1
+
+
+def test_answers_that_are_no_specific_figure_or_not_in_a_cell_are_counted_apart(index):
+    items = [
+        ItemRef("q2", "Which segment?", "Cloud", ("gold",)),
+        ItemRef("q3", "What?", "25", ("gold",)),  # two significant digits: found everywhere
+        ItemRef("q4", "What?", "7,777 (millions)", ("gold",)),  # not printed on its gold
+    ]
+    report = completeness(items, set(), index)
+    assert (report.items, report.checkable, report.not_located) == (3, 0, 1)
