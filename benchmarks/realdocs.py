@@ -17,6 +17,9 @@ sit beside the PDFs (`documents.csv`, `statements.csv`; see that folder's README
   questions                          at --sample-size N (default 300): the funnel (sampled, written,
                                      kept, dropped and skip reasons) and the automatic audit of the
                                      kept main items (`audit`: answer-on-page, leak, units)
+  completeness, pooling              pages that print a kept answer for its row and period and were
+                                     never judged (goal 0), answered elsewhere, pool sizes and each
+                                     source's sufficient pages
 
 DIR may be the folder holding `pdfs/` and the truth files, or the PDF folder itself (truth then
 read from its parent). It must not hold a metadata.csv: this measures extraction without one.
@@ -285,6 +288,49 @@ def audit(data_dir: Path) -> dict[str, Any]:
     }
 
 
+def completeness_and_pooling(data_dir: Path) -> dict[str, Any]:
+    """`report completeness` of the latest version, and what its pools held and found."""
+    from collections import Counter
+
+    import pyarrow.parquet as pq
+
+    from evalset_pipeline.core.evidence.completeness import ItemRef, completeness
+    from evalset_pipeline.core.evidence.index import EvidenceIndex
+    from evalset_pipeline.core.golden.reader import load_golden_set
+
+    gs = load_golden_set("latest", data_dir)
+    tables = Path(data_dir) / "artifacts" / "tables"
+    index = EvidenceIndex(
+        pq.read_table(tables / "evidence_pages.parquet"),
+        pq.read_table(tables / "evidence_cells.parquet"),
+    )
+    judged = gs.judgments.to_pylist()
+    items = [
+        ItemRef(i["item_id"], i["question"], i["answer"] or "", (i["gold_unit_id"],))
+        for i in gs.items.to_pylist()
+    ]
+    report = completeness(items, {(j["item_id"], j["unit_id"]) for j in judged}, index)
+    main = {i["item_id"] for i in gs.items.to_pylist() if i["slice"] == "main"}
+    sufficient = Counter(j["item_id"] for j in judged if j["label"] == "sufficient")
+    pools = pq.read_table(tables / "item_pools.parquet").to_pylist()
+    sizes = Counter(r["item_id"] for r in pools)
+    found = Counter(s for r in pools for s in r["sources"])
+    return {
+        "completeness": {
+            **{k: v for k, v in report.to_dict().items() if k != "unjudged"},
+            "unjudged_examples": [u.__dict__ for u in report.unjudged[:5]],
+        },
+        "pooling": {
+            "pool_pages": len(pools),
+            "median_pool": sorted(sizes.values())[len(sizes) // 2] if sizes else 0,
+            "members_by_source": dict(sorted(found.items())),
+            "main_items_with_2plus_sufficient": sum(1 for i in main if sufficient[i] >= 2),
+            "main_items": len(main),
+            "judgments": len(judged),
+        },
+    }
+
+
 def _funnel(data_dir: Path) -> dict[str, Any]:
     import pyarrow.parquet as pq
 
@@ -333,6 +379,7 @@ def run(
         figures["questions"] = {
             **_funnel(Path(data_dir)),
             **audit(Path(data_dir)),
+            **completeness_and_pooling(Path(data_dir)),
             "sample_size": int(sample_size),
         }
     finally:

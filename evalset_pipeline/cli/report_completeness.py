@@ -30,12 +30,23 @@ def register(report_subparsers: Any) -> None:
     )
     add_golden(c)
     add_data_dir(c)
+    c.add_argument(
+        "--judge",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="also show every page that prints the answer's digits to the offline answer-evidence "
+        "judge (for answers no table cell places: on by default for an imported benchmark)",
+    )
     c.add_argument("--json", action="store_true", help="print one JSON object")
     c.set_defaults(func=cmd_completeness)
 
 
 def cmd_completeness(args: argparse.Namespace) -> int:
-    from evalset_pipeline.core.evidence.completeness import ItemRef, completeness
+    from evalset_pipeline.core.evidence.completeness import (
+        ItemRef,
+        answered_by_evidence,
+        completeness,
+    )
     from evalset_pipeline.core.evidence.index import EvidenceIndex
     from evalset_pipeline.core.golden.errors import GoldenSetError
     from evalset_pipeline.core.golden.reader import load_golden_set
@@ -66,15 +77,66 @@ def cmd_completeness(args: argparse.Namespace) -> int:
         )
         for i in golden.items.to_pylist()
     ]
-    report = completeness(items, {(j["item_id"], j["unit_id"]) for j in judgments}, index)
+    judged = {(j["item_id"], j["unit_id"]) for j in judgments}
+    report = completeness(items, judged, index)
+    imported = (golden.info.get("provenance") or {}).get("kind") == "import"
+    audit = (
+        answered_by_evidence(items, judged, index, _evidence_judge(paths))
+        if (args.judge if args.judge is not None else imported)
+        else None
+    )
     units = {u["unit_id"]: u for u in golden.units.to_pylist()}
     pages = _page_names(paths)
     if args.json:
         out = {"version_id": golden.version_id, **report.to_dict()}
+        if audit is not None:
+            out["evidence_judge"] = {
+                **audit.to_dict(),
+                "unjudged": [u.__dict__ for u in audit.unjudged],
+            }
         print(json.dumps(json_safe(out), allow_nan=False, default=str))
         return 0
-    _print(golden.version_id, report, {**pages, **_named(units)})
+    names = {**pages, **_named(units)}
+    _print(golden.version_id, report, names)
+    if audit is not None:
+        _print_audit(audit, names)
     return 0
+
+
+def _evidence_judge(paths: Any) -> Any:
+    """`sufficient(item, unit)` by the offline answer-evidence judge, each page in its document."""
+    from evalset_pipeline.core.pagetext.layer import text_layer_or_empty
+    from evalset_pipeline.core.tables import read_rows
+    from evalset_pipeline.core.vlm.answer_evidence import judge_evidence
+    from evalset_pipeline.core.vlm.base import PageContext
+
+    renders = {r["unit_id"]: r for r in read_rows(paths.table("page_renders"))}
+    facts = paths.table("document_facts")
+    contexts = {
+        f["document_sha256"]: PageContext(f["entity"], f["form"], f["period"], f["period_end"])
+        for f in (read_rows(facts) if facts.exists() else [])
+    }
+
+    def entity(unit: str) -> str:
+        r = renders.get(unit)
+        context = contexts.get(r["document_sha256"]) if r is not None else None
+        return context.entity if context is not None else ""
+
+    def sufficient(item: Any, unit: str) -> bool:
+        r = renders.get(unit)
+        if r is None:
+            return False
+        # The judge cannot see whose figure it reads: the question is about its gold page's company.
+        companies = {entity(g) for g in item.gold_units} - {""}
+        if companies and entity(unit) not in companies:
+            return False
+        layer = text_layer_or_empty(paths.root / r["text_path"])
+        verdict = judge_evidence(
+            item.question, item.answer, layer, contexts.get(r["document_sha256"])
+        )
+        return verdict.label == "sufficient"
+
+    return sufficient
 
 
 def _page_names(paths: Any) -> dict[str, str]:
@@ -124,3 +186,21 @@ def _print(version: str, report: Any, names: dict[str, str]) -> None:
         shown += len(pages)
     if len(report.unjudged) > shown:
         console.print(f"… and {len(report.unjudged) - shown} more pages (--json lists all)")
+
+
+def _print_audit(audit: Any, names: dict[str, str]) -> None:
+    from rich.console import Console
+
+    console = Console()
+    share = audit.share_answered_elsewhere
+    console.print(
+        f"\n[bold]answer-evidence judge[/] (every page printing the answer's digits): "
+        f"{audit.items_answered_elsewhere} of {audit.items} items"
+        + (f" ({share:.1%})" if share is not None else "")
+        + f" are answered by another page too ({audit.pages_answering} pages); "
+        f"[bold]never judged: {len(audit.unjudged)}[/]"
+    )
+    for u in audit.unjudged[:SHOWN]:
+        console.print(
+            f"  {u.item_id} {names.get(u.unit_id, u.unit_id)}: {u.question[:90]}", highlight=False
+        )

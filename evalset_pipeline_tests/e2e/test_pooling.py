@@ -139,3 +139,11 @@ def test_report_completeness_finds_nothing_unjudged(built, capsys):
     report = json.loads(capsys.readouterr().out)
     assert report["unjudged_pages"] == 0
     assert report["checkable"] >= 15 and report["other_answering_pages"] >= 15
+
+
+def test_the_answer_evidence_judge_finds_no_unjudged_page_either(built, capsys):
+    data_dir, _ = built
+    assert main(["report", "completeness", "--judge", "--data-dir", str(data_dir), "--json"]) == 0
+    audit = json.loads(capsys.readouterr().out)["evidence_judge"]
+    assert audit["items"] >= 15 and audit["items_answered_elsewhere"] >= 10
+    assert audit["unjudged_pages"] == 0, audit["unjudged"][:3]

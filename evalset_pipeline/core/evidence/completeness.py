@@ -12,7 +12,7 @@ imported benchmark is its audit: how many of its questions another page also ans
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -20,9 +20,17 @@ from rapidfuzz import fuzz
 
 from evalset_pipeline.core.evidence.figures import Figure, answer_figure
 from evalset_pipeline.core.evidence.index import EvidenceCell, EvidenceIndex, label_key
-from evalset_pipeline.core.vlm.table_questions import norm_words
+from evalset_pipeline.core.vlm.table_questions import label_words
 
-__all__ = ["ItemRef", "UnjudgedPage", "CompletenessReport", "completeness", "answering_cells"]
+__all__ = [
+    "ItemRef",
+    "UnjudgedPage",
+    "CompletenessReport",
+    "EvidenceAudit",
+    "answered_by_evidence",
+    "answering_cells",
+    "completeness",
+]
 
 LABEL_MATCH = 90.0
 
@@ -83,7 +91,7 @@ def same_row(a: EvidenceCell, b: EvidenceCell) -> bool:
         return False
     if label_key(a.label) == label_key(b.label):
         return True
-    return fuzz.token_sort_ratio(norm_words(a.label), norm_words(b.label)) >= LABEL_MATCH
+    return fuzz.token_sort_ratio(label_words(a.label), label_words(b.label)) >= LABEL_MATCH
 
 
 def answering_cells(
@@ -93,10 +101,11 @@ def answering_cells(
     golds = list(gold_cells)
     if not golds:
         return []
+    found = {(c.unit_id, c.table, c.row, c.col): c for c in index.cells_printing(figure)}
+    for c in index.cells_rounding_to(figure):  # the same amount printed at another precision
+        found.setdefault((c.unit_id, c.table, c.row, c.col), c)
     return [
-        c
-        for c in index.cells_printing(figure)
-        if c.unit_id not in exclude and any(same_row(c, g) for g in golds)
+        c for c in found.values() if c.unit_id not in exclude and any(same_row(c, g) for g in golds)
     ]
 
 
@@ -108,7 +117,7 @@ def completeness(
     for item in items:
         report.items += 1
         figure = answer_figure(item.answer)
-        if figure is None or not figure.specific:
+        if figure is None or not (figure.specific or figure.precise):
             continue
         report.units_missing_from_index += sum(1 for g in item.gold_units if g not in index)
         gold_cells = [c for g in item.gold_units for c in index.matching_cells(g, figure)]
@@ -127,3 +136,58 @@ def completeness(
             if (item.item_id, unit) not in judged
         ]
     return report
+
+
+@dataclass
+class EvidenceAudit:
+    """The same question asked of the answer-evidence judge (vlm/answer_evidence.py), for answers
+    no cell rule can place (an imported benchmark's "$1577.00", a figure in prose): every page
+    that prints the answer's digits is shown to the judge with the item's question and answer."""
+
+    items: int = 0  # items with a specific figure
+    items_answered_elsewhere: int = 0
+    pages_answering: int = 0
+    unjudged: list[UnjudgedPage] = field(default_factory=list)
+
+    @property
+    def share_answered_elsewhere(self) -> float | None:
+        return round(self.items_answered_elsewhere / self.items, 4) if self.items else None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "items": self.items,
+            "items_answered_elsewhere": self.items_answered_elsewhere,
+            "share_answered_elsewhere": self.share_answered_elsewhere,
+            "pages_answering": self.pages_answering,
+            "unjudged_pages": len(self.unjudged),
+            "items_with_unjudged": len({u.item_id for u in self.unjudged}),
+        }
+
+
+def answered_by_evidence(
+    items: Iterable[ItemRef],
+    judged: set[tuple[str, str]],
+    index: EvidenceIndex,
+    sufficient: Callable[[ItemRef, str], bool],
+) -> EvidenceAudit:
+    """`sufficient(item, unit)`: does the page state the item's answer for its question? Asked of
+    every page whose cells print the answer's figure, or whose text prints its digits (4 or more:
+    shorter ones are on half the corpus)."""
+    audit = EvidenceAudit()
+    for item in items:
+        figure = answer_figure(item.answer)
+        if figure is None or not figure.specific:
+            continue
+        audit.items += 1
+        pages = {c.unit_id for c in index.cells_printing(figure)}
+        if figure.digits >= 4:
+            pages |= index.pages_printing_text(figure.key)
+        answering = sorted(u for u in pages - set(item.gold_units) if sufficient(item, u))
+        audit.items_answered_elsewhere += bool(answering)
+        audit.pages_answering += len(answering)
+        audit.unjudged += [
+            UnjudgedPage(item.item_id, item.question, item.answer, u, "states the answer")
+            for u in answering
+            if (item.item_id, u) not in judged
+        ]
+    return audit

@@ -63,6 +63,19 @@ class Figure:
     value: float
     scale: float | None = None
     percent: bool = False
+    decimals: int = 0  # digits printed after the decimal mark
+
+    @property
+    def step(self) -> float | None:
+        """What the last printed digit is worth, when the scale is known: 12.0 billion -> 1e8."""
+        return 10.0**-self.decimals * self.scale if self.scale else None
+
+    @property
+    def precise(self) -> bool:
+        """A scaled amount whose rounding is within 1% either way ("12.0 billion", "6,065
+        million"): findable by its magnitude even with few digits."""
+        step, magnitude = self.step, self.magnitude
+        return bool(step and magnitude and not self.percent and step / 2 <= 0.01 * magnitude)
 
     @property
     def digits(self) -> int:
@@ -101,11 +114,13 @@ def answer_figure(answer: str) -> Figure | None:
     if not key:
         return None
     rest = text[m.end() :]
+    number = m.group(1)
     return Figure(
         key,
-        float(m.group(1).replace(",", "")),
+        float(number.replace(",", "")),
         scale_of_unit(rest),
         percent=rest.lstrip().startswith("%"),
+        decimals=len(number.split(".", 1)[1]) if "." in number else 0,
     )
 
 

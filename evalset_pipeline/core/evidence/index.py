@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 
 from evalset_pipeline.core.evidence.figures import (
@@ -42,7 +43,12 @@ from evalset_pipeline.core.pagetext.fiscal import effective_year
 from evalset_pipeline.core.pagetext.korean import has_hangul
 from evalset_pipeline.core.pagetext.layer import text_layer_or_empty
 from evalset_pipeline.core.vlm.base import PageContext
-from evalset_pipeline.core.vlm.table_questions import dated_page, norm_words, read_table_page
+from evalset_pipeline.core.vlm.table_questions import (
+    dated_page,
+    label_words,
+    norm_words,
+    read_table_page,
+)
 from evalset_pipeline.core.vlm.table_reader import cell_unit
 
 __all__ = [
@@ -132,7 +138,7 @@ class EvidenceCell:
 def label_key(label: str) -> str:
     """A row label as compared across pages: words in any order, case and punctuation aside;
     a Korean label also spacing aside ("현금및현금성자산" is "현금 및 현금성자산")."""
-    words = norm_words(label)
+    words = label_words(label)
     if has_hangul(words):
         return words.replace(" ", "")
     return " ".join(sorted(words.split()))
@@ -245,6 +251,14 @@ class EvidenceIndex:
             first, _ = self._unit_rows.get(u, (i, i))
             self._unit_rows[u] = (first, i + 1)
         self._key_rows = _rows_by(self._cells.column("key").to_pylist())
+        # magnitudes of the cells whose scale the table states, sorted: amounts near a rounded one
+        values = np.abs(self._cells.column("value").to_numpy(zero_copy_only=False))
+        scales = self._cells.column("scale").to_numpy(zero_copy_only=False).astype(float)
+        percent = self._cells.column("percent").to_numpy(zero_copy_only=False).astype(bool)
+        scaled = np.flatnonzero(~np.isnan(scales) & ~percent)
+        magnitudes = values[scaled] * scales[scaled]
+        order = np.argsort(magnitudes, kind="stable")
+        self._magnitudes, self._magnitude_rows = magnitudes[order], scaled[order]
         self._row_units: dict[tuple[str, str], set[str]] = defaultdict(set)
         labels = self._cells.column("label").to_pylist()
         keyed = {lab: label_key(lab) for lab in set(labels) if specific_label(lab)}
@@ -278,6 +292,16 @@ class EvidenceIndex:
         """Every cell of the corpus that prints this figure (same key, magnitudes agreeing)."""
         found = self._take(self._key_rows.get(figure.key, ()))
         return [c for c in found if same_magnitude(c.figure, figure)]
+
+    def cells_rounding_to(self, figure: Figure) -> list[EvidenceCell]:
+        """Cells whose amount rounds to the figure at its printed precision: 11,988 (millions) for
+        "12.0 billion", 6,065 (millions) for "6.1 billion". Only cells whose table states its scale."""
+        step, magnitude = figure.step, figure.magnitude
+        if step is None or magnitude is None or figure.percent:
+            return []
+        lo = np.searchsorted(self._magnitudes, magnitude - step / 2 * (1 + 1e-9), side="left")
+        hi = np.searchsorted(self._magnitudes, magnitude + step / 2 * (1 + 1e-9), side="right")
+        return self._take(sorted(self._magnitude_rows[lo:hi].tolist()))
 
     def pages_printing_text(self, key: str) -> set[str]:
         """Pages whose text prints these digits anywhere (no table needed, no scale known)."""

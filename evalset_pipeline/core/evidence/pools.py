@@ -9,7 +9,8 @@ also answer. So the pool is their union with:
   twin          near-identical copies of the gold (same text or render, or nearly every figure
                 in common: a re-saved or re-encrypted copy of a document)
   figure        every page that prints the answer's figure, in any format or scale (a table cell
-                with agreeing magnitude; or, for figures of `TEXT_DIGITS`+ digits, anywhere in its text)
+                with agreeing magnitude, or one that rounds to it: 11,988 million for "12.0
+                billion"; or, for figures of `TEXT_DIGITS`+ digits, anywhere in its text)
   same_row      every page that prints the gold's row (its label, any entity, basis or segment)
                 for the gold's period: another company's table of the same row and date
   same_subject  pages whose metadata has the gold's metric and period (for answers no table cell
@@ -117,13 +118,21 @@ def evidence_sources(
     out: dict[str, list[str]] = {}
     figure = answer_figure(answer)
     answering: list[str] = []
-    if figure is not None and figure.specific:
+    if figure is not None and (figure.specific or figure.precise):
         answering = [c.unit_id for c in answering_cells(index, figure, gold_cells, {gold})]
         labels = {label_key(c.label) for c in gold_cells}
-        cells = index.cells_printing(figure)
-        same_label = [c.unit_id for c in cells if label_key(c.label) in labels]
+        # Few digits ("12.0 billion") find too many cells by their digits: only their own row's.
+        cells = index.cells_printing(figure) if figure.specific else []
+        # An amount that merely rounds to the answer is its figure only in the gold's own row
+        # (11,988 million for "12.0 billion" of R&D); in other rows it is a near number, no more.
+        rounded = [c for c in index.cells_rounding_to(figure) if label_key(c.label) in labels]
+        same_label = [c.unit_id for c in [*cells, *rounded] if label_key(c.label) in labels]
         other = [c.unit_id for c in cells]
-        text = sorted(index.pages_printing_text(figure.key)) if figure.digits >= TEXT_DIGITS else []
+        text = (
+            sorted(index.pages_printing_text(figure.key))
+            if figure.specific and figure.digits >= TEXT_DIGITS
+            else []
+        )
         out["figure"] = [u for u in dict.fromkeys([*same_label, *other, *text]) if u != gold]
     rows: list[str] = []
     for c in gold_cells:

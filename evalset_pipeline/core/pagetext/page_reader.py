@@ -568,6 +568,14 @@ def read_page(text_layer: dict[str, Any]) -> PageFacts:
         return PageFacts(language=language_of(text if isinstance(text, str) else ""), kind="other")
 
 
+_RESTATED = re.compile(r"\brestated\b|\brestatement\b|정정|재작성", re.I)
+
+
+def says_restated(text: str) -> bool:
+    """Does a page say its figures are restated? (What the `revision` axis and qualifier read.)"""
+    return bool(_RESTATED.search(text))
+
+
 def _read_page(layer: dict[str, Any]) -> PageFacts:
     layout = _layout(layer)
     ordered = [*layout.header, *layout.title_block, *layout.body, *layout.footer]
@@ -584,7 +592,7 @@ def _read_page(layer: dict[str, Any]) -> PageFacts:
     periods = tuple(parse_periods(full_text))
     top = " ".join(it.text for it in layout.header + layout.title_block)
     reporting = tuple(parse_periods(top)) or periods
-    restated = bool(re.search(r"\brestated\b|\brestatement\b|정정|재작성", full_text, re.I))
+    restated = says_restated(full_text)
 
     kind, series = _classify(layout, body_text, unit)
     if kind == "cover":

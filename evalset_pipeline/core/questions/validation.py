@@ -11,8 +11,10 @@ the same period, near-identical copies, the baselines' top pages), not only the 
    cannot answer would be rejected by every other page too, for the wrong reason).
 3. Every pool page is judged. A page that answers with the gold's answer is evidence (another
    sufficient page: the next filing's comparative column, the statement behind an analysis
-   table, a re-saved copy). A page that answers otherwise makes the question ambiguous, except
-   a later filing of the gold's company, which restates the figure (a `revision` distractor).
+   table, a re-saved copy), and so is one that prints the gold's figure for the gold's row and
+   period under another heading (`Candidate.evidence`). A page that answers otherwise makes the
+   question ambiguous, except a later filing of the gold's company, which restates the figure
+   (a `revision` distractor).
 4. An ambiguous question, or one answered by pages that differ from the gold on an axis it does
    not name yet, gets the gold's values on those axes (entity first, then period and the other
    configured axes) and is judged again; when no axis tells the conflicting pages apart, the
@@ -45,6 +47,7 @@ from evalset_pipeline.core.vlm.answers import answers_agree
 from evalset_pipeline.core.vlm.base import Judgment, PageView, Qualifiers, VLMBackend
 
 DISTRACTOR, POOLED = "distractor", "pooled"
+_PRINTS_IT = "prints the gold's figure for the gold's row and period"
 ENTITY = "entity"
 SECTION = "section"  # the qualifier of last resort: the heading the gold's figure is printed under
 QUALIFY_FIRST = ("entity", "period")  # order of qualifiers; other configured axes follow
@@ -72,6 +75,10 @@ class Candidate:
     pool: list[PoolPage]
     name_entity: bool = False  # the corpus holds several companies: the question names the gold's
     section: str = ""  # the heading the gold's answer is printed under, "" when none
+    # Pages that print the gold's figure for the gold's row and period (core/evidence): the same
+    # fact, whatever heading they print it under, so evidence even where the judge reads the
+    # question's heading literally.
+    evidence: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -141,7 +148,13 @@ def validate(
         judgments = iter(backend.judge(pairs))
         pending: list[tuple[_State, list[tuple[PoolPage, Judgment]]]] = []
         for st in passing:
-            answering = [(p, j) for p in st.cand.pool if (j := next(judgments)).answers]
+            answering = []
+            for p in st.cand.pool:
+                j = next(judgments)
+                if j.answers:
+                    answering.append((p, j))
+                elif p.page.unit_id in st.cand.evidence:
+                    answering.append((p, Judgment(True, st.cand.answer, _PRINTS_IT)))
             if st.rewrites == 0 and not st.first_answering:
                 st.first_answering = [p for p, _ in answering]
             reading = _read(st, answering)

@@ -32,6 +32,7 @@ from evalset_pipeline.core.hashing import sha256_text
 from evalset_pipeline.core.pagetext.fiscal import effective_year, find_dates
 from evalset_pipeline.core.pagetext.korean import date_relative, has_hangul
 from evalset_pipeline.core.pagetext.periods import MONTH_NAMES, MONTH_WORD
+from evalset_pipeline.core.vlm.answers import answers_agree
 from evalset_pipeline.core.vlm.base import Judgment, PageContext, WrittenQuestion
 from evalset_pipeline.core.vlm.korean_prose import read_korean_prose_tables
 from evalset_pipeline.core.vlm.korean_questions import (
@@ -65,7 +66,10 @@ __all__ = [
     "has_dated_table",
     "column_measure",
     "dated_page",
+    "label_words",
     "norm_words",
+    "prints_answer",
+    "states_measure",
     "ROW_WITHOUT_PERIOD",
 ]
 
@@ -601,10 +605,33 @@ def _basis_named(q: TableQuestion, table: Table) -> bool:
 _WHOLE_COLUMN = re.compile(r"^(?:total|consolidated|combined|all)\b", re.I)
 
 
+# "Unrealized gain (loss), net" is "Unrealized gain, net" the next year: a sign word in
+# parentheses says which way the figure may go, not what it is.
+_SIGN_WORDS = re.compile(
+    r"\s*\((?:loss|losses|gain|gains|income|expense|expenses|benefit|deficit|decrease|increase|"
+    r"used\s+in|provided\s+by)\)",
+    re.I,
+)
+
+
+_TRAILING_MEASURE = re.compile(r"\s+(?:expense|expenses)$")
+_FUNCTION_WORDS = frozenset("a an and as at by for from in of on or the to total net other".split())
+
+
+def label_words(label: str) -> str:
+    """A row label as compared with another: words (`norm_words`), sign words in parentheses
+    aside, and a last "expense(s)" that leaves two content words ("Research and development
+    expense" is the statement's "Research and development"; "Interest expense" stays itself)."""
+    words = norm_words(_SIGN_WORDS.sub("", label))
+    bare = _TRAILING_MEASURE.sub("", words)
+    content = [w for w in bare.split() if w not in _FUNCTION_WORDS]
+    return bare if bare != words and len(content) >= 2 else words
+
+
 def _label_score(asked: str, printed: str) -> float:
     """Word order and punctuation aside; Korean labels also spacing aside, as filers space the
     same item differently ("현금및현금성자산", "현금 및 현금성자산")."""
-    a, b = norm_words(asked), norm_words(printed)
+    a, b = label_words(asked), label_words(printed)
     if has_hangul(a) or has_hangul(b):
         return fuzz.ratio(a.replace(" ", ""), b.replace(" ", ""))
     return fuzz.token_sort_ratio(a, b)
@@ -678,11 +705,54 @@ def judge_table_question(
     return Judgment(False, None, f"row {q.label!r} {ROW_WITHOUT_PERIOD}")
 
 
+def prints_answer(
+    q: TableQuestion, page: TablePage, reference: str, context: PageContext | None = None
+) -> str | None:
+    """Where the page prints `reference` in a row of the asked label for the asked period, under
+    whatever heading ("row 'Short-term debt', column '2023': 80"), else None. The question's
+    heading says where the gold prints its figure; a page printing the same figure for the same
+    row and period states the same fact (the labeller's rule, not the judge's: the judge is
+    never told the answer)."""
+    if not _entity_ok(q.entity, page.text, context):
+        return None
+    page = dated_page(page, context)
+    year_end = _fiscal_year_end(context)
+    for table in page.tables:
+        for row in table.rows:
+            if _label_score(q.label, row.label) < LABEL_MATCH:
+                continue
+            for i, col in enumerate(table.columns):
+                cell = row.cells[i] if i < len(row.cells) else None
+                if not cell or row.values[i] is None or not _column_fits(q, col, year_end):
+                    continue
+                if answers_agree(_answer(cell, cell_unit(table, row, i)), reference):
+                    return f"row {row.label!r}, column {col.header!r}: {cell}"
+    return None
+
+
+def states_measure(label: str, text: str) -> bool:
+    """Does a line of the page name the asked row's measure beside a figure ("Amortization expense
+    for intangible assets was $4.3 billion" for "Intangible amortization expense")? What makes
+    a page that prints the measure for another period, company or basis `supporting`. A label of
+    fewer than two content words ("Services", "Colorado") names no measure on its own."""
+    wanted = set(label_words(label).split()) - _FUNCTION_WORDS
+    if len(wanted) < 2:
+        return False
+    for line in text.splitlines():
+        words = set(label_words(line).split())
+        if wanted <= words and re.search(r"\d", line):
+            return True
+    return False
+
+
 def _with_section(question: str, q: TableQuestion, section: str) -> str:
     """The question asked under `section`, when it names none and the section reads back as one."""
     section = re.sub(r"\s+", " ", section).strip(" :,")
     if q.parent or not section or len(section.split()) > 10 or not section[0].isalpha():
         return question
+    words, label = set(norm_words(section).split()), set(norm_words(q.label).split())
+    if words <= label or label <= words:
+        return question  # "Provision for income taxes under Provision for Income Taxes" says nothing more
     m = _GRAMMAR.match(question.strip())
     if m is None:
         return question

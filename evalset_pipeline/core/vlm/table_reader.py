@@ -86,6 +86,7 @@ class Table:
     subject: str = (
         ""  # the heading line a table sits under ("Optical Communications"), "" when none
     )
+    share_scale: str = ""  # "thousands" of "(… except treasury stock shares in thousands)"
 
 
 # --- words, lines, cells ------------------------------------------------------------------------
@@ -1346,6 +1347,7 @@ def _table_of(
     unit, per_share = _units(heading_all, page_text)
     if not unit and previous is not None and not headers:
         unit, per_share = previous.unit, previous.per_share_unit
+    shares = _share_scale(heading_all) or (previous.share_scale if previous is not None else "")
     top_y = lines[top].y0 if top < len(lines) else lines[block.start].y0
     return Table(
         columns,
@@ -1356,7 +1358,22 @@ def _table_of(
         round(top_y, 2),
         round(lines[block.end].y1, 2),
         subject,
+        shares,
     )
+
+
+# "(Amounts in Millions Except Treasury Stock Shares in Thousands)", "(shares in millions)"
+_SHARES_IN = re.compile(
+    r"\bshares?\s+(?:\w+\s+){0,2}in\s+(thousands|millions|billions)\b|"
+    r"\b(thousands|millions|billions)\s+of\s+shares\b",
+    re.I,
+)
+
+
+def _share_scale(heading: str) -> str:
+    """The scale a heading gives share counts, when it gives them their own."""
+    m = _SHARES_IN.search(heading)
+    return next(g for g in m.groups() if g).lower() if m else ""
 
 
 def _instants_if_ends_differ(columns: tuple[Column, ...]) -> tuple[Column, ...]:
@@ -1529,7 +1546,8 @@ def _read_tables(layer: dict[str, Any]) -> list[Table]:
 _PER_SHARE_ROW = re.compile(r"per\s+(?:\w+\s+){0,2}share|per[-\s]share|\beps\b|주당", re.I)
 _SHARE_COUNT = re.compile(
     r"\b(?:restricted\s+)?stock\s+units\b|\bRSUs?\b|\bstock\s+options\b|\bshares\s+(?:used|outstanding)|weighted[\s-]+average\s+(?:number\s+of\s+)?(?:\w+\s+){0,2}shares|"
-    r"\bnumber\s+of\s+(?:\w+\s+)?shares|\bshares\s+(?:issued|in\s+computing)|주식수",
+    r"\bnumber\s+of\s+(?:\w+\s+)?shares|\bshares\s+(?:issued|in\s+computing)|주식수|"
+    r"\b(?:treasury|common|preferred|ordinary)\s+(?:stock\s+)?shares\b",
     re.I,
 )
 _COUNT_ROW = re.compile(
@@ -1572,13 +1590,13 @@ def cell_unit(table: Table, row: Row, column: int | None = None) -> str:
         if re.search(r"\bshares\b", header, re.I) and not re.search(
             r"per\s+share|price|value|\$|amount", header, re.I
         ):
-            return _scale(table)  # a "Shares Granted" column counts shares, whatever the row
+            return table.share_scale or _scale(table)  # a "Shares Granted" column counts shares
     money = bool(re.search(r"par\s+value|\$|at\s+cost|\bamount", label, re.I))
     if not money and (
         _SHARE_COUNT.search(label)
         or (not _PER_SHARE_ROW.search(label) and _SHARE_COUNT.search(parent))
     ):
-        return ""
+        return table.share_scale or _scale(table)  # shares, in the table's (or their own) scale
     if _PER_SHARE_ROW.search(label) or (_PER_SHARE_ROW.search(parent) and not _money_words(label)):
         return table.per_share_unit
     if _HEADCOUNT.search(label) or (_HEADCOUNT.search(parent) and not _money_words(label)):

@@ -25,6 +25,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from rapidfuzz import fuzz
 
@@ -37,6 +38,7 @@ from evalset_pipeline.core.pagetext.page_reader import (
     PageFacts,
     SeriesValue,
     read_page,
+    says_restated,
 )
 from evalset_pipeline.core.pagetext.periods import (
     display_period,
@@ -59,8 +61,10 @@ from evalset_pipeline.core.vlm.table_questions import (
     has_dated_table,
     judge_table_question,
     parse_table_question,
+    prints_answer,
     qualify_table_question,
     read_table_page,
+    states_measure,
     write_table_question,
 )
 
@@ -91,7 +95,11 @@ __all__ = [
 #   Segment …"); an asked heading's every word must be printed; a table under a basis heading
 #   answers only a question naming it; sub-columns of the asked period answer only through their
 #   total; amounts printed at two scales agree when one rounds to the other.
-RULES_VERSION = {"write": "write-7", "judge": "judge-8", "label": "label-8", "qualify": "qualify-4"}
+# label-9: a page printing the reference figure for the asked row and period under another
+#   heading is sufficient; one naming the asked measure beside a figure is supporting; sign words
+#   in parentheses ("gain (loss)") never tell labels apart; a heading that repeats the label is
+#   never added.
+RULES_VERSION = {"write": "write-7", "judge": "judge-9", "label": "label-9", "qualify": "qualify-5"}
 ENTITY_MATCH_THRESHOLD = 90.0
 QUESTION_KINDS = (
     "argmax",
@@ -808,7 +816,12 @@ class TextLayerBackend:
     model = "textlayer-v1"
 
     def __init__(self, cache_size: int = 4096) -> None:
-        self._cache: OrderedDict[tuple[str, str], tuple[PageFacts, TablePage]] = OrderedDict()
+        # Each reading is cached on its own: judging a table question needs only the tables
+        # (the page reader's facts cost more than the tables and are not read for it).
+        self._caches: dict[str, OrderedDict[tuple[str, str], Any]] = {
+            "facts": OrderedDict(),
+            "tables": OrderedDict(),
+        }
         self._cache_size = cache_size
         self._lock = threading.Lock()
 
@@ -819,26 +832,29 @@ class TextLayerBackend:
 
     def facts(self, page: PageView) -> PageFacts:
         """Parsed facts of a page, cached per text layer (LRU)."""
-        return self._read(page)[0]
+        return self._cached("facts", page, read_page)
 
     def table_page(self, page: PageView) -> TablePage:
-        """The page's tables, read once per text layer (LRU, with its facts)."""
-        return self._read(page)[1]
+        """The page's tables, read once per text layer (LRU)."""
+        return self._cached("tables", page, read_table_page)
 
     def _read(self, page: PageView) -> tuple[PageFacts, TablePage]:
+        return self.facts(page), self.table_page(page)
+
+    def _cached(self, kind: str, page: PageView, read: Callable[[dict], Any]) -> Any:
+        cache = self._caches[kind]
         key = (str(page.text_path), page.image_hash)
         with self._lock:
-            if key in self._cache:
-                self._cache.move_to_end(key)
-                return self._cache[key]
-        layer = text_layer_or_empty(page.text_path)
-        read = (read_page(layer), read_table_page(layer))
+            if key in cache:
+                cache.move_to_end(key)
+                return cache[key]
+        value = read(text_layer_or_empty(page.text_path))
         with self._lock:
-            self._cache[key] = read
-            self._cache.move_to_end(key)
-            while len(self._cache) > self._cache_size:
-                self._cache.popitem(last=False)
-        return read
+            cache[key] = value
+            cache.move_to_end(key)
+            while len(cache) > self._cache_size:
+                cache.popitem(last=False)
+        return value
 
     def write_questions(self, pages: Sequence[PageView]) -> list[WrittenQuestion | None]:
         # A page with a dated table (a statement, a note table) is asked about one of its cells;
@@ -873,8 +889,8 @@ class TextLayerBackend:
         for question, page in pairs:
             table_q = parse_table_question(question)
             if table_q is not None:
-                facts, tables = self._read(page)
-                out.append(judge_table_question(table_q, tables, page.context, facts.restated))
+                tables = self.table_page(page)
+                out.append(judge_table_question(table_q, tables, page.context, restated(tables)))
                 continue
             parsed = parse_question(question)
             if parsed is None:
@@ -890,18 +906,33 @@ class TextLayerBackend:
             if table_q is None:
                 out.append(label_page(q, ref, self.facts(p), p.context))
                 continue
-            facts, tables = self._read(p)
-            judged = judge_table_question(table_q, tables, p.context, facts.restated)
+            tables = self.table_page(p)
+            judged = judge_table_question(table_q, tables, p.context, restated(tables))
             label = label_table_page(ref, judged)
+            where = (
+                None
+                if label.label == "sufficient"
+                else prints_answer(table_q, tables, ref, p.context)
+            )
+            if where is not None:
+                # The same figure for the same row and period, under another heading: the same fact.
+                label = LabelResult(
+                    "sufficient", f"page prints the answer for the asked row and period ({where})"
+                )
             if label.label == "irrelevant" and (table_q.entity or table_q.revision):
                 # Another company's (or filing's) page that prints the asked row is the same
                 # measure for another entity or basis: supporting, never irrelevant.
                 bare = replace(table_q, entity="", revision="")
-                other = judge_table_question(bare, tables, p.context, facts.restated)
+                other = judge_table_question(bare, tables, p.context, restated(tables))
                 if other.answers or other.reason.endswith(ROW_WITHOUT_PERIOD):
                     label = LabelResult(
                         "supporting", f"same row for another entity or basis: {judged.reason}"
                     )
+            if label.label == "irrelevant" and states_measure(table_q.label, tables.text):
+                label = LabelResult(
+                    "supporting",
+                    f"names the asked measure beside a figure, not as asked: {judged.reason}",
+                )
             out.append(label)
         return out
 
@@ -912,6 +943,11 @@ class TextLayerBackend:
             else qualify_question(q, quals)
             for q, quals in items
         ]
+
+
+def restated(tables: TablePage) -> bool:
+    """The page says its figures are restated (read from its text, as the page reader does)."""
+    return says_restated(tables.text)
 
 
 @functools.lru_cache(maxsize=1)

@@ -52,3 +52,50 @@ def test_answers_that_are_no_specific_figure_or_not_in_a_cell_are_counted_apart(
     ]
     report = completeness(items, set(), index)
     assert (report.items, report.checkable, report.not_located) == (3, 0, 1)
+
+
+def test_the_evidence_judge_is_asked_of_every_page_printing_the_digits(index):
+    from evalset_pipeline.core.evidence.completeness import answered_by_evidence
+
+    asked = []
+
+    def sufficient(item, unit):
+        asked.append(unit)
+        return unit == "next"
+
+    audit = answered_by_evidence([ITEM], {("q1", "gold")}, index, sufficient)
+    assert sorted(asked) == [
+        "coincidence",
+        "next",
+        "older",
+    ]  # every page printing 1,064, gold aside
+    assert (audit.items, audit.items_answered_elsewhere, audit.pages_answering) == (1, 1, 1)
+    assert [u.unit_id for u in audit.unjudged] == ["next"]
+    assert audit.to_dict()["share_answered_elsewhere"] == 1.0
+
+
+def test_a_rounded_answer_is_found_where_the_statement_prints_it_whole(tmp_path):
+    from evalset_pipeline.core.evidence.figures import answer_figure
+
+    index = index_of(
+        {
+            "gold": statement(
+                tmp_path,
+                "g",
+                "Statements",
+                ("2023", "2022"),
+                {"Research and development expense": ("12.0", "11.0")},
+            ),
+            "income": statement(
+                tmp_path,
+                "i",
+                "Statements",
+                ("2023", "2022"),
+                {"Research and development": ("11,988", "11,042")},
+            ),
+        }
+    )
+    figure = answer_figure("12.0 (USD billions)")
+    assert figure.precise and not figure.specific
+    found = {c.unit_id for c in index.cells_rounding_to(figure)}
+    assert "income" in found  # 11,988 millions rounds to 12.0 billions

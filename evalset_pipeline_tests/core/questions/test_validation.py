@@ -202,3 +202,13 @@ def test_all_items_of_a_round_go_to_the_judge_in_one_batch():
     judge = ScriptedJudge(answers)
     validate(cands, judge, AXES)
     assert judge.judge_batches == [5, 5]
+
+
+def test_a_page_printing_the_gold_figure_for_its_row_is_evidence_even_if_the_judge_refuses():
+    # The judge reads "under X" literally; the evidence index says the page prints the gold's
+    # figure for the gold's row and period: the same fact, another page that answers.
+    pool = [page("statement", role=POOLED), page("d", axis="metric", metric="cost")]
+    judge = ScriptedJudge({"Q?": {"a-gold": "80"}})
+    c = cand("a", "Q?", "80", pool, evidence=frozenset({"statement"}))
+    kept, _ = validate([c], judge, AXES)
+    assert [(k.slice, k.acceptable) for k in kept] == [("main", ["a-gold", "statement"])]

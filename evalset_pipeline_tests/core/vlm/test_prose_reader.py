@@ -410,7 +410,8 @@ def test_rows_that_are_not_amounts_of_the_table_or_years_that_are_not_periods_ar
         == "USD thousands"
     )
     assert units["Effective tax rate"] == "%"
-    assert units["Restricted stock units granted"] == ""  # a count of units, never money
+    # a count of units, never money: in the table's scale, with no currency
+    assert units["Restricted stock units granted"] == "thousands"
 
 
 def test_a_clause_that_narrows_the_subject_keeps_the_figure_out(tmp_path):

@@ -249,3 +249,61 @@ def test_another_companys_page_with_the_asked_row_is_supporting(tmp_path):
         [(asked.replace("Net sales", "Goodwill"), "9 (USD millions)", page("Fabrikam Inc."))]
     )
     assert unrelated.label == "irrelevant"
+
+
+def test_the_labeller_takes_the_same_figure_for_the_same_row_under_another_heading(tmp_path):
+    # The question names the heading its gold prints the row under; the balance sheet prints the
+    # same row, date and figure under none: the same fact, so sufficient (the judge alone, never
+    # told the answer, reads the heading literally).
+    path = draw_pdf(
+        tmp_path / "b.pdf",
+        [
+            [
+                "BALANCE SHEET",
+                "($ in millions)",
+                ("", "June 30, 2023", "June 30, 2022"),
+                ("Short-term debt", "80", "136"),
+            ]
+        ],
+    )
+    (tmp_path / "b.json").write_text(json.dumps(layers_of(path)[0]))
+    page = PageView("b", tmp_path / "b.png", tmp_path / "b.json", "h")
+    asked = "What was Short-term debt under Reconciliation of Net Debt as of June 30, 2023?"
+    assert not TextLayerBackend().judge([(asked, page)])[0].answers
+    [label] = TextLayerBackend().label([(asked, "80 (USD millions)", page)])
+    assert label.label == "sufficient" and "Short-term debt" in label.rationale
+    [other] = TextLayerBackend().label([(asked, "81 (USD millions)", page)])
+    assert other.label != "sufficient"
+
+
+def test_labels_compare_without_sign_words_or_a_last_expense():
+    from evalset_pipeline.core.vlm.table_questions import label_words, states_measure
+
+    assert label_words("Unrealized gain (loss), net") == label_words("Unrealized gain, net")
+    assert label_words("Research and development expense") == label_words(
+        "Research and development"
+    )
+    assert label_words("Interest expense") != label_words("Interest")
+    text = "Net revenue grew.\nAmortization expense for intangible assets was $4.3 billion in 2022."
+    assert states_measure("Intangible amortization expense", text)
+    assert not states_measure("Services", "Services 1,200")  # one word names no measure
+
+
+def test_a_share_count_takes_the_scale_its_heading_gives_shares(tmp_path):
+    [page] = pages_of(
+        draw_pdf(
+            tmp_path / "t.pdf",
+            [
+                [
+                    "(Amounts in Millions Except Treasury Stock Shares in Thousands)",
+                    ("", "2022", "2021"),
+                    ("Treasury stock shares", "506,246", "490,878"),
+                    ("Treasury stock amount", "41,694", "39,099"),
+                ]
+            ],
+        )
+    )
+    asked = parse_table_question("What were Treasury stock shares in 2022?")
+    assert judge_table_question(asked, page).answer == "506,246 (thousands)"
+    money = parse_table_question("What was Treasury stock amount in 2022?")
+    assert judge_table_question(money, page).answer == "41,694 (millions)"  # no currency printed
