@@ -389,7 +389,9 @@ def _cells(
                         or not all(names)
                     ):
                         continue
-                    phrase = f"in the {measure} column {phrase}"
+                    if not _WHOLE_COLUMN.match(measure):
+                        # the total of the sub-columns is the row's own figure: asked plainly
+                        phrase = f"in the {measure} column {phrase}"
                 out.append((t, row, i, phrase))
     return out
 

@@ -99,7 +99,9 @@ __all__ = [
 #   heading is sufficient; one naming the asked measure beside a figure is supporting; sign words
 #   in parentheses ("gain (loss)") never tell labels apart; a heading that repeats the label is
 #   never added.
-RULES_VERSION = {"write": "write-7", "judge": "judge-9", "label": "label-9", "qualify": "qualify-5"}
+# write-8: the total of a row's sub-columns is asked as the row's figure ("What were Net sales
+#   for …", not "… in the Total column …").
+RULES_VERSION = {"write": "write-8", "judge": "judge-9", "label": "label-9", "qualify": "qualify-5"}
 ENTITY_MATCH_THRESHOLD = 90.0
 QUESTION_KINDS = (
     "argmax",
