@@ -16,11 +16,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from rapidfuzz import fuzz
-
 from evalset_pipeline.core.evidence.figures import Figure, answer_figure
 from evalset_pipeline.core.evidence.index import EvidenceCell, EvidenceIndex, label_key
-from evalset_pipeline.core.vlm.table_questions import label_words
+from evalset_pipeline.core.vlm.table_questions import same_item
 
 __all__ = [
     "ItemRef",
@@ -31,8 +29,6 @@ __all__ = [
     "answering_cells",
     "completeness",
 ]
-
-LABEL_MATCH = 90.0
 
 
 @dataclass(frozen=True)
@@ -85,13 +81,12 @@ class CompletenessReport:
 
 
 def same_row(a: EvidenceCell, b: EvidenceCell) -> bool:
-    """Two cells of one row: the same label (word order and case aside, or nearly the same
-    words) and a period in common."""
+    """Two cells printing one line item: a period in common, and labels that may name the same
+    item (`table_questions.same_item`: the same words, or one's content words within the
+    other's) — asked only of cells that print the same figure."""
     if not set(a.periods) & set(b.periods):
         return False
-    if label_key(a.label) == label_key(b.label):
-        return True
-    return fuzz.token_sort_ratio(label_words(a.label), label_words(b.label)) >= LABEL_MATCH
+    return label_key(a.label) == label_key(b.label) or same_item(a.label, b.label)
 
 
 def answering_cells(

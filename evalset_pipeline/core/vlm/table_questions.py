@@ -69,6 +69,7 @@ __all__ = [
     "label_words",
     "norm_words",
     "prints_answer",
+    "same_item",
     "states_measure",
     "ROW_WITHOUT_PERIOD",
 ]
@@ -165,7 +166,9 @@ def _section(row: Row, table: Table, generic: bool) -> str:
 def _label_phrase(
     row: Row, table: Table | None = None, generic: bool = False, language: str = "en"
 ) -> str:
-    label = row.label.strip()
+    # "Trade receivables (included in accounts receivable, net)": the aside says where the row
+    # sits, not what it is; a reader asks for the trade receivables.
+    label = _ASIDE.sub("", row.label).strip() or row.label.strip()
     parent = _section(row, table, generic) if table is not None else row.parent
     if (
         not parent
@@ -542,6 +545,8 @@ def _column_fits(q: TableQuestion, col: Column, year_end: tuple[int, int] = (12,
     if q.year is not None:
         if col.end is None:
             return col.year == q.year and col.months in (None, 12)
+        if col.months is None:  # a balance at the fiscal year's end is that year's balance
+            return (col.end.month, col.end.day) == year_end and effective_year(col.end) == q.year
         return col.months == 12 and effective_year(col.end) == q.year
     if q.end is None:
         return False
@@ -608,12 +613,14 @@ _WHOLE_COLUMN = re.compile(r"^(?:total|consolidated|combined|all)\b", re.I)
 
 
 # "Unrealized gain (loss), net" is "Unrealized gain, net" the next year: a sign word in
-# parentheses says which way the figure may go, not what it is.
+# parentheses says which way the figure may go, not what it is; an aside of three words or more
+# ("(included in accounts receivable, net)") says where the row sits.
 _SIGN_WORDS = re.compile(
     r"\s*\((?:loss|losses|gain|gains|income|expense|expenses|benefit|deficit|decrease|increase|"
     r"used\s+in|provided\s+by)\)",
     re.I,
 )
+_ASIDE = re.compile(r"\s*\((?:[^()\s]+\s+){2,}[^()]*\)")
 
 
 _TRAILING_MEASURE = re.compile(r"\s+(?:expense|expenses)$")
@@ -624,7 +631,7 @@ def label_words(label: str) -> str:
     """A row label as compared with another: words (`norm_words`), sign words in parentheses
     aside, and a last "expense(s)" that leaves two content words ("Research and development
     expense" is the statement's "Research and development"; "Interest expense" stays itself)."""
-    words = norm_words(_SIGN_WORDS.sub("", label))
+    words = norm_words(_ASIDE.sub("", _SIGN_WORDS.sub("", label)))
     bare = _TRAILING_MEASURE.sub("", words)
     content = [w for w in bare.split() if w not in _FUNCTION_WORDS]
     return bare if bare != words and len(content) >= 2 else words
@@ -707,6 +714,20 @@ def judge_table_question(
     return Judgment(False, None, f"row {q.label!r} {ROW_WITHOUT_PERIOD}")
 
 
+def same_item(asked: str, printed: str) -> bool:
+    """Two labels that may name one line item: the same words (`_label_score`), or one's two or
+    more content words all within the other's ("Diluted earnings per share" of "Diluted earnings
+    per ordinary share", "Changes due to collection of expected cash flows" of "Changes in MSR
+    fair value due to collection of expected cash flows"). Loose on purpose: it is only ever
+    asked together with the same figure and period."""
+    if _label_score(asked, printed) >= LABEL_MATCH:
+        return True
+    a = set(label_words(asked).split()) - _FUNCTION_WORDS
+    b = set(label_words(printed).split()) - _FUNCTION_WORDS
+    small, large = sorted((a, b), key=len)
+    return len(small) >= 2 and small <= large  # one word ("sales") is in too many labels
+
+
 def prints_answer(
     q: TableQuestion, page: TablePage, reference: str, context: PageContext | None = None
 ) -> str | None:
@@ -721,7 +742,7 @@ def prints_answer(
     year_end = _fiscal_year_end(context)
     for table in page.tables:
         for row in table.rows:
-            if _label_score(q.label, row.label) < LABEL_MATCH:
+            if not same_item(q.label, row.label):
                 continue
             for i, col in enumerate(table.columns):
                 cell = row.cells[i] if i < len(row.cells) else None

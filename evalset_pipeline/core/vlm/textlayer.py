@@ -101,7 +101,15 @@ __all__ = [
 #   never added.
 # write-8: the total of a row's sub-columns is asked as the row's figure ("What were Net sales
 #   for …", not "… in the Total column …").
-RULES_VERSION = {"write": "write-8", "judge": "judge-9", "label": "label-9", "qualify": "qualify-5"}
+# judge-10 / label-10: a year asked is also the balance at that fiscal year's end; labels that may
+#   name one line item (one's words within the other's) with the same figure and period are the
+#   same fact; asides in parentheses never tell labels apart, and questions leave them out.
+RULES_VERSION = {
+    "write": "write-9",
+    "judge": "judge-10",
+    "label": "label-10",
+    "qualify": "qualify-6",
+}
 ENTITY_MATCH_THRESHOLD = 90.0
 QUESTION_KINDS = (
     "argmax",

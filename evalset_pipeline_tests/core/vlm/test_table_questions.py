@@ -307,3 +307,43 @@ def test_a_share_count_takes_the_scale_its_heading_gives_shares(tmp_path):
     assert judge_table_question(asked, page).answer == "506,246 (thousands)"
     money = parse_table_question("What was Treasury stock amount in 2022?")
     assert judge_table_question(money, page).answer == "41,694 (millions)"  # no currency printed
+
+
+def test_one_line_item_under_two_labels_is_one_fact_only_with_the_same_figure():
+    from evalset_pipeline.core.vlm.table_questions import same_item
+
+    assert same_item("Diluted earnings per ordinary share", "Diluted earnings per share")
+    assert same_item("Long-term debt", "Long-term debt, excluding current portion")
+    assert not same_item("Total loans–reported", "Loans")  # one word is in too many labels
+    assert same_item(
+        "Trade receivables (included in accounts receivable, net)", "Trade receivables"
+    )
+    assert not same_item("Net sales", "Cost of sales")
+
+
+def test_a_year_asked_of_a_balance_is_the_fiscal_year_end(tmp_path):
+    [page] = pages_of(
+        draw_pdf(
+            tmp_path / "bs.pdf",
+            [
+                [
+                    "BALANCE SHEET",
+                    "($ in millions)",
+                    ("", "December 31, 2022", "December 31, 2021"),
+                    ("Long-term debt", "140,676", "143,425"),
+                ]
+            ],
+        )
+    )
+    asked = parse_table_question("What was Long-term debt in 2022?")
+    assert judge_table_question(asked, page).answer == "140,676 (USD millions)"
+    quarter = [
+        [
+            "BALANCE SHEET",
+            "($ in millions)",
+            ("", "June 30, 2022", "December 31, 2021"),
+            ("Long-term debt", "150,000", "143,425"),
+        ]
+    ]
+    [page] = pages_of(draw_pdf(tmp_path / "q.pdf", quarter))
+    assert not judge_table_question(asked, page).answers  # a quarter-end balance is not the year's
