@@ -71,10 +71,16 @@ def preview_image_uri(
 def ordered_cells(
     item: Mapping[str, Any], judgments: list[Mapping[str, Any]]
 ) -> list[tuple[str, str, str]]:
-    """(role text, unit id, label) of an item's pages: the gold first, then distractors by axis."""
+    """(role text, unit id, label) of an item's pages: the gold first, then every other page of
+    its pool that answers (with the sources that found it), then distractors by axis."""
     labels = {j["unit_id"]: j for j in judgments}
     gold = item["gold_unit_id"]
     cells = [("gold", gold, labels.get(gold, {}).get("label", "?"))]
+    cells += [
+        (f"also answers ({j['axis'] or 'pooled'})", j["unit_id"], j["label"])
+        for j in sorted(judgments, key=lambda j: j["unit_id"])
+        if j["role"] == "pooled" and j["label"] == "sufficient" and j["unit_id"] != gold
+    ]
     cells += [
         (f"{j['axis']} distractor", j["unit_id"], j["label"])
         for j in sorted(
