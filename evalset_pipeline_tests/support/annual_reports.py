@@ -19,8 +19,7 @@ from pathlib import Path
 
 import pymupdf
 
-SIZE = 9.0
-FONT = "helv"
+from evalset_pipeline_tests.support.drawn_page import DrawnPage, thousands
 
 
 @dataclass(frozen=True)
@@ -74,25 +73,8 @@ def report_name(filer: Filer, year: int) -> str:
     return f"{filer.slug}_{year}_10k.pdf"
 
 
-def _fmt(value: int) -> str:
-    return f"{value:,}"
-
-
-class _Page:
-    def __init__(self, doc: pymupdf.Document) -> None:
-        self.page = doc.new_page(width=612, height=792)
-        self.y = 60.0
-
-    def line(self, *items: tuple[str, float, str], gap: float = 13.0) -> None:
-        for kind, x, text in items:
-            width = pymupdf.get_text_length(text, FONT, SIZE)
-            left = {"l": x, "r": x - width, "c": x - width / 2}[kind]
-            self.page.insert_text((left, self.y), text, fontsize=SIZE, fontname=FONT)
-        self.y += gap
-
-
 def _cover(doc: pymupdf.Document, filer: Filer, year: int) -> None:
-    p = _Page(doc)
+    p = DrawnPage(doc)
     p.y = 120.0
     p.line(("c", 306, "UNITED STATES SECURITIES AND EXCHANGE COMMISSION"), gap=18)
     p.line(("c", 306, "Washington, D.C. 20549"), gap=24)
@@ -118,7 +100,7 @@ def _table(
     years: list[int],
     rows: dict[str, list[int]],
 ) -> None:
-    p = _Page(doc)
+    p = DrawnPage(doc)
     p.line(("c", 306, title), gap=18)
     if lead:
         p.line(("l", 50, lead), gap=18)
@@ -127,11 +109,13 @@ def _table(
     p.line(("c", (right[0] + right[-1]) / 2 - 20, header))
     p.line(*[("r", x, str(y)) for x, y in zip(right, years, strict=True)], gap=16)
     for label, values in rows.items():
-        p.line(("l", 50, label), *[("r", x, _fmt(v)) for x, v in zip(right, values, strict=True)])
+        p.line(
+            ("l", 50, label), *[("r", x, thousands(v)) for x, v in zip(right, values, strict=True)]
+        )
 
 
 def _prose(doc: pymupdf.Document, filer: Filer, heading: str, sentences: list[str]) -> None:
-    p = _Page(doc)
+    p = DrawnPage(doc)
     p.line(("l", 50, heading), gap=18)
     for text in sentences:
         p.line(("l", 50, text))

@@ -14,9 +14,8 @@ from pathlib import Path
 
 import pymupdf
 
-from evalset_pipeline_tests.support.korean_text import put_text
+from evalset_pipeline_tests.support.drawn_page import DrawnPage, thousands
 
-SIZE = 9.0
 FIRST_ORDINAL_YEAR = 1968  # the filer's first fiscal year: fiscal 2023 is its 55th
 
 
@@ -58,23 +57,8 @@ class Filer:
 FILERS = (Filer("한빛전자 주식회사", "hanbit", 7), Filer("다온화학 주식회사", "daon", 3))
 
 
-def _fmt(value: int) -> str:
-    return f"{value:,}"
-
-
-class _Page:
-    def __init__(self, doc: pymupdf.Document) -> None:
-        self.page = doc.new_page(width=612, height=792)
-        self.y = 60.0
-
-    def line(self, *items: tuple[str, float, str], gap: float = 13.0) -> None:
-        for kind, x, text in items:
-            put_text(self.page, kind, x, self.y, text, SIZE)
-        self.y += gap
-
-
 def _cover(doc: pymupdf.Document, filer: Filer, year: int) -> None:
-    p = _Page(doc)
+    p = DrawnPage(doc)
     p.y = 200.0
     p.line(("c", 306, "사업보고서"), gap=30)
     p.line(("c", 306, f"(제 {year - FIRST_ORDINAL_YEAR} 기)"), gap=24)
@@ -85,7 +69,7 @@ def _cover(doc: pymupdf.Document, filer: Filer, year: int) -> None:
 
 
 def _contents(doc: pymupdf.Document) -> None:
-    p = _Page(doc)
+    p = DrawnPage(doc)
     p.line(("c", 306, "목 차"), gap=24)
     for n, title in enumerate(
         ("회사의 개요", "사업의 내용", "재무에 관한 사항", "이사의 경영진단"), 1
@@ -102,7 +86,7 @@ def _statement(
     instant: bool,
 ) -> None:
     n = year - FIRST_ORDINAL_YEAR
-    p = _Page(doc)
+    p = DrawnPage(doc)
     p.line(("c", 306, title), gap=18)
     for k, y in ((n, year), (n - 1, year - 1)):
         stated = f"{y}.12.31 현재" if instant else f"{y}.01.01 부터 {y}.12.31 까지"
@@ -119,34 +103,38 @@ def _statement(
         p.line(
             ("l", 50, label),
             ("c", 330, str(4 + i)),
-            ("r", 470, _fmt(now[label])),
-            ("r", 560, _fmt(before[label])),
+            ("r", 470, thousands(now[label])),
+            ("r", 560, thousands(before[label])),
         )
 
 
 def _note(doc: pymupdf.Document, filer: Filer, year: int) -> None:
-    p = _Page(doc)
+    p = DrawnPage(doc)
     p.line(("l", 50, "7. 재고자산"), gap=18)
     p.line(("l", 50, "보고기간종료일 현재 재고자산의 내역은 다음과 같습니다."), gap=18)
     p.line(("r", 560, "(단위 : 백만원)"))
     p.line(("l", 50, "구 분"), ("c", 440, "당기말"), ("c", 530, "전기말"))
     now, before = filer.inventory(year), filer.inventory(year - 1)
     for label in now:
-        p.line(("l", 50, label), ("r", 470, _fmt(now[label])), ("r", 560, _fmt(before[label])))
+        p.line(
+            ("l", 50, label),
+            ("r", 470, thousands(now[label])),
+            ("r", 560, thousands(before[label])),
+        )
     p.line(
         ("l", 50, "합 계"),
-        ("r", 470, _fmt(sum(now.values()))),
-        ("r", 560, _fmt(sum(before.values()))),
+        ("r", 470, thousands(sum(now.values()))),
+        ("r", 560, thousands(sum(before.values()))),
     )
 
 
 def _prose(doc: pymupdf.Document, filer: Filer, year: int) -> None:
-    p = _Page(doc)
+    p = DrawnPage(doc)
     p.line(("l", 50, "1. 회사의 개요"), gap=18)
     for text in (
         f"{filer.name}(이하 '회사')는 전자부품과 소재를 제조하여 판매하는 기업입니다.",
         "회사는 국내외 여러 종속기업을 두고 있으며, 본점은 서울특별시에 있습니다.",
-        f"{year}년 12월 31일 현재 임직원 수는 {_fmt(filer.employees(year))}명입니다.",
+        f"{year}년 12월 31일 현재 임직원 수는 {thousands(filer.employees(year))}명입니다.",
         "회사의 주요 제품과 시장에 관한 사항은 사업의 내용에 기재되어 있습니다.",
     ):
         p.line(("l", 50, text))

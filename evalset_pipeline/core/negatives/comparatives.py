@@ -3,9 +3,9 @@
 A filing for Q3 2024 also prints Q3 2023. For a Q3 2023 question that page is not a period
 negative: it may well answer it. So a period-axis candidate that prints the gold's period among
 its own printed periods (`page_profiles.printed_periods`) is taken out of the negatives and kept
-as a *comparative* of the gold. `candidate_labels` has the judge label it: sufficient (another
-page that answers, role `pooled`), or, when it prints another figure for that period, a
-restatement (role `distractor` on the `revision` axis).
+as a *comparative* of the gold: a source of the item's pool (core/evidence/pools.py), judged
+with the rest of it: sufficient when it states the gold's answer (role `pooled`), a restatement
+when it states another figure for that period (role `distractor` on the `revision` axis).
 
 Vectorised: (page, period) pairs are encoded as integers once, and membership is one `np.isin`.
 """

@@ -2,7 +2,7 @@
 
 Period pools hold the period's kind fixed (quarters against quarters). A period candidate that
 prints the gold's period (a comparative column) is not a negative: it goes to the
-`comparative_pages` table for `candidate_labels` to judge (see negatives/comparatives.py).
+`comparative_pages` table, one source of each item's pool (`item_pools`; negatives/comparatives.py).
 """
 
 from __future__ import annotations
