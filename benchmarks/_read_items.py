@@ -22,6 +22,7 @@ def main(argv: list[str]) -> int:
     from evalset_pipeline.core.evidence.index import EvidenceIndex
     from evalset_pipeline.core.golden.reader import load_golden_set
     from evalset_pipeline.core.pagetext.layer import read_text_layer
+    from evalset_pipeline.core.paths import DataPaths
     from evalset_pipeline.core.tables import read_table
     from evalset_pipeline.core.vlm.table_questions import (
         judge_table_question,
@@ -41,9 +42,7 @@ def main(argv: list[str]) -> int:
     items = [i for i in gs.items.to_pylist() if i["slice"] == "main"]
     judged = gs.judgments.to_pylist()
     tables = data / "artifacts" / "tables"
-    index = EvidenceIndex(
-        read_table(tables / "evidence_pages.parquet"), read_table(tables / "evidence_cells.parquet")
-    )
+    index = EvidenceIndex.read(DataPaths.at(data))
     renders = {r["unit_id"]: r for r in read_table(tables / "page_renders.parquet").to_pylist()}
 
     def where(u: str) -> str:

@@ -294,21 +294,16 @@ def completeness_and_pooling(data_dir: Path) -> dict[str, Any]:
 
     import pyarrow.parquet as pq
 
-    from evalset_pipeline.core.evidence.completeness import ItemRef, completeness
+    from evalset_pipeline.core.evidence.completeness import completeness, item_refs
     from evalset_pipeline.core.evidence.index import EvidenceIndex
     from evalset_pipeline.core.golden.reader import load_golden_set
+    from evalset_pipeline.core.paths import DataPaths
 
     gs = load_golden_set("latest", data_dir)
     tables = Path(data_dir) / "artifacts" / "tables"
-    index = EvidenceIndex(
-        pq.read_table(tables / "evidence_pages.parquet"),
-        pq.read_table(tables / "evidence_cells.parquet"),
-    )
+    index = EvidenceIndex.read(DataPaths.at(data_dir))
     judged = gs.judgments.to_pylist()
-    items = [
-        ItemRef(i["item_id"], i["question"], i["answer"] or "", (i["gold_unit_id"],))
-        for i in gs.items.to_pylist()
-    ]
+    items = item_refs(gs.items.to_pylist(), judged)
     report = completeness(items, {(j["item_id"], j["unit_id"]) for j in judged}, index)
     main = {i["item_id"] for i in gs.items.to_pylist() if i["slice"] == "main"}
     sufficient = Counter(j["item_id"] for j in judged if j["label"] == "sufficient")

@@ -43,40 +43,24 @@ def register(report_subparsers: Any) -> None:
 
 def cmd_completeness(args: argparse.Namespace) -> int:
     from evalset_pipeline.core.evidence.completeness import (
-        ItemRef,
         answered_by_evidence,
         completeness,
+        item_refs,
     )
     from evalset_pipeline.core.evidence.index import EvidenceIndex
     from evalset_pipeline.core.golden.errors import GoldenSetError
     from evalset_pipeline.core.golden.reader import load_golden_set
     from evalset_pipeline.core.paths import DataPaths
-    from evalset_pipeline.core.tables import read_table
 
     paths = DataPaths.at(args.data_dir)
     try:
         golden = load_golden_set(args.golden, paths.root)
-        index = EvidenceIndex(
-            read_table(paths.table("evidence_pages"), producer="evidence_index"),
-            read_table(paths.table("evidence_cells"), producer="evidence_index"),
-        )
+        index = EvidenceIndex.read(paths)
     except (GoldenSetError, FileNotFoundError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return INPUT_ERROR
     judgments = golden.judgments.to_pylist()
-    golds: dict[str, list[str]] = {}
-    for j in judgments:
-        if j["role"] == "gold":
-            golds.setdefault(j["item_id"], []).append(j["unit_id"])
-    items = [
-        ItemRef(
-            i["item_id"],
-            i["question"],
-            i["answer"] or "",
-            tuple(dict.fromkeys([i["gold_unit_id"], *golds.get(i["item_id"], [])])),
-        )
-        for i in golden.items.to_pylist()
-    ]
+    items = item_refs(golden.items.to_pylist(), judgments)
     judged = {(j["item_id"], j["unit_id"]) for j in judgments}
     report = completeness(items, judged, index)
     imported = (golden.info.get("provenance") or {}).get("kind") == "import"
@@ -104,39 +88,16 @@ def cmd_completeness(args: argparse.Namespace) -> int:
 
 
 def _evidence_judge(paths: Any) -> Any:
-    """`sufficient(item, unit)` by the offline answer-evidence judge, each page in its document."""
-    from evalset_pipeline.core.pagetext.layer import text_layer_or_empty
+    """The answer-evidence judge over this data dir's pages and document facts."""
+    from evalset_pipeline.core.evidence.completeness import evidence_judge
     from evalset_pipeline.core.tables import read_rows
-    from evalset_pipeline.core.vlm.answer_evidence import judge_evidence
-    from evalset_pipeline.core.vlm.base import PageContext
 
-    renders = {r["unit_id"]: r for r in read_rows(paths.table("page_renders"))}
     facts = paths.table("document_facts")
-    contexts = {
-        f["document_sha256"]: PageContext(f["entity"], f["form"], f["period"], f["period_end"])
-        for f in (read_rows(facts) if facts.exists() else [])
-    }
-
-    def entity(unit: str) -> str:
-        r = renders.get(unit)
-        context = contexts.get(r["document_sha256"]) if r is not None else None
-        return context.entity if context is not None else ""
-
-    def sufficient(item: Any, unit: str) -> bool:
-        r = renders.get(unit)
-        if r is None:
-            return False
-        # The judge cannot see whose figure it reads: the question is about its gold page's company.
-        companies = {entity(g) for g in item.gold_units} - {""}
-        if companies and entity(unit) not in companies:
-            return False
-        layer = text_layer_or_empty(paths.root / r["text_path"])
-        verdict = judge_evidence(
-            item.question, item.answer, layer, contexts.get(r["document_sha256"])
-        )
-        return verdict.label == "sufficient"
-
-    return sufficient
+    return evidence_judge(
+        paths.root,
+        read_rows(paths.table("page_renders")),
+        read_rows(facts) if facts.exists() else [],
+    )
 
 
 def _page_names(paths: Any) -> dict[str, str]:

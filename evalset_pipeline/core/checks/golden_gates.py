@@ -22,7 +22,7 @@ from typing import Any
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from evalset_pipeline.core.evidence.completeness import ItemRef, completeness
+from evalset_pipeline.core.evidence.completeness import completeness, item_refs
 from evalset_pipeline.core.evidence.index import EvidenceIndex
 from evalset_pipeline.core.hashing import sha256_bytes
 from evalset_pipeline.core.paths import DataPaths
@@ -137,11 +137,8 @@ def every_answering_page_judged(
     for it (core/evidence/completeness.py): the qrels list every page that answers.
 
     The regression slice is exempt: its questions and answers are users' records, not pooled."""
-    items = [
-        ItemRef(v["item_id"], v["question"], v["answer"] or "", (v["gold_unit_id"],))
-        for v in validated
-        if v["slice"] != "regression"
-    ]
+    labels = list(labels)
+    items = item_refs((v for v in validated if v["slice"] != "regression"), labels)
     report = completeness(items, {(lab["item_id"], lab["unit_id"]) for lab in labels}, index)
     missing = report.unjudged
     return CheckOutcome(

@@ -12,16 +12,19 @@ imported benchmark is its audit: how many of its questions another page also ans
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import Any
 
 from evalset_pipeline.core.evidence.figures import Figure, answer_figure
-from evalset_pipeline.core.evidence.index import EvidenceCell, EvidenceIndex, label_key
+from evalset_pipeline.core.evidence.index import EvidenceCell, EvidenceIndex
 from evalset_pipeline.core.vlm.table_questions import same_item
 
 __all__ = [
     "ItemRef",
+    "evidence_judge",
+    "item_refs",
     "UnjudgedPage",
     "CompletenessReport",
     "EvidenceAudit",
@@ -39,6 +42,26 @@ class ItemRef:
     question: str
     answer: str
     gold_units: tuple[str, ...]
+
+
+def item_refs(
+    items: Iterable[Mapping[str, Any]], judgments: Iterable[Mapping[str, Any]] = ()
+) -> list[ItemRef]:
+    """Golden items (or validated questions) as completeness reads them: the gold page, and every
+    other page the set marks `gold` (an imported benchmark's several evidence pages)."""
+    golds: dict[str, list[str]] = {}
+    for j in judgments:
+        if j["role"] == "gold":
+            golds.setdefault(j["item_id"], []).append(j["unit_id"])
+    return [
+        ItemRef(
+            i["item_id"],
+            i["question"],
+            i["answer"] or "",
+            tuple(dict.fromkeys([i["gold_unit_id"], *golds.get(i["item_id"], [])])),
+        )
+        for i in items
+    ]
 
 
 @dataclass(frozen=True)
@@ -84,9 +107,7 @@ def same_row(a: EvidenceCell, b: EvidenceCell) -> bool:
     """Two cells printing one line item: a period in common, and labels that may name the same
     item (`table_questions.same_item`: the same words, or one's content words within the
     other's) — asked only of cells that print the same figure."""
-    if not set(a.periods) & set(b.periods):
-        return False
-    return label_key(a.label) == label_key(b.label) or same_item(a.label, b.label)
+    return bool(set(a.periods) & set(b.periods)) and same_item(a.label, b.label)
 
 
 def answering_cells(
@@ -186,3 +207,42 @@ def answered_by_evidence(
             if (item.item_id, u) not in judged
         ]
     return audit
+
+
+def evidence_judge(
+    root: Path, renders: Iterable[Mapping[str, Any]], facts: Iterable[Mapping[str, Any]]
+) -> Callable[[ItemRef, str], bool]:
+    """`sufficient(item, unit)` for `answered_by_evidence`: the offline answer-evidence judge on the
+    page, in its document (`renders`: page_renders rows; `facts`: document_facts rows). The judge
+    cannot see whose figure it reads, so a page of another company than the item's gold pages'
+    never answers it."""
+    from evalset_pipeline.core.pagetext.layer import text_layer_or_empty
+    from evalset_pipeline.core.vlm.answer_evidence import judge_evidence
+    from evalset_pipeline.core.vlm.base import PageContext
+
+    pages = {r["unit_id"]: r for r in renders}
+    contexts = {
+        f["document_sha256"]: PageContext(f["entity"], f["form"], f["period"], f["period_end"])
+        for f in facts
+    }
+
+    def context(unit: str) -> PageContext | None:
+        r = pages.get(unit)
+        return contexts.get(r["document_sha256"]) if r is not None else None
+
+    def entity(unit: str) -> str:
+        c = context(unit)
+        return c.entity if c is not None else ""
+
+    def sufficient(item: ItemRef, unit: str) -> bool:
+        if unit not in pages:
+            return False
+        companies = {entity(g) for g in item.gold_units} - {""}
+        if companies and entity(unit) not in companies:
+            return False
+        layer = text_layer_or_empty(root / pages[unit]["text_path"])
+        return (
+            judge_evidence(item.question, item.answer, layer, context(unit)).label == "sufficient"
+        )
+
+    return sufficient

@@ -42,6 +42,7 @@ from evalset_pipeline.core.hashing import canonical_json, sha256_text
 from evalset_pipeline.core.pagetext.fiscal import effective_year
 from evalset_pipeline.core.pagetext.korean import has_hangul
 from evalset_pipeline.core.pagetext.layer import text_layer_or_empty
+from evalset_pipeline.core.paths import DataPaths
 from evalset_pipeline.core.vlm.base import PageContext
 from evalset_pipeline.core.vlm.table_questions import (
     dated_page,
@@ -275,6 +276,16 @@ class EvidenceIndex:
         for unit, ks in self.text_keys.items():
             for k in ks:
                 self._text_units[k].add(unit)
+
+    @classmethod
+    def read(cls, paths: DataPaths) -> EvidenceIndex:
+        """The index `evidence_index` persisted in a data dir (the usual error if it never ran)."""
+        from evalset_pipeline.core.tables import read_table
+
+        return cls(
+            read_table(paths.table("evidence_pages"), producer="evidence_index"),
+            read_table(paths.table("evidence_cells"), producer="evidence_index"),
+        )
 
     def __contains__(self, unit_id: str) -> bool:
         return unit_id in self.text_keys

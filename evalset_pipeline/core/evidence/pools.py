@@ -8,6 +8,8 @@ also answer. So the pool is their union with:
   sibling       pages of another template with every axis value of the gold (questions/siblings.py)
   twin          near-identical copies of the gold (same text or render, or nearly every figure
                 in common: a re-saved or re-encrypted copy of a document)
+  answer        every page that prints the answer's figure (in any format, or rounded to it) for
+                a row of the gold's label and the gold's period: the same fact, never capped
   figure        every page that prints the answer's figure, in any format or scale (a table cell
                 with agreeing magnitude, or one that rounds to it: 11,988 million for "12.0
                 billion"; or, for figures of `TEXT_DIGITS`+ digits, anywhere in its text)
@@ -31,6 +33,7 @@ from evalset_pipeline.core.evidence.figures import answer_figure
 from evalset_pipeline.core.evidence.index import EvidenceCell, EvidenceIndex, label_key
 
 __all__ = [
+    "ANSWER",
     "CAPS",
     "MINED",
     "SOURCES",
@@ -43,11 +46,13 @@ __all__ = [
 ]
 
 MINED = "mined"
+ANSWER = "answer"  # prints the gold's figure for the gold's row and period: the same fact
 SOURCES = (
     MINED,
     "comparative",
     "sibling",
     "twin",
+    ANSWER,
     "figure",
     "same_row",
     "same_subject",

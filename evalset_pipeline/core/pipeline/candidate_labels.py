@@ -15,7 +15,7 @@ import pyarrow as pa
 
 from evalset_pipeline.core.evidence.figures import answer_figure
 from evalset_pipeline.core.evidence.index import EvidenceIndex
-from evalset_pipeline.core.evidence.pools import MINED, PoolMember
+from evalset_pipeline.core.evidence.pools import ANSWER, MINED, PoolMember
 from evalset_pipeline.core.golden.schema import GOLDEN_JUDGMENTS
 from evalset_pipeline.core.pipeline.context import StageContext
 from evalset_pipeline.core.pipeline.evidence_index import load_evidence_index
@@ -117,9 +117,10 @@ def _noting_coincidence(
     sources: dict[tuple[str, str], tuple[str, ...]],
     index: EvidenceIndex,
 ) -> CandidateLabel:
-    """A page found only because it prints the answer's figure, and judged irrelevant, prints it
-    for something else: say so, and where."""
-    if lab.label != "irrelevant" or "figure" not in sources.get((lab.item_id, lab.unit_id), ()):
+    """A page found because it prints the answer's figure, not for the gold's row, and judged
+    irrelevant, prints it for something else: say so, and where."""
+    found_by = sources.get((lab.item_id, lab.unit_id), ())
+    if lab.label != "irrelevant" or "figure" not in found_by or ANSWER in found_by:
         return lab
     figure = answer_figure(questions[lab.item_id][1])
     if figure is None:

@@ -130,7 +130,4 @@ def _in_page_order(rows: pa.Table, order: dict[str, int]) -> pa.Table:
 
 
 def load_evidence_index(ctx: StageContext) -> EvidenceIndex:
-    return EvidenceIndex(
-        read_table(ctx.paths.table("evidence_pages"), producer=STAGE),
-        read_table(ctx.paths.table("evidence_cells"), producer=STAGE),
-    )
+    return EvidenceIndex.read(ctx.paths)

@@ -10,6 +10,7 @@ import numpy as np
 import pyarrow as pa
 
 from evalset_pipeline.core.evidence.pools import (
+    ANSWER,
     MINED,
     PoolBuilder,
     PoolMember,
@@ -87,7 +88,7 @@ def build_item_pools(ctx: StageContext) -> StageResult:
         pool.add("twin", twins(gold))
         cells = answer_cells(index, gold, q["answer"])
         answering, found_by = evidence_sources(index, gold, q["answer"], cells)
-        pool.add("figure", answering, capped=False)  # every page that answers alike, always
+        pool.add(ANSWER, answering, capped=False)  # every page that states the same fact, always
         for source, units in found_by.items():
             pool.add(source, units)
         if not cells:  # no table cell holds the answer: the metadata says what else is about it

@@ -6,9 +6,7 @@ from dataclasses import asdict
 
 import pyarrow as pa
 
-from evalset_pipeline.core.evidence.completeness import answering_cells
-from evalset_pipeline.core.evidence.figures import answer_figure
-from evalset_pipeline.core.evidence.pools import MINED, answer_cells
+from evalset_pipeline.core.evidence.pools import ANSWER, MINED, answer_cells
 from evalset_pipeline.core.pipeline.candidate_questions import load_candidate_questions
 from evalset_pipeline.core.pipeline.context import StageContext
 from evalset_pipeline.core.pipeline.evidence_index import load_evidence_index
@@ -87,14 +85,7 @@ def build_validated_questions(ctx: StageContext) -> StageResult:
             for m in pools.get(row["item_id"], [])
             if m.unit_id in renders
         ]
-        cells = answer_cells(index, unit, row["answer"])
-        sections = [c.section for c in cells if c.section]
-        figure = answer_figure(row["answer"])
-        evidence = (
-            frozenset(c.unit_id for c in answering_cells(index, figure, cells, {unit}))
-            if figure is not None
-            else frozenset()
-        )
+        sections = [c.section for c in answer_cells(index, unit, row["answer"]) if c.section]
         candidates.append(
             Candidate(
                 row["item_id"],
@@ -106,7 +97,7 @@ def build_validated_questions(ctx: StageContext) -> StageResult:
                 pool,
                 name_entity=len(entities) > 1,
                 section=sections[0] if len(set(sections)) == 1 else "",
-                evidence=evidence,
+                evidence=frozenset(p.page.unit_id for p in pool if ANSWER in p.sources),
             )
         )
     # [bad-input] Flag items whose gold or distractor pages carry prompt-injection text (core/questions/injection.py).
