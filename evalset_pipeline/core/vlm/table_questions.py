@@ -735,11 +735,13 @@ def prints_answer(
     whatever heading ("row 'Short-term debt', column '2023': 80"), else None. The question's
     heading says where the gold prints its figure; a page printing the same figure for the same
     row and period states the same fact (the labeller's rule, not the judge's: the judge is
-    never told the answer)."""
+    never told the answer). The asked sub-column ("in the Carrying Value column") is a locator
+    like the heading: the balance sheet's one column printing the same figure states it too."""
     if not _entity_ok(q.entity, page.text, context):
         return None
     page = dated_page(page, context)
     year_end = _fiscal_year_end(context)
+    q = replace(q, measure="")
     for table in page.tables:
         for row in table.rows:
             if not same_item(q.label, row.label):

@@ -347,3 +347,20 @@ def test_a_year_asked_of_a_balance_is_the_fiscal_year_end(tmp_path):
     ]
     [page] = pages_of(draw_pdf(tmp_path / "q.pdf", quarter))
     assert not judge_table_question(asked, page).answers  # a quarter-end balance is not the year's
+
+
+def test_the_labeller_takes_the_same_figure_without_the_asked_sub_column(tmp_path):
+    rows = [
+        [
+            "BALANCE SHEET",
+            "($ in millions)",
+            ("", "December 31, 2018", "December 31, 2017"),
+            ("Long-term debt", "13,411", "12,096"),
+        ]
+    ]
+    path = draw_pdf(tmp_path / "d.pdf", rows)
+    (tmp_path / "d.json").write_text(json.dumps(layers_of(path)[0]))
+    page = PageView("d", tmp_path / "d.png", tmp_path / "d.json", "h")
+    asked = "What was Long-term debt, excluding current portion in the Carrying Value column as of December 31, 2018?"
+    [label] = TextLayerBackend().label([(asked, "13,411 (USD millions)", page)])
+    assert label.label == "sufficient", label
