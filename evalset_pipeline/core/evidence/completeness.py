@@ -19,7 +19,7 @@ from typing import Any
 
 from evalset_pipeline.core.evidence.figures import Figure, answer_figure
 from evalset_pipeline.core.evidence.index import EvidenceCell, EvidenceIndex
-from evalset_pipeline.core.vlm.table_questions import same_item
+from evalset_pipeline.core.vlm.table_questions import named_alike, same_item
 
 __all__ = [
     "ItemRef",
@@ -103,11 +103,15 @@ class CompletenessReport:
         return out
 
 
-def same_row(a: EvidenceCell, b: EvidenceCell) -> bool:
+def same_row(a: EvidenceCell, b: EvidenceCell, specific: bool = False) -> bool:
     """Two cells printing one line item: a period in common, and labels that may name the same
     item (`table_questions.same_item`: the same words, or one's content words within the
-    other's) — asked only of cells that print the same figure."""
-    return bool(set(a.periods) & set(b.periods)) and same_item(a.label, b.label)
+    other's; for a `specific` figure printed digit for digit, also labels `named_alike`: "Cash
+    Flows from Operations" for "Net cash provided by operating activities") — asked only of
+    cells that print the same figure, as the labeller asks it (`prints_answer`)."""
+    if not set(a.periods) & set(b.periods):
+        return False
+    return same_item(a.label, b.label) or (specific and named_alike(a.label, b.label))
 
 
 def answering_cells(
@@ -117,11 +121,15 @@ def answering_cells(
     golds = list(gold_cells)
     if not golds:
         return []
-    found = {(c.unit_id, c.table, c.row, c.col): c for c in index.cells_printing(figure)}
+    exact = {(c.unit_id, c.table, c.row, c.col): c for c in index.cells_printing(figure)}
+    found = dict(exact)
     for c in index.cells_rounding_to(figure):  # the same amount printed at another precision
         found.setdefault((c.unit_id, c.table, c.row, c.col), c)
     return [
-        c for c in found.values() if c.unit_id not in exclude and any(same_row(c, g) for g in golds)
+        c
+        for key, c in found.items()
+        if c.unit_id not in exclude
+        and any(same_row(c, g, figure.specific and key in exact) for g in golds)
     ]
 
 

@@ -23,7 +23,10 @@ from evalset_pipeline.core.pipeline.hard_negatives import load_hard_negatives
 from evalset_pipeline.core.pipeline.item_pools import load_item_pools
 from evalset_pipeline.core.pipeline.lineage import record_producer
 from evalset_pipeline.core.pipeline.model_calls import stage_backend
-from evalset_pipeline.core.pipeline.page_metadata import load_document_contexts
+from evalset_pipeline.core.pipeline.page_metadata import (
+    load_document_contexts,
+    load_page_profiles,
+)
 from evalset_pipeline.core.pipeline.page_renders import load_page_renders
 from evalset_pipeline.core.pipeline.pages import page_view
 from evalset_pipeline.core.pipeline.result import StageResult
@@ -33,6 +36,7 @@ from evalset_pipeline.core.questions.labels import (
     REVISION,
     CandidateLabel,
     CandidateUnit,
+    as_same_table,
     label_candidates,
 )
 from evalset_pipeline.core.questions.validation import Validated
@@ -92,7 +96,23 @@ def build_candidate_labels(ctx: StageContext) -> StageResult:
     with stage_backend(ctx, "candidate_labels") as backend:
         labels = label_candidates(questions, candidates, backend)
         stats = backend.stats
-    labels = [_noting_coincidence(lab, questions, sources, index) for lab in labels]
+    profiles = load_page_profiles(ctx)
+    gold_of = {v.item_id: v.gold_unit_id for v in validated}
+
+    def statement(unit: str) -> str:
+        p = profiles.get(unit)
+        return p.statement if p is not None else ""
+
+    labels = [
+        as_same_table(
+            _noting_coincidence(lab, questions, sources, index),
+            statement(lab.unit_id),
+            statement(gold_of[lab.item_id]),
+            view(lab.unit_id).context,
+            view(gold_of[lab.item_id]).context,
+        )
+        for lab in labels
+    ]
     write_rows(ctx.paths.table("candidate_labels"), (asdict(lab) for lab in labels), SCHEMA)
     record_producer(
         ctx, "candidate_labels", backend_identity(backend.backend)

@@ -69,6 +69,7 @@ __all__ = [
     "label_words",
     "norm_words",
     "prints_answer",
+    "named_alike",
     "same_item",
     "states_measure",
     "ROW_WITHOUT_PERIOD",
@@ -163,12 +164,17 @@ def _section(row: Row, table: Table, generic: bool) -> str:
     return table.subject if generic else ""
 
 
+def _own_words(row: Row) -> str:
+    """A row's label as a question names it when nothing else is needed: asides left out."""
+    return _ASIDE.sub("", row.label).strip() or row.label.strip()
+
+
 def _label_phrase(
     row: Row, table: Table | None = None, generic: bool = False, language: str = "en"
 ) -> str:
     # "Trade receivables (included in accounts receivable, net)": the aside says where the row
     # sits, not what it is; a reader asks for the trade receivables.
-    label = _ASIDE.sub("", row.label).strip() or row.label.strip()
+    label = _own_words(row)
     parent = _section(row, table, generic) if table is not None else row.parent
     if (
         not parent
@@ -392,7 +398,9 @@ def _cells(
                         or not all(names)
                     ):
                         continue
-                    if not _WHOLE_COLUMN.match(measure):
+                    if _STATISTIC_COLUMN.match(measure):
+                        continue
+                    if not _whole_column(measure, context):
                         # the total of the sub-columns is the row's own figure: asked plainly
                         phrase = f"in the {measure} column {phrase}"
                 out.append((t, row, i, phrase))
@@ -469,7 +477,12 @@ def write_table_question(
     if not pool:
         return None
     first = int(sha256_text(page.text)[:12], 16) % len(pool)
-    for table, row, col, phrase, label in pool[first:] + pool[:first]:
+    # A row asked by its own words is what a reader asks; one that needs its section ("… under
+    # Relationships") or its sub-column ("… in the Min column") to be told apart is asked only
+    # when the page offers nothing plainer.
+    rotated = pool[first:] + pool[:first]
+    rotated.sort(key=lambda c: (" column " in c[3], c[4] != _own_words(c[1])))
+    for table, row, col, phrase, label in rotated:
         verb = "were" if _plural(row.label) else "was"
         unit = cell_unit(table, row, col)
         cents = "." in (row.cells[col] or "")
@@ -610,6 +623,21 @@ def _basis_named(q: TableQuestion, table: Table) -> bool:
 
 # A sub-column that is the whole of the others ("Total", "Consolidated") answers for the row.
 _WHOLE_COLUMN = re.compile(r"^(?:total|consolidated|combined|all)\b", re.I)
+# A sub-column of a statistic over the period ("Min", "Average" of a value-at-risk table) is no
+# figure a reader asks for by its header.
+_STATISTIC_COLUMN = re.compile(r"^(?:min(?:imum)?|max(?:imum)?|avg|average|high|low|median)$", re.I)
+
+
+def _whole_column(measure: str, context: PageContext | None) -> bool:
+    """The sub-column that is the whole of the others: "Total", "Consolidated", or the one named
+    after the registrant itself (a bank's segment table ends in its own name's column)."""
+    if _WHOLE_COLUMN.match(measure):
+        return True
+    return bool(
+        context is not None
+        and context.entity
+        and fuzz.ratio(norm_words(measure), norm_words(context.entity)) >= ENTITY_MATCH
+    )
 
 
 # "Unrealized gain (loss), net" is "Unrealized gain, net" the next year: a sign word in
@@ -695,7 +723,7 @@ def judge_table_question(
         if len({row.values[i] for i in fitting}) > 1 and not q.measure:
             # Several sub-columns for the asked period (segments, regions side by side): the
             # question names none, so only a column that is their whole answers it.
-            whole = [i for i in fitting if _WHOLE_COLUMN.match(column_measure(table.columns[i]))]
+            whole = [i for i in fitting if _whole_column(column_measure(table.columns[i]), context)]
             if len(whole) != 1:
                 several = ", ".join(row.cells[i] or "" for i in fitting)
                 continue
@@ -728,6 +756,30 @@ def same_item(asked: str, printed: str) -> bool:
     return len(small) >= 2 and small <= large  # one word ("sales") is in too many labels
 
 
+# Abbreviations filers print for a line item the statements spell out.
+_ABBREVIATIONS = {"eps": "earnings per share", "r&d": "research and development"}
+
+
+def _stems(label: str) -> set[str]:
+    words = label_words(label).split()
+    words = " ".join(_ABBREVIATIONS.get(w, w) for w in words).split()
+    return {w[:5] for w in words if w not in _FUNCTION_WORDS and len(w) > 2 and w.isalpha()}
+
+
+def named_alike(asked: str, printed: str) -> bool:
+    """Two labels that share the words of one measure, each word up to its ending ("Cash Flows
+    from Operations" and "Net cash provided by operating activities", "Diluted EPS" and "Diluted
+    earnings per share"): two such words, or the shorter label's one. Looser than `same_item`;
+    asked only of a cell printing the answer's own specific figure for the asked period."""
+    a, b = _stems(asked), _stems(printed)
+    return bool(a and b) and len(a & b) >= min(2, len(a), len(b))
+
+
+def _specific(cell: str) -> bool:
+    """Three or more significant digits: a figure too specific to be another row's by chance."""
+    return len(re.sub(r"\D", "", cell).lstrip("0")) >= 3
+
+
 def prints_answer(
     q: TableQuestion, page: TablePage, reference: str, context: PageContext | None = None
 ) -> str | None:
@@ -744,13 +796,16 @@ def prints_answer(
     q = replace(q, measure="")
     for table in page.tables:
         for row in table.rows:
-            if not same_item(q.label, row.label):
+            same = same_item(q.label, row.label)
+            if not same and not named_alike(q.label, row.label):
                 continue
             for i, col in enumerate(table.columns):
                 cell = row.cells[i] if i < len(row.cells) else None
                 if not cell or row.values[i] is None or not _column_fits(q, col, year_end):
                     continue
-                if answers_agree(_answer(cell, cell_unit(table, row, i)), reference):
+                if (same or _specific(cell)) and answers_agree(
+                    _answer(cell, cell_unit(table, row, i)), reference
+                ):
                     return f"row {row.label!r}, column {col.header!r}: {cell}"
     return None
 

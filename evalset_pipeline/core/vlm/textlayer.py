@@ -104,10 +104,13 @@ __all__ = [
 # judge-10 / label-10: a year asked is also the balance at that fiscal year's end; labels that may
 #   name one line item (one's words within the other's) with the same figure and period are the
 #   same fact; asides in parentheses never tell labels apart, and questions leave them out.
+# label-11: a page printing the answer for the asked row and period is sufficient whatever
+#   sub-column the question names, and (for a figure of three or more digits) whatever words its
+#   row uses for the same measure ("Cash Flows from Operations", `named_alike`).
 RULES_VERSION = {
     "write": "write-9",
     "judge": "judge-10",
-    "label": "label-10",
+    "label": "label-11",
     "qualify": "qualify-6",
 }
 ENTITY_MATCH_THRESHOLD = 90.0

@@ -99,3 +99,32 @@ def test_a_rounded_answer_is_found_where_the_statement_prints_it_whole(tmp_path)
     assert figure.precise and not figure.specific
     found = {c.unit_id for c in index.cells_rounding_to(figure)}
     assert "income" in found  # 11,988 millions rounds to 12.0 billions
+
+
+def test_a_specific_figure_under_other_words_for_the_same_measure_answers(tmp_path):
+    index = index_of(
+        {
+            "gold": statement(
+                tmp_path,
+                "g",
+                "Cash flows",
+                ("2023", "2022"),
+                {"Net cash provided by operating activities": ("37,141", "35,002")},
+            ),
+            "release": statement(
+                tmp_path,
+                "r",
+                "Highlights",
+                ("2023", "2022"),
+                {"Cash Flows from Operations": ("37,141", "35,002")},
+            ),
+            "coincidence": statement(
+                tmp_path, "c", "Note 7", ("2023", "2022"), {"Land": ("37,141", "1,001")}
+            ),
+        }
+    )
+    item = ItemRef(
+        "q", "What was Net cash provided by operating activities in 2023?", "37,141", ("gold",)
+    )
+    report = completeness([item], {("q", "gold")}, index)
+    assert [u.unit_id for u in report.unjudged] == ["release"]

@@ -210,9 +210,26 @@ def test_sub_columns_of_one_period_are_asked_by_their_sub_header_and_projections
         )
     )
     written = write_table_question(sub)
-    assert (
-        written is not None and " column in 2021?" in written.question
-    )  # "in 2021" alone names three cells
+    # The row's whole (its Total column) is asked plainly, before any sub-column
+    assert written is not None and written.question.endswith(" in 2021?")
+    assert " column " not in written.question
+    q = parse_table_question(written.question)
+    assert written.answer == {"Vaccines": "29,000", "Oncology": "12,000"}[q.label]
+    regions = read_table_page(  # no Total column: "in 2021" alone names two cells
+        draw_layer(
+            [
+                [("l", 50, "Revenue by Geography")],
+                centred("2021", span=2),
+                centred("U.S.", "International"),
+                row("Vaccines", "7,800", "21,200"),
+                row("Oncology", "6,100", "5,900"),
+            ],
+            tmp_path,
+            "r.pdf",
+        )
+    )
+    written = write_table_question(regions)
+    assert written is not None and " column in 2021?" in written.question
     q = parse_table_question(written.question)
     printed = {
         ("Vaccines", "U.S."): "7,800",
@@ -223,7 +240,7 @@ def test_sub_columns_of_one_period_are_asked_by_their_sub_header_and_projections
         ("Oncology", "Total"): "12,000",
     }
     assert written.answer == printed[(q.label, q.measure)]
-    assert judge_table_question(q, sub).answer == written.answer
+    assert judge_table_question(q, regions).answer == written.answer
     for (label, measure), cell in printed.items():
         asked = parse_table_question(f"What was {label} in the {measure} column in 2021?")
         assert judge_table_question(asked, sub).answer == cell
@@ -319,9 +336,15 @@ def test_a_table_without_dated_columns_takes_its_titles_date_and_is_asked_by_col
         c.months for c in table.columns
     } == {None}
     written = write_table_question(page)
-    assert written is not None and " column as of December 31, 2019?" in written.question
+    # the Total column is the row's own figure, asked plainly; a sub-column is asked by its name
+    assert written is not None and written.question.endswith(" as of December 31, 2019?")
     q = parse_table_question(written.question)
     assert judge_table_question(q, page).answer == written.answer
+    assert written.answer in (
+        "60,838 (USD millions)",
+        "(8,024) (USD millions)",
+        "52,814 (USD millions)",
+    )
     asked = parse_table_question(
         "What was Gross lease liabilities in the Finance column as of December 31, 2019?"
     )

@@ -364,3 +364,34 @@ def test_the_labeller_takes_the_same_figure_without_the_asked_sub_column(tmp_pat
     asked = "What was Long-term debt, excluding current portion in the Carrying Value column as of December 31, 2018?"
     [label] = TextLayerBackend().label([(asked, "13,411 (USD millions)", page)])
     assert label.label == "sufficient", label
+
+
+def test_labels_naming_one_measure_in_other_words_are_alike_and_others_are_not():
+    from evalset_pipeline.core.vlm.table_questions import named_alike
+
+    assert named_alike("Net cash provided by operating activities", "Cash Flows from Operations")
+    assert named_alike("Diluted earnings per share", "Diluted EPS")
+    assert not named_alike("Total revenue", "Other assets")
+    assert not named_alike("Net cash provided by operating activities", "Cash and equivalents")
+
+
+def test_the_labeller_takes_a_specific_figure_printed_under_other_words(tmp_path):
+    def page(name, label, figure):
+        rows = [["HIGHLIGHTS", "($ in millions)", ("", "2023", "2022"), (label, figure, "35,002")]]
+        path = draw_pdf(tmp_path / f"{name}.pdf", rows)
+        (tmp_path / f"{name}.json").write_text(json.dumps(layers_of(path)[0]))
+        return PageView(name, tmp_path / f"{name}.png", tmp_path / f"{name}.json", "h")
+
+    asked = "What was Net cash provided by operating activities in 2023?"
+    alike = page("a", "Cash Flows from Operations", "37,141")
+    unrelated = page("u", "Land and buildings", "37,141")
+    short = page("s", "Cash from operations", "37")  # two digits: a number, not this figure
+    labels = TextLayerBackend().label(
+        [
+            (asked, "37,141 (USD millions)", alike),
+            (asked, "37,141 (USD millions)", unrelated),
+            (asked, "37 (USD millions)", short),
+        ]
+    )
+    assert [lab.label for lab in labels[:2]] == ["sufficient", "irrelevant"], labels
+    assert labels[2].label != "sufficient", labels[2]
