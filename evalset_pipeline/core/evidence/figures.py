@@ -16,6 +16,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from evalset_pipeline.core.pagetext.digits import MIN_DIGITS, digit_key
+
 __all__ = [
     "MIN_DIGITS",
     "Figure",
@@ -25,8 +27,6 @@ __all__ = [
     "scale_of_unit",
     "text_figure_keys",
 ]
-
-MIN_DIGITS = 3
 
 _SCALE_WORDS = {
     "thousands": 1e3,
@@ -39,11 +39,6 @@ _UNIT_SCALE = re.compile(r"(?:(\d+)\s+)?(thousands|millions|billions|trillions)\
 # A figure as prose and tables print it: thousands groups or plain digits, optional decimals.
 _NUMBER = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?![\w]|,\d)")
 _YEAR = re.compile(r"(?:19|20)\d{2}")
-
-
-def digit_key(text: str) -> str:
-    """The significant digits of a printed number: "$(1,064.50)" -> "10645", "0.25%" -> "25"."""
-    return re.sub(r"\D", "", unicodedata.normalize("NFKC", text or "")).strip("0")
 
 
 def scale_of_unit(unit: str) -> float | None:

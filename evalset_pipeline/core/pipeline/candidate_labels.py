@@ -96,22 +96,22 @@ def build_candidate_labels(ctx: StageContext) -> StageResult:
     with stage_backend(ctx, "candidate_labels") as backend:
         labels = label_candidates(questions, candidates, backend)
         stats = backend.stats
-    profiles = load_page_profiles(ctx)
-    gold_of = {v.item_id: v.gold_unit_id for v in validated}
-
-    def statement(unit: str) -> str:
-        p = profiles.get(unit)
-        return p.statement if p is not None else ""
-
+    statement = {u: p.statement for u, p in load_page_profiles(ctx).items()}
+    gold = {c.item_id: c.page for c in candidates if c.role == "gold"}
     labels = [
-        as_same_table(
-            _noting_coincidence(lab, questions, sources, index),
-            statement(lab.unit_id),
-            statement(gold_of[lab.item_id]),
-            view(lab.unit_id).context,
-            view(gold_of[lab.item_id]).context,
+        _noting_coincidence(
+            as_same_table(
+                lab,
+                statement.get(c.page.unit_id, ""),
+                statement.get(gold[c.item_id].unit_id, ""),
+                c.page.context,
+                gold[c.item_id].context,
+            ),
+            questions,
+            sources,
+            index,
         )
-        for lab in labels
+        for lab, c in zip(labels, candidates, strict=True)
     ]
     write_rows(ctx.paths.table("candidate_labels"), (asdict(lab) for lab in labels), SCHEMA)
     record_producer(

@@ -29,6 +29,7 @@ from typing import Any
 from rapidfuzz import fuzz
 
 from evalset_pipeline.core.hashing import sha256_text
+from evalset_pipeline.core.pagetext.digits import is_specific
 from evalset_pipeline.core.pagetext.fiscal import effective_year, find_dates
 from evalset_pipeline.core.pagetext.korean import date_relative, has_hangul
 from evalset_pipeline.core.pagetext.periods import MONTH_NAMES, MONTH_WORD
@@ -757,12 +758,16 @@ def same_item(asked: str, printed: str) -> bool:
 
 
 # Abbreviations filers print for a line item the statements spell out.
-_ABBREVIATIONS = {"eps": "earnings per share", "r&d": "research and development"}
+_ABBREVIATIONS = (
+    (re.compile(r"\bEPS\b", re.I), "earnings per share"),
+    (re.compile(r"\bR\s?&\s?D\b", re.I), "research and development"),
+)
 
 
 def _stems(label: str) -> set[str]:
+    for short, spelled in _ABBREVIATIONS:
+        label = short.sub(spelled, label)
     words = label_words(label).split()
-    words = " ".join(_ABBREVIATIONS.get(w, w) for w in words).split()
     return {w[:5] for w in words if w not in _FUNCTION_WORDS and len(w) > 2 and w.isalpha()}
 
 
@@ -773,11 +778,6 @@ def named_alike(asked: str, printed: str) -> bool:
     asked only of a cell printing the answer's own specific figure for the asked period."""
     a, b = _stems(asked), _stems(printed)
     return bool(a and b) and len(a & b) >= min(2, len(a), len(b))
-
-
-def _specific(cell: str) -> bool:
-    """Three or more significant digits: a figure too specific to be another row's by chance."""
-    return len(re.sub(r"\D", "", cell).lstrip("0")) >= 3
 
 
 def prints_answer(
@@ -803,7 +803,7 @@ def prints_answer(
                 cell = row.cells[i] if i < len(row.cells) else None
                 if not cell or row.values[i] is None or not _column_fits(q, col, year_end):
                     continue
-                if (same or _specific(cell)) and answers_agree(
+                if (same or is_specific(cell)) and answers_agree(
                     _answer(cell, cell_unit(table, row, i)), reference
                 ):
                     return f"row {row.label!r}, column {col.header!r}: {cell}"

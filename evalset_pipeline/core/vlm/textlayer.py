@@ -107,9 +107,12 @@ __all__ = [
 # label-11: a page printing the answer for the asked row and period is sufficient whatever
 #   sub-column the question names, and (for a figure of three or more digits) whatever words its
 #   row uses for the same measure ("Cash Flows from Operations", `named_alike`).
+# write-10 / judge-11: a row is asked by its own words before one that needs its section or
+#   sub-column; a sub-column named after the registrant is the row's whole, as "Total" is;
+#   statistic sub-columns ("Min", "Average") are never asked.
 RULES_VERSION = {
-    "write": "write-9",
-    "judge": "judge-10",
+    "write": "write-10",
+    "judge": "judge-11",
     "label": "label-11",
     "qualify": "qualify-6",
 }
@@ -968,7 +971,7 @@ def _rules_source_hash() -> str:
     """The offline backend's rules are its code: any edit to the modules it reads pages with must
     re-ask (the call cache would otherwise serve answers of the old rules). RULES_VERSION still
     names the meaning; this catches the edits nobody remembered to version."""
-    from evalset_pipeline.core.pagetext import fiscal, korean, page_reader, periods
+    from evalset_pipeline.core.pagetext import digits, fiscal, korean, page_reader, periods
     from evalset_pipeline.core.vlm import (
         answers,
         korean_columns,
@@ -996,6 +999,7 @@ def _rules_source_hash() -> str:
         periods,
         fiscal,
         korean,
+        digits,
     )
     parts = [Path(str(m.__file__)).read_bytes() for m in modules]
     return sha256_text("\0".join(p.decode("utf-8", "replace") for p in parts))[:16]

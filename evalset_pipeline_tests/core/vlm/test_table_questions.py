@@ -371,6 +371,7 @@ def test_labels_naming_one_measure_in_other_words_are_alike_and_others_are_not()
 
     assert named_alike("Net cash provided by operating activities", "Cash Flows from Operations")
     assert named_alike("Diluted earnings per share", "Diluted EPS")
+    assert named_alike("Research and development", "R&D expenses")
     assert not named_alike("Total revenue", "Other assets")
     assert not named_alike("Net cash provided by operating activities", "Cash and equivalents")
 
