@@ -26,6 +26,7 @@ from evalset_pipeline.core.pagetext.periods import MONTH_PATTERN, MONTHS
 
 __all__ = [
     "FiscalCalendar",
+    "named_quarter",
     "parse_date",
     "find_dates",
     "EARLY_MONTH_DAYS",
@@ -148,3 +149,44 @@ class FiscalCalendar:
             return f"{fy}-H{1 if self.quarter(end) <= 2 else 2}"
         year, month = _effective_month(end)
         return f"{year}-{month:02d}"
+
+    def quarter_end(self, fiscal_year: int, quarter: int) -> date:
+        """The last day of a fiscal quarter: Q1 FY2023 of a June year ends September 30, 2022."""
+        month = (self.year_end_month + 3 * quarter - 1) % 12 + 1
+        year = fiscal_year - 1 if month > self.year_end_month else fiscal_year
+        following = date(year + month // 12, month % 12 + 1, 1)
+        return following - timedelta(days=1)
+
+    @classmethod
+    def of_period(cls, period: str, period_end: str) -> FiscalCalendar | None:
+        """The calendar a document's own period says: "2023" ending 2023-06-30 is a June year,
+        "2021-Q1" ending 2021-03-31 a December one; None when the period names neither."""
+        try:
+            end = date.fromisoformat(period_end)
+        except ValueError:
+            return None
+        if re.fullmatch(r"\d{4}", period):
+            return cls.from_year_end(end)
+        quarter = re.fullmatch(r"\d{4}-Q([1-4])", period)
+        return cls.from_span(end, 3 * int(quarter[1])) if quarter else None
+
+
+# A quarter named compactly over a column: "1Q21", "Q4 2020", "Q1 FY23", "FY2023 Q2", "2Q 2023".
+_NAMED_QUARTER = re.compile(
+    r"^(?:(?P<q1>[1-4])Q\s?'?(?P<y1>\d{2}|(?:19|20)\d{2})"
+    r"|Q(?P<q2>[1-4])\s?(?:FY\s?)?'?(?P<y2>\d{2}|(?:19|20)\d{2})"
+    r"|FY\s?'?(?P<y3>\d{2}|(?:19|20)\d{2})\s?Q(?P<q3>[1-4]))$",
+    re.I,
+)
+
+
+def named_quarter(header: str) -> tuple[int, int] | None:
+    """(fiscal year, quarter) a column header names compactly, else None. Such a header says
+    neither the quarter's end nor its calendar: the filer's fiscal calendar dates it."""
+    m = _NAMED_QUARTER.match(header.strip())
+    if m is None:
+        return None
+    year = m["y1"] or m["y2"] or m["y3"]
+    quarter = m["q1"] or m["q2"] or m["q3"]
+    full = int(year) if len(year) == 4 else 2000 + int(year)
+    return full, int(quarter)

@@ -15,7 +15,7 @@ import pyarrow as pa
 
 from evalset_pipeline.core.evidence.figures import answer_figure
 from evalset_pipeline.core.evidence.index import EvidenceIndex
-from evalset_pipeline.core.evidence.pools import ANSWER, MINED, PoolMember
+from evalset_pipeline.core.evidence.pools import ANSWER, MINED, PoolMember, answer_cells
 from evalset_pipeline.core.golden.schema import GOLDEN_JUDGMENTS
 from evalset_pipeline.core.pipeline.context import StageContext
 from evalset_pipeline.core.pipeline.evidence_index import load_evidence_index
@@ -37,6 +37,8 @@ from evalset_pipeline.core.questions.labels import (
     CandidateLabel,
     CandidateUnit,
     as_same_table,
+    asked_cells,
+    by_evidence,
     label_candidates,
 )
 from evalset_pipeline.core.questions.validation import Validated
@@ -98,12 +100,24 @@ def build_candidate_labels(ctx: StageContext) -> StageResult:
         stats = backend.stats
     statement = {u: p.statement for u, p in load_page_profiles(ctx).items()}
     gold = {c.item_id: c.page for c in candidates if c.role == "gold"}
+    gold_cells = {
+        item: asked_cells(questions[item][0], answer_cells(index, page.unit_id, questions[item][1]))
+        for item, page in gold.items()
+    }
     labels = [
         _noting_coincidence(
-            as_same_table(
-                lab,
-                statement.get(c.page.unit_id, ""),
-                statement.get(gold[c.item_id].unit_id, ""),
+            by_evidence(
+                as_same_table(
+                    lab,
+                    statement.get(c.page.unit_id, ""),
+                    statement.get(gold[c.item_id].unit_id, ""),
+                    c.page.context,
+                    gold[c.item_id].context,
+                ),
+                questions[c.item_id][0],
+                sources.get((c.item_id, c.page.unit_id), ()),
+                index.cells_of(c.page.unit_id) if gold_cells[c.item_id] else [],
+                gold_cells[c.item_id],
                 c.page.context,
                 gold[c.item_id].context,
             ),

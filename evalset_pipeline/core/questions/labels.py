@@ -12,10 +12,22 @@ acceptable) and is usually `supporting` for a well-posed one: topically right, e
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from evalset_pipeline.core.evidence.index import EvidenceCell, specific_label
+from evalset_pipeline.core.evidence.pools import ANSWER
 from evalset_pipeline.core.vlm.base import PageContext, PageView, VLMBackend
+from evalset_pipeline.core.vlm.table_questions import (
+    FUNCTION_WORDS,
+    content_words,
+    named_alike,
+    parse_table_question,
+    same_item,
+    same_label,
+    section_measure,
+)
 
 REVISION = "revision"  # axis of a later filing that restates the gold's figure (a distractor)
 COINCIDENCE = "coincidence: "  # rationale prefix of a page that prints the figure for another row
@@ -81,5 +93,97 @@ def as_same_table(
         label,
         label="supporting",
         rationale=f"the gold's statement ({statement}) for another {' and '.join(other)}. "
+        + label.rationale,
+    )
+
+
+def asked_cells(question: str, gold_cells: Sequence[EvidenceCell]) -> list[EvidenceCell]:
+    """The gold's cells printing the answer in the row the question asks (a table question's
+    row label, `same_item`; else a label whose every content word the question says): not
+    another row of the gold that prints the same number."""
+    table_q = parse_table_question(question)
+    if table_q is not None:
+        return [g for g in gold_cells if same_item(table_q.label, g.label)]
+    asked = content_words(question)
+    return [g for g in gold_cells if content_words(g.label) and content_words(g.label) <= asked]
+
+
+def _named(label: str) -> bool:
+    """A label written as a name, every word capitalised ("Developed Rest of World"), rather than
+    as a measure ("Segment net income")."""
+    words = [w for w in re.findall(r"[^\W\d_]{3,}", label) if w.casefold() not in FUNCTION_WORDS]
+    return bool(words) and all(w[0].isupper() for w in words)
+
+
+def prints_gold_row(
+    cells: Sequence[EvidenceCell], gold_cells: Sequence[EvidenceCell], by_section: bool
+) -> EvidenceCell | None:
+    """The first cell of a page printing the row the gold answers from, for any period, company
+    or basis: a label of the same words ("Revenues, net" for "Net revenues"; not "Income before
+    provision for income taxes" for "Provision for income taxes"). A row of one word
+    ("Services"), or a name asked under its section ("Europe, Middle East and Africa under Net
+    revenues by geographic region"), says where a figure belongs, not what it is: it must also
+    sit under a section of the same measure (EMEA's operating income is not EMEA's revenue). A measure
+    asked under its section ("Segment net income under Life Sciences") is the same measure under
+    any section. What the rule calls the same measure
+    elsewhere: supporting."""
+    for g in gold_cells:
+        if not specific_label(g.label):
+            continue
+        located = (by_section and _named(g.label)) or len(content_words(g.label)) < 2
+        for c in cells:
+            if not same_label(g.label, c.label):
+                continue
+            if located and not (
+                g.section
+                and c.section
+                and named_alike(section_measure(g.section), section_measure(c.section))
+            ):
+                continue
+            return c
+    return None
+
+
+def by_evidence(
+    label: CandidateLabel,
+    question: str,
+    found_by: Sequence[str],
+    cells: Sequence[EvidenceCell],
+    gold_cells: Sequence[EvidenceCell],
+    page: PageContext | None,
+    gold: PageContext | None,
+) -> CandidateLabel:
+    """The index's reading of a page, where the labeller's own reading missed it (a row split
+    over two lines, a column header it dated otherwise, a label it scored below its match):
+
+    - a page that prints the answer's figure for the gold's row and period (pool source
+      `answer`, the completeness rule) states the same fact: sufficient when it is the gold's
+      company (another filing of it included), else the same row for another company:
+      supporting;
+    - a page labelled irrelevant that prints the gold's row for any period, company or basis is
+      the same measure elsewhere: supporting.
+
+    Labels only move up (irrelevant -> supporting -> sufficient), so a labeller that read more
+    (a vision model) keeps its reading."""
+    if label.label == "sufficient" or label.role == "gold":
+        return label
+    same_company = page is None or gold is None or not gold.entity or page.entity == gold.entity
+    if ANSWER in found_by and same_company:
+        return replace(
+            label,
+            label="sufficient",
+            rationale="prints the answer for the gold's row and period (evidence index). "
+            + label.rationale,
+        )
+    if label.label != "irrelevant":
+        return label
+    asked = parse_table_question(question)
+    row = prints_gold_row(cells, gold_cells, by_section=asked is not None and bool(asked.parent))
+    if row is None:
+        return label
+    return replace(
+        label,
+        label="supporting",
+        rationale=f"prints the asked row for another period, company or basis ({row.where()}). "
         + label.rationale,
     )

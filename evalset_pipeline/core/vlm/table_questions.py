@@ -30,7 +30,7 @@ from rapidfuzz import fuzz
 
 from evalset_pipeline.core.hashing import sha256_text
 from evalset_pipeline.core.pagetext.digits import is_specific
-from evalset_pipeline.core.pagetext.fiscal import effective_year, find_dates
+from evalset_pipeline.core.pagetext.fiscal import FiscalCalendar, effective_year, find_dates
 from evalset_pipeline.core.pagetext.korean import date_relative, has_hangul
 from evalset_pipeline.core.pagetext.periods import MONTH_NAMES, MONTH_WORD
 from evalset_pipeline.core.vlm.answers import answers_agree
@@ -212,6 +212,14 @@ _BY_GROUP = re.compile(
     r"(?:segments?|divisions?|regions?|geograph\w*|countr\w*|(?:geographic\s+)?areas?)\b",
     re.I,
 )
+
+
+def section_measure(section: str) -> str:
+    """What a section's figures are, without how its rows are grouped: "Net revenues by
+    geographic region" -> "Net revenues"."""
+    return _BY_GROUP.sub("", section).strip(" ,:;") or section
+
+
 _COMPANY = re.compile(
     r"\b(?:inc|incorporated|corp|corporation|company|co|llc|ltd|limited|plc|n\.\s?a|l\.\s?p|lp|ag|sa|nv)\.?$",
     re.I,
@@ -288,13 +296,29 @@ def has_dated_table(page: TablePage, context: PageContext | None = None) -> bool
 
 def dated_page(page: TablePage, context: PageContext | None) -> TablePage:
     """The page with its columns named relative to the filing ("당기말", "전기") dated by the
-    filing's own period; without the document's period they stay undated (never asked)."""
-    if not any(c.relative is not None for t in page.tables for c in t.columns):
+    filing's own period, and its quarters named without a date ("1Q21", "Q4 2020") by the
+    filer's fiscal calendar (the filing's own quarter ends on the filing's own date, so a
+    52/53-week quarter keeps its day); without the document's period they stay undated (never
+    asked)."""
+    if not any(
+        c.relative is not None or c.quarter is not None for t in page.tables for c in t.columns
+    ):
         return page
     if context is None or not context.period or not context.period_end:
         return page
+    calendar = FiscalCalendar.of_period(context.period, context.period_end)
 
     def dated(col: Column) -> Column:
+        if col.quarter is not None:
+            if calendar is None:
+                return col
+            end = calendar.quarter_end(*col.quarter)
+            own = date.fromisoformat(context.period_end)
+            if context.period == f"{col.quarter[0]}-Q{col.quarter[1]}" or (
+                context.period == str(col.quarter[0]) and col.quarter[1] == 4
+            ):
+                end = own
+            return replace(col, end=end, quarter=None)
         if col.relative is None:
             return col
         found = date_relative(col.months, col.relative, context.period, context.period_end)
@@ -653,7 +677,7 @@ _ASIDE = re.compile(r"\s*\((?:[^()\s]+\s+){2,}[^()]*\)")
 
 
 _TRAILING_MEASURE = re.compile(r"\s+(?:expense|expenses)$")
-_FUNCTION_WORDS = frozenset("a an and as at by for from in of on or the to total net other".split())
+FUNCTION_WORDS = frozenset("a an and as at by for from in of on or the to total net other".split())
 
 
 def label_words(label: str) -> str:
@@ -662,7 +686,7 @@ def label_words(label: str) -> str:
     expense" is the statement's "Research and development"; "Interest expense" stays itself)."""
     words = norm_words(_ASIDE.sub("", _SIGN_WORDS.sub("", label)))
     bare = _TRAILING_MEASURE.sub("", words)
-    content = [w for w in bare.split() if w not in _FUNCTION_WORDS]
+    content = [w for w in bare.split() if w not in FUNCTION_WORDS]
     return bare if bare != words and len(content) >= 2 else words
 
 
@@ -743,16 +767,26 @@ def judge_table_question(
     return Judgment(False, None, f"row {q.label!r} {ROW_WITHOUT_PERIOD}")
 
 
+def same_label(asked: str, printed: str) -> bool:
+    """Two labels of the same words: word order, case, punctuation, sign words and asides
+    aside ("Other — net" and "Other, net"; "Net revenues" and "Revenues, net")."""
+    return _label_score(asked, printed) >= LABEL_MATCH
+
+
+def content_words(label: str) -> set[str]:
+    """A label's words that say what it is: "Total other, net" has none, "EMEA" one."""
+    return set(label_words(label).split()) - FUNCTION_WORDS
+
+
 def same_item(asked: str, printed: str) -> bool:
     """Two labels that may name one line item: the same words (`_label_score`), or one's two or
     more content words all within the other's ("Diluted earnings per share" of "Diluted earnings
     per ordinary share", "Changes due to collection of expected cash flows" of "Changes in MSR
     fair value due to collection of expected cash flows"). Loose on purpose: it is only ever
     asked together with the same figure and period."""
-    if _label_score(asked, printed) >= LABEL_MATCH:
+    if same_label(asked, printed):
         return True
-    a = set(label_words(asked).split()) - _FUNCTION_WORDS
-    b = set(label_words(printed).split()) - _FUNCTION_WORDS
+    a, b = content_words(asked), content_words(printed)
     small, large = sorted((a, b), key=len)
     return len(small) >= 2 and small <= large  # one word ("sales") is in too many labels
 
@@ -768,7 +802,7 @@ def _stems(label: str) -> set[str]:
     for short, spelled in _ABBREVIATIONS:
         label = short.sub(spelled, label)
     words = label_words(label).split()
-    return {w[:5] for w in words if w not in _FUNCTION_WORDS and len(w) > 2 and w.isalpha()}
+    return {w[:5] for w in words if w not in FUNCTION_WORDS and len(w) > 2 and w.isalpha()}
 
 
 def named_alike(asked: str, printed: str) -> bool:
@@ -815,7 +849,7 @@ def states_measure(label: str, text: str) -> bool:
     for intangible assets was $4.3 billion" for "Intangible amortization expense")? What makes
     a page that prints the measure for another period, company or basis `supporting`. A label of
     fewer than two content words ("Services", "Colorado") names no measure on its own."""
-    wanted = set(label_words(label).split()) - _FUNCTION_WORDS
+    wanted = set(label_words(label).split()) - FUNCTION_WORDS
     if len(wanted) < 2:
         return False
     for line in text.splitlines():

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from evalset_pipeline.core.pagetext.fiscal import find_dates, parse_date
+from evalset_pipeline.core.pagetext.fiscal import find_dates, named_quarter, parse_date
 from evalset_pipeline.core.pagetext.korean import SCALE_WORDS, has_hangul, heading_subject
 from evalset_pipeline.core.pagetext.page_reader import parse_number
 from evalset_pipeline.core.pagetext.periods import MONTH_WORD
@@ -61,6 +61,9 @@ class Column:
     # Years before the filing's own period, for a column named relative to it ("당기말" 0, "전기" 1);
     # its date is the document's to give (`table_questions`), so end and year stay None.
     relative: int | None = None
+    # A quarter named without its date ("1Q21", "Q4 2020"): (fiscal year, quarter), dated by the
+    # filer's fiscal calendar (`table_questions.dated_page`); end and year stay None until then.
+    quarter: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -913,6 +916,11 @@ def _make_column(
         # "June 30, December 31, 2023": two dates' headers over one column, read as one; "2021 vs.":
         # a change. Neither names the period of its figures.
         return Column(index, header, None, None, None, round(cols[0], 2), round(cols[1], 2))
+    quarter = named_quarter(header)
+    if quarter is not None:
+        return Column(
+            index, header, 3, None, None, round(cols[0], 2), round(cols[1], 2), quarter=quarter
+        )
     end = parse_date(header)
     months = span_months(header)
     year = None
@@ -1431,8 +1439,8 @@ def _dates_from_title(
     """ "As of December 31, 2019, our lease liabilities were as follows:" over "Operating | Finance |
     Total": a table whose columns name no period takes its title's one date, unless its rows carry
     dates of their own (a roll-forward's "Balance as of June 27, 2015")."""
-    if any(c.end is not None or c.year is not None for c in columns):
-        return columns
+    if any(c.end is not None or c.year is not None or c.quarter is not None for c in columns):
+        return columns  # (a named quarter is dated by the filer's calendar, never by the title)
     dates = find_dates(title)
     if len(dates) != 1 or any(find_dates(r.label) for r in rows):
         return columns

@@ -110,10 +110,15 @@ __all__ = [
 # write-10 / judge-11: a row is asked by its own words before one that needs its section or
 #   sub-column; a sub-column named after the registrant is the row's whole, as "Total" is;
 #   statistic sub-columns ("Min", "Average") are never asked.
+# write-11 / judge-12 / label-12: a quarter named without its date ("1Q21", "Q4 2020") is dated
+#   by the filer's fiscal calendar (it was undated, and "Q1 2021" even read as the year 2021);
+#   an English segment table keeps the page reader's question, as a Korean one did. The index's
+#   reading moves labels up (`questions.labels.by_evidence`): a page printing the answer for the
+#   gold's row and period is sufficient, one printing the gold's row elsewhere supporting.
 RULES_VERSION = {
-    "write": "write-10",
-    "judge": "judge-11",
-    "label": "label-11",
+    "write": "write-11",
+    "judge": "judge-12",
+    "label": "label-12",
     "qualify": "qualify-6",
 }
 ENTITY_MATCH_THRESHOLD = 90.0
@@ -887,9 +892,10 @@ class TextLayerBackend:
             )
             # Asked in the page's language (a question in another language than its page would
             # test translation, not retrieval): the one-cell grammar speaks English and Korean. A
-            # Korean segment table ("부문별 매출") keeps the page reader's question, which names the
-            # measure ("반도체 부문의 매출은"); the one-cell grammar names only row and period.
-            if facts.language == "ko" and by_segment:
+            # segment table ("Revenue by segment", "부문별 매출") keeps the page reader's
+            # question, which names the measure ("the revenue of the Cloud segment", "반도체
+            # 부문의 매출은"); the one-cell grammar names only row and period.
+            if by_segment and (facts.language == "ko" or facts.kind in ("table", "chart")):
                 own = write_question(facts)
                 if own is not None:
                     out.append(own)

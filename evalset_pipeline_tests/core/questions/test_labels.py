@@ -1,8 +1,19 @@
 """The one label rule's structural part: the gold's own statement for another entity or period is
-supporting, whatever its rows are named; its continuation page of the same filing is not."""
+supporting, whatever its rows are named; its continuation page of the same filing is not. And the
+evidence index's reading: a page printing the answer for the gold's row and period is sufficient,
+one printing the gold's row for another period, company or basis supporting."""
 
-from evalset_pipeline.core.questions.labels import CandidateLabel, as_same_table
+import pytest
+
+from evalset_pipeline.core.evidence.pools import answer_cells
+from evalset_pipeline.core.questions.labels import (
+    CandidateLabel,
+    as_same_table,
+    asked_cells,
+    by_evidence,
+)
 from evalset_pipeline.core.vlm.base import PageContext
+from evalset_pipeline_tests.core.evidence.drawn import index_of, statement
 
 GOLD = PageContext("Acme Corp", "10-K", "2023", "2023-12-31")
 LABEL = CandidateLabel("q", "u", "pooled", "bm25", "irrelevant", "no row 'Net sales' on the page")
@@ -27,3 +38,101 @@ def test_another_statement_or_the_same_filings_continuation_is_left_alone():
     assert as_same_table(LABEL, "balance_sheet", "balance_sheet", GOLD, GOLD) == LABEL
     sufficient = CandidateLabel("q", "u", "pooled", "answer", "sufficient", "prints it")
     assert as_same_table(sufficient, "balance_sheet", "balance_sheet", other, GOLD) == sufficient
+
+
+# --- the index's reading: labels agree with what the evidence index shows -------------------------
+
+
+@pytest.fixture
+def index(tmp_path):
+    years = ("2023", "2022")
+    return index_of(
+        {
+            "gold": statement(
+                tmp_path,
+                "g",
+                "Income statement",
+                years,
+                {"Provision for income taxes": ("1,064", "987"), "Land": ("1,064", "1,001")},
+            ),
+            "older": statement(
+                tmp_path,
+                "o",
+                "Income statement",
+                ("2022", "2021"),
+                {"Provision for income taxes": ("987", "900")},
+            ),
+            "before_tax": statement(
+                tmp_path,
+                "b",
+                "Income statement",
+                years,
+                {"Income before provision for income taxes": ("5,001", "4,000")},
+            ),
+            "emea_revenue": statement(
+                tmp_path,
+                "e1",
+                "Net revenues by geographic region",
+                years,
+                {"EMEA": ("2,239", "2,000")},
+            ),
+            "emea_income": statement(
+                tmp_path,
+                "e2",
+                "Operating income by geographic region",
+                years,
+                {"EMEA": ("310", "290")},
+            ),
+        }
+    )
+
+
+QUESTION = "What was Provision for income taxes in 2023, for Acme Corp?"
+ANSWER = "1,064 (USD millions)"
+
+
+def _label(
+    index, unit, found_by=("bm25",), label="irrelevant", page=GOLD, question=QUESTION, answer=ANSWER
+):
+    gold_cells = asked_cells(question, answer_cells(index, "gold", answer))
+    lab = CandidateLabel("q", unit, "pooled", ",".join(found_by), label, "labeller's reason")
+    return by_evidence(lab, question, found_by, index.cells_of(unit), gold_cells, page, GOLD)
+
+
+def test_the_asked_row_not_another_row_printing_the_same_number(index):
+    cells = asked_cells(QUESTION, answer_cells(index, "gold", ANSWER))
+    assert [c.label for c in cells] == ["Provision for income taxes"]  # not "Land"
+
+
+def test_a_page_printing_the_answer_for_the_row_and_period_is_sufficient(index):
+    out = _label(index, "older", found_by=("answer", "figure"))
+    assert out.label == "sufficient" and out.rationale.endswith("labeller's reason")
+    other = PageContext("Globex Inc", "10-K", "2023", "2023-12-31")
+    # another company's page printing it: the same row for another entity, not the answer
+    assert _label(index, "older", found_by=("answer",), page=other).label == "supporting"
+
+
+def test_the_asked_row_for_another_period_is_supporting_and_a_longer_label_is_not(index):
+    out = _label(index, "older")
+    assert out.label == "supporting" and "Provision for income taxes" in out.rationale
+    assert _label(index, "before_tax").label == "irrelevant"
+
+
+def test_a_name_asked_under_its_section_needs_the_section(index):
+    question = "What was EMEA under Net revenues by geographic region in 2023, for Acme Corp?"
+    gold = {"emea_revenue": ("2,239 (USD millions)",)}
+    for unit, expected in (("emea_revenue", "supporting"), ("emea_income", "irrelevant")):
+        gold_cells = asked_cells(
+            question, answer_cells(index, "emea_revenue", gold["emea_revenue"][0])
+        )
+        lab = CandidateLabel("q", unit, "pooled", "bm25", "irrelevant", "")
+        other = PageContext("Globex Inc", "10-K", "2023", "2023-12-31")
+        out = by_evidence(lab, question, ("bm25",), index.cells_of(unit), gold_cells, other, GOLD)
+        assert out.label == expected, unit
+
+
+def test_labels_only_move_up(index):
+    assert _label(index, "before_tax", label="supporting").label == "supporting"
+    assert _label(index, "older", label="sufficient").label == "sufficient"
+    gold = CandidateLabel("q", "gold", "gold", "", "irrelevant", "")
+    assert by_evidence(gold, QUESTION, (), [], [], GOLD, GOLD) == gold

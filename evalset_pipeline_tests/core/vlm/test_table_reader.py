@@ -456,3 +456,36 @@ def test_labels_that_landed_in_the_first_column_are_moved_back() -> None:
         cols,
         numbers,
     )  # a column of figures stays one
+
+
+def test_quarter_headers_are_dated_by_the_filers_calendar(tmp_path: Path) -> None:
+    """ "1Q21 | 4Q20 | 1Q20" over a highlights table: quarters, not years ("1Q21" once counted as
+    the year 2021), dated only by the document's fiscal calendar; the filing's own quarter keeps
+    the filing's own date (a 52/53-week quarter ends on a Saturday)."""
+    from evalset_pipeline.core.vlm.base import PageContext
+    from evalset_pipeline.core.vlm.table_questions import TablePage, dated_page
+
+    layer = draw_layer(
+        [
+            [("l", 50, "Consolidated financial highlights (in millions)")],
+            centred("1Q21", "4Q20", "1Q20"),
+            row("Total net revenue", "32,266", "29,335", "28,286"),
+            row("Net income", "14,300", "12,136", "2,865"),
+        ],
+        tmp_path,
+    )
+    [table] = read_tables(layer)
+    assert [(c.months, c.end, c.year, c.quarter) for c in table.columns[-3:]] == [
+        (3, None, None, (2021, 1)),
+        (3, None, None, (2020, 4)),
+        (3, None, None, (2020, 1)),
+    ]
+    page = TablePage("", (table,))
+    assert dated_page(page, None) == page  # no document, no calendar: never asked
+    own = PageContext("Bank", "10-Q", "2021-Q1", "2021-04-03")
+    dated = dated_page(page, own).tables[0].columns[-3:]
+    assert [(c.months, c.end) for c in dated] == [
+        (3, datetime.date(2021, 4, 3)),
+        (3, datetime.date(2020, 12, 31)),
+        (3, datetime.date(2020, 3, 31)),
+    ]

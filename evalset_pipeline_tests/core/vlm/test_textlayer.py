@@ -18,9 +18,10 @@ from evalset_pipeline.core.corpus.sample_corpus import (
     plan_sample_corpus,
     render_document,
 )
+from evalset_pipeline.core.pagetext.fiscal import FiscalCalendar
 from evalset_pipeline.core.pagetext.layer import text_layer_of
 from evalset_pipeline.core.vlm.answers import answers_agree
-from evalset_pipeline.core.vlm.base import PageView, Qualifiers, VLMBackend
+from evalset_pipeline.core.vlm.base import PageContext, PageView, Qualifiers, VLMBackend
 from evalset_pipeline.core.vlm.textlayer import (
     TextLayerBackend,
     compose_question,
@@ -46,8 +47,17 @@ def corpus(tmp_path_factory: pytest.TempPathFactory) -> Corpus:
                 path.write_text(
                     json.dumps(text_layer_of(page), ensure_ascii=False), encoding="utf-8"
                 )
-                out.append((rec, PageView(unit_id, root / "none.png", path, f"h{len(out)}")))
+                view = PageView(unit_id, root / "none.png", path, f"h{len(out)}", _context(rec))
+                out.append((rec, view))
     return out
+
+
+def _context(rec: PageRecord) -> PageContext:
+    """The page's document as the pipeline gives it (`document_facts`): a KPI table's "Q3 2024"
+    columns are dated by the filer's fiscal calendar, which only the document says."""
+    year, quarter = rec.period.split("-Q")
+    end = FiscalCalendar().quarter_end(int(year), int(quarter))
+    return PageContext(rec.entity, "10-Q", rec.period, end.isoformat())
 
 
 @pytest.fixture(scope="module")
