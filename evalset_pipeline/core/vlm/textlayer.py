@@ -111,8 +111,8 @@ __all__ = [
 #   sub-column; a sub-column named after the registrant is the row's whole, as "Total" is;
 #   statistic sub-columns ("Min", "Average") are never asked.
 # write-11 / judge-12 / label-12: a quarter named without its date ("1Q21", "Q4 2020") is dated
-#   by the filer's fiscal calendar (it was undated, and "Q1 2021" even read as the year 2021);
-#   an English segment table keeps the page reader's question, as a Korean one did. The index's
+#   by the filer's fiscal calendar (it was undated, and "Q1 2021" even read as the year 2021),
+#   so a quarterly KPI table is asked one cell at a time like any dated table. The index's
 #   reading moves labels up (`questions.labels.by_evidence`): a page printing the answer for the
 #   gold's row and period is sufficient, one printing the gold's row elsewhere supporting.
 RULES_VERSION = {
@@ -892,10 +892,9 @@ class TextLayerBackend:
             )
             # Asked in the page's language (a question in another language than its page would
             # test translation, not retrieval): the one-cell grammar speaks English and Korean. A
-            # segment table ("Revenue by segment", "부문별 매출") keeps the page reader's
-            # question, which names the measure ("the revenue of the Cloud segment", "반도체
-            # 부문의 매출은"); the one-cell grammar names only row and period.
-            if by_segment and (facts.language == "ko" or facts.kind in ("table", "chart")):
+            # Korean segment table ("부문별 매출") keeps the page reader's question, which names the
+            # measure ("반도체 부문의 매출은"); the one-cell grammar names only row and period.
+            if facts.language == "ko" and by_segment:
                 own = write_question(facts)
                 if own is not None:
                     out.append(own)

@@ -22,6 +22,7 @@ from evalset_pipeline.core.pagetext.fiscal import FiscalCalendar
 from evalset_pipeline.core.pagetext.layer import text_layer_of
 from evalset_pipeline.core.vlm.answers import answers_agree
 from evalset_pipeline.core.vlm.base import PageContext, PageView, Qualifiers, VLMBackend
+from evalset_pipeline.core.vlm.table_questions import parse_table_question
 from evalset_pipeline.core.vlm.textlayer import (
     TextLayerBackend,
     compose_question,
@@ -107,18 +108,26 @@ def test_writer_asks_like_a_single_page_vlm(corpus: Corpus, written: list) -> No
             continue
         assert wq is not None, rec
         assert wq.language == rec.language
-    # A single-page writer usually names no entity and no period; now and then it reads the
-    # running header and names the page's own (never another page's).
-    naming = [
+    # A KPI table dated by its quarter columns ("Q3 2024", dated by the filer's calendar) is asked
+    # one cell at a time, for the quarter its column names: the page's own or the year before.
+    tables = [
+        (rec, parse_table_question(wq.question))
+        for (rec, _), wq in zip(corpus, written, strict=False)
+        if wq is not None and parse_table_question(wq.question) is not None
+    ]
+    assert {rec.template_id for rec, _ in tables} == {"kpi_table"}
+    for rec, tq in tables:
+        assert tq is not None and tq.months == 3 and tq.end is not None
+        assert tq.end.year in (int(rec.period[:4]), int(rec.period[:4]) - 1)
+    # Otherwise a single-page writer usually names no entity and no period; now and then it reads
+    # the running header and names the page's own (never another page's).
+    prose = [
         (rec, wq)
         for (rec, _), wq in zip(corpus, written, strict=False)
-        if wq is not None and rec.entity in wq.question
+        if wq is not None and parse_table_question(wq.question) is None
     ]
-    bare = [
-        wq
-        for (rec, _), wq in zip(corpus, written, strict=False)
-        if wq is not None and rec.entity not in wq.question
-    ]
+    naming = [(rec, wq) for rec, wq in prose if rec.entity in wq.question]
+    bare = [wq for rec, wq in prose if rec.entity not in wq.question]
     assert all(not parse_question(wq.question).periods for wq in bare)
     assert all(parse_question(wq.question).periods == (rec.period,) for rec, wq in naming)
     assert 0.1 <= len(naming) / (len(naming) + len(bare)) <= 0.4
@@ -215,8 +224,10 @@ def test_qualifiers_make_the_gold_the_only_answer(
         siblings = _siblings(corpus, rec)
         before = _answering(backend, wq.question, siblings)
         assert rec in before
-        if rec.entity not in wq.question:
-            assert len(before) > 1  # under-specified as written
+        if rec.entity not in wq.question and parse_table_question(wq.question) is None:
+            # under-specified as written (a table question names its period; its row, a segment
+            # only this company has, may already be its own)
+            assert len(before) > 1
         [qualified] = backend.qualify(
             [(wq.question, Qualifiers({"period": rec.period, "entity": rec.entity}, rec.language))]
         )
