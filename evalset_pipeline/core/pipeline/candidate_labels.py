@@ -8,6 +8,7 @@ page, its axis naming the sources that found it ("comparative", "figure,same_row
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from dataclasses import asdict, replace
 
@@ -17,6 +18,7 @@ from evalset_pipeline.core.evidence.figures import answer_figure
 from evalset_pipeline.core.evidence.index import EvidenceIndex
 from evalset_pipeline.core.evidence.pools import ANSWER, MINED, PoolMember, answer_cells
 from evalset_pipeline.core.golden.schema import GOLDEN_JUDGMENTS
+from evalset_pipeline.core.pagetext.layer import text_layer_or_empty
 from evalset_pipeline.core.pipeline.context import StageContext
 from evalset_pipeline.core.pipeline.evidence_index import load_evidence_index
 from evalset_pipeline.core.pipeline.hard_negatives import load_hard_negatives
@@ -120,6 +122,7 @@ def build_candidate_labels(ctx: StageContext) -> StageResult:
                 gold_cells[c.item_id],
                 c.page.context,
                 gold[c.item_id].context,
+                functools.partial(_text_of, c.page),
             ),
             questions,
             sources,
@@ -143,6 +146,10 @@ def build_candidate_labels(ctx: StageContext) -> StageResult:
         },
         tables=("candidate_labels",),
     )
+
+
+def _text_of(page: PageView) -> str:
+    return str(text_layer_or_empty(page.text_path).get("text") or "")
 
 
 def _noting_coincidence(

@@ -113,7 +113,11 @@ def build_validated_questions(ctx: StageContext) -> StageResult:
         from evalset_pipeline.core.review.regression import add_regression_items
 
         reg_items, reg_summary = add_regression_items(
-            ctx.paths, [asdict(r) for r in renders.values()], kept, judge=backend.judge
+            ctx.paths,
+            [asdict(r) for r in renders.values()],
+            kept,
+            judge=backend.judge,
+            contexts=contexts,
         )
         kept += reg_items
         # --- end regression slice ---

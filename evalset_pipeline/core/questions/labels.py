@@ -13,7 +13,7 @@ acceptable) and is usually `supporting` for a well-posed one: topically right, e
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from evalset_pipeline.core.evidence.index import EvidenceCell, specific_label
@@ -144,6 +144,47 @@ def prints_gold_row(
     return None
 
 
+def _signs_agree(cells: Sequence[EvidenceCell], gold_cells: Sequence[EvidenceCell]) -> bool:
+    """Where the page prints the gold's digits for the gold's period, at least once with the
+    gold's sign: "Net effect from recognition (deferral) of deferred net revenues 101" states
+    another row than "Total change in deferred revenues (101)". A page whose cells never print
+    the digits (found in its text) is not contradicted."""
+    same = [
+        (c, g)
+        for c in cells
+        for g in gold_cells
+        if c.key == g.key and set(c.periods) & set(g.periods)
+    ]
+    return not same or any((c.value < 0) == (g.value < 0) for c, g in same)
+
+
+def prints_transposed(
+    cells: Sequence[EvidenceCell], gold_cells: Sequence[EvidenceCell], page_text: Callable[[], str]
+) -> EvidenceCell | None:
+    """A cell printing the gold's figure for the gold's period in a table turned the other way:
+    the gold's section as its row ("Environmental Technologies") on a page that names the gold's
+    row as its measure ("segment net income (loss) by reportable segment") — segments as rows
+    where the gold prints them as sections, or the reverse. The same fact."""
+    for g in gold_cells:
+        if not g.section:
+            continue
+        for c in cells:
+            if c.key != g.key or (c.value < 0) != (g.value < 0):
+                continue
+            if not set(c.periods) & set(g.periods) or not same_label(g.section, c.label):
+                continue
+            if _names_measure(g.label, page_text()):
+                return c
+    return None
+
+
+def _names_measure(label: str, text: str) -> bool:
+    """A line of the page holds every content word of the label (two at least): the page says
+    what its figures are, in a heading or the sentence above its table."""
+    wanted = content_words(label)
+    return len(wanted) >= 2 and any(wanted <= content_words(line) for line in text.splitlines())
+
+
 def by_evidence(
     label: CandidateLabel,
     question: str,
@@ -152,27 +193,37 @@ def by_evidence(
     gold_cells: Sequence[EvidenceCell],
     page: PageContext | None,
     gold: PageContext | None,
+    page_text: Callable[[], str] = str,
 ) -> CandidateLabel:
     """The index's reading of a page, where the labeller's own reading missed it (a row split
     over two lines, a column header it dated otherwise, a label it scored below its match):
 
     - a page that prints the answer's figure for the gold's row and period (pool source
-      `answer`, the completeness rule) states the same fact: sufficient when it is the gold's
-      company (another filing of it included), else the same row for another company:
-      supporting;
+      `answer`, the completeness rule) with the gold's sign, or for the gold's section and
+      period in a table turned the other way (`prints_transposed`), states the same fact:
+      sufficient when it is the gold's company (another filing of it included), else the same
+      row for another company: supporting;
     - a page labelled irrelevant that prints the gold's row for any period, company or basis is
       the same measure elsewhere: supporting.
 
     Labels only move up (irrelevant -> supporting -> sufficient), so a labeller that read more
-    (a vision model) keeps its reading."""
+    (a vision model) keeps its reading. `page_text` gives the page's text when a rule needs it."""
     if label.label == "sufficient" or label.role == "gold":
         return label
     same_company = page is None or gold is None or not gold.entity or page.entity == gold.entity
-    if ANSWER in found_by and same_company:
+    if same_company and ANSWER in found_by and _signs_agree(cells, gold_cells):
         return replace(
             label,
             label="sufficient",
             rationale="prints the answer for the gold's row and period (evidence index). "
+            + label.rationale,
+        )
+    turned = prints_transposed(cells, gold_cells, page_text) if same_company else None
+    if turned is not None:
+        return replace(
+            label,
+            label="sufficient",
+            rationale=f"prints the answer in a table turned the other way ({turned.where()}). "
             + label.rationale,
         )
     if label.label != "irrelevant":

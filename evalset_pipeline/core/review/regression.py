@@ -41,7 +41,7 @@ from evalset_pipeline.core.hashing import fingerprint
 from evalset_pipeline.core.paths import DataPaths
 from evalset_pipeline.core.questions.validation import Validated
 from evalset_pipeline.core.tables import read_rows, write_rows
-from evalset_pipeline.core.vlm.base import PageView
+from evalset_pipeline.core.vlm.base import PageContext, PageView
 
 SLICE = "regression"
 DEFAULT_FILE = "regressions.jsonl"
@@ -302,6 +302,7 @@ def add_regression_items(
     pages: Sequence[Mapping[str, Any]],
     kept: Iterable[Validated],
     judge: Callable[[list[tuple[str, PageView]]], list[Any]] | None = None,
+    contexts: Mapping[str, PageContext] | None = None,
 ) -> tuple[list[Validated], dict[str, Any]]:
     """The `validated_questions` hook: regression items to append, and their counts (table written).
 
@@ -309,7 +310,9 @@ def add_regression_items(
     `candidate_labels` can tell a distractor that gives the same answer (sufficient: the user's
     question really is ambiguous there) from one that does not. The question itself is never
     changed, and an item whose gold page the judge cannot answer from is kept all the same
-    (the record is a person's finding; the disagreement is noted in the table).
+    (the record is a person's finding; the disagreement is noted in the table). The gold page
+    is judged with its document's facts (`contexts`, by document sha256), as every page is: a
+    question naming the company, or a column dated by the filing ("1Q21"), needs them.
     """
     items, rows, summary = regression_items(
         paths.regressions, corpus_index(paths, pages), (v.item_id for v in kept)
@@ -323,6 +326,7 @@ def add_regression_items(
                 paths.root / by_unit[v.gold_unit_id]["render_path"],
                 paths.root / by_unit[v.gold_unit_id]["text_path"],
                 by_unit[v.gold_unit_id]["render_hash"],
+                (contexts or {}).get(by_unit[v.gold_unit_id]["document_sha256"]),
             )
             for v in need
         ]

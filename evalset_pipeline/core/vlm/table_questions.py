@@ -252,6 +252,11 @@ def _letters(text: str) -> int:
     return sum(2 if "\uac00" <= ch <= "\ud7a3" else 1 for ch in text if ch.isalpha())
 
 
+_LEADING_PREPOSITION = re.compile(
+    r"(?i)(?:within|of|for|as|at|by|from|with|in|into|on|to|under|per|than)\b(?!-)"
+)
+
+
 def _usable_row(row: Row) -> bool:
     # A parent that is a footnote or a sentence ("(a) For purposes of calculating ...") is a reading
     # accident, not a section: such a row cannot be named.
@@ -284,6 +289,9 @@ def _usable_row(row: Row) -> bool:
         # (loans, tax) the table leaves unsaid cannot be asked as a figure's name
         and not re.fullmatch(r"(?i)(?:non-?)?current|deferred|performing|nonperforming", row.label)
         and not _CURRENCY_ROW.search(row.label)
+        # "Within Total Operating Expenses", "Of which: ...", "as a capital lease asset": a label
+        # that opens with a preposition is the tail of a wrapped line or a sentence, not a name
+        and not _LEADING_PREPOSITION.match(row.label)
         and parent_ok
         and " under " not in row.parent
     )

@@ -136,3 +136,52 @@ def test_labels_only_move_up(index):
     assert _label(index, "older", label="sufficient").label == "sufficient"
     gold = CandidateLabel("q", "gold", "gold", "", "irrelevant", "")
     assert by_evidence(gold, QUESTION, (), [], [], GOLD, GOLD) == gold
+
+
+def _cell(unit, label, display, value, parent="", year=2021):
+    from datetime import date
+
+    from evalset_pipeline.core.evidence.figures import digit_key
+    from evalset_pipeline.core.evidence.index import EvidenceCell
+
+    end = date(year, 12, 31)
+    return EvidenceCell(
+        unit, 0, 0, 1, label, parent, "", "", str(year), 12, end, None, display, value,
+        "USD", 1e6, False, digit_key(display),
+    )  # fmt: skip
+
+
+def test_a_table_turned_the_other_way_that_names_the_measure_answers():
+    """The gold prints Segment net income under "Environmental Technologies"; the next filing
+    prints segments as rows under a sentence naming the measure: the same fact."""
+    question = (
+        "What was Segment net income under Environmental Technologies for the year ended "
+        "December 31, 2021, for Acme Corp?"
+    )
+    gold_cells = [_cell("gold", "Segment net income", "269", 269.0, "Environmental Technologies")]
+    page = [_cell("next", "Environmental Technologies", "269", 269.0)]
+    lab = CandidateLabel("q", "next", "pooled", "figure", "irrelevant", "coincidence")
+
+    def judged(text, cells=page, context=GOLD):
+        return by_evidence(
+            lab, question, ("figure",), cells, gold_cells, context, GOLD, lambda: text
+        )
+
+    named = "The following table presents segment net income (loss) by reportable segment"
+    assert judged(named).label == "sufficient"
+    assert judged("Research and development by reportable segment").label == "irrelevant"
+    other_year = [_cell("next", "Environmental Technologies", "269", 269.0, year=2020)]
+    assert judged(named, cells=other_year).label == "irrelevant"
+    globex = PageContext("Globex Inc", "10-K", "2022", "2022-12-31")
+    assert judged(named, context=globex).label == "irrelevant"
+
+
+def test_the_answer_with_the_opposite_sign_is_another_row():
+    question = "What was Total change in deferred revenues for the year ended December 31, 2021?"
+    gold_cells = [_cell("gold", "Total change in deferred revenues", "(101)", -101.0)]
+    lab = CandidateLabel("q", "cf", "pooled", "answer", "irrelevant", "no row")
+    opposite = [_cell("cf", "Net effect of deferral of deferred net revenues", "101", 101.0)]
+    same = [_cell("cf", "Deferred revenues", "(101)", -101.0)]
+    for cells, expected in ((opposite, "irrelevant"), (same, "sufficient"), ([], "sufficient")):
+        out = by_evidence(lab, question, ("answer",), cells, gold_cells, GOLD, GOLD)
+        assert out.label == expected, cells

@@ -396,3 +396,21 @@ def test_the_labeller_takes_a_specific_figure_printed_under_other_words(tmp_path
     )
     assert [lab.label for lab in labels[:2]] == ["sufficient", "irrelevant"], labels
     assert labels[2].label != "sufficient", labels[2]
+
+
+def test_a_label_opening_with_a_preposition_is_never_asked(tmp_path):
+    """ "Within Total Operating Expenses" (the tail of a wrapped line) names no line item."""
+    rows = [
+        ("Within Total Operating Expenses", "1,234", "1,100"),
+        ("As a percentage of revenue", "12.3", "11.0"),
+    ]
+    [page] = pages_of(
+        draw_pdf(tmp_path / "p.pdf", [statement("July 1, 2023", "July 2, 2022", rows)])
+    )
+    assert write_table_question(page) is None
+    rows.append(("Net income", "150", "120"))
+    [page] = pages_of(
+        draw_pdf(tmp_path / "q.pdf", [statement("July 1, 2023", "July 2, 2022", rows)])
+    )
+    written = write_table_question(page)
+    assert written is not None and "Net income" in written.question
