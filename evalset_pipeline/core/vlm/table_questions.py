@@ -688,10 +688,21 @@ _TRAILING_MEASURE = re.compile(r"\s+(?:expense|expenses)$")
 FUNCTION_WORDS = frozenset("a an and as at by for from in of on or the to total net other".split())
 
 
+# "Increase (decrease) in cash", "Net decrease in cash", "Net change in cash": one line item,
+# whichever way the year went; the sign is the figure's (a filer renames the row when its sign
+# flips), so a change is compared as a change.
+_CHANGE_WORDS = re.compile(
+    r"^(?:net\s+)?(?:\(?(?:increase|decrease|change)\)?\s*/?\s*)+(?=in\b|of\b)", re.I
+)
+
+
 def label_words(label: str) -> str:
     """A row label as compared with another: words (`norm_words`), sign words in parentheses
-    aside, and a last "expense(s)" that leaves two content words ("Research and development
-    expense" is the statement's "Research and development"; "Interest expense" stays itself)."""
+    aside, a change whichever way it went ("Increase (decrease) in", "Net decrease in") read as
+    "change in", and a last "expense(s)" that leaves two content words ("Research and
+    development expense" is the statement's "Research and development"; "Interest expense"
+    stays itself)."""
+    label = _CHANGE_WORDS.sub("change ", label.strip())
     words = norm_words(_ASIDE.sub("", _SIGN_WORDS.sub("", label)))
     bare = _TRAILING_MEASURE.sub("", words)
     content = [w for w in bare.split() if w not in FUNCTION_WORDS]

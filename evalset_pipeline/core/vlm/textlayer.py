@@ -114,7 +114,9 @@ __all__ = [
 #   by the filer's fiscal calendar (it was undated, and "Q1 2021" even read as the year 2021),
 #   so a quarterly KPI table is asked one cell at a time like any dated table. The index's
 #   reading moves labels up (`questions.labels.by_evidence`): a page printing the answer for the
-#   gold's row and period is sufficient, one printing the gold's row elsewhere supporting.
+#   gold's row and period is sufficient, one printing the gold's row elsewhere supporting; a
+#   table turned the other way answers; "Increase (decrease) in X" and "Decrease in X" are one
+#   row; a label opening with a preposition is never asked.
 RULES_VERSION = {
     "write": "write-11",
     "judge": "judge-12",

@@ -414,3 +414,20 @@ def test_a_label_opening_with_a_preposition_is_never_asked(tmp_path):
     )
     written = write_table_question(page)
     assert written is not None and "Net income" in written.question
+
+
+def test_a_change_is_one_line_item_whichever_way_it_went():
+    """The statement's "Increase (decrease) in cash" is the summary's "Net decrease in cash";
+    a roll-forward's "Increases" and "Decreases" (plural, two rows of one table) stay apart."""
+    from evalset_pipeline.core.vlm.table_questions import same_label
+
+    printed = "Increase (decrease) in cash, cash equivalents and restricted cash"
+    for asked in (
+        "Decrease in cash, cash equivalents and restricted cash",
+        "Net increase (decrease) in cash, cash equivalents and restricted cash",
+        "Net change in cash, cash equivalents and restricted cash",
+        "Increase/(decrease) in cash, cash equivalents and restricted cash",
+    ):
+        assert same_label(asked, printed), asked
+    assert not same_label("Increases in tax positions", "Decreases in tax positions")
+    assert not same_label("Decrease in cash", "Decrease in accounts receivable")
