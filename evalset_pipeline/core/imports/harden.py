@@ -315,8 +315,13 @@ def harden(
     labeller: Labeller,
     judge_identity: dict[str, Any],
     corpus: WorkingCorpus | None = None,
+    *,
+    as_latest: bool = False,
 ) -> tuple[PublishResult, GoldenSetDraft, Resolution]:
-    """Resolve, judge, classify and publish; refuses (ValueError) when no item resolves."""
+    """Resolve, judge, classify and publish; refuses (ValueError) when no item resolves.
+
+    The version is published without moving "latest" unless `as_latest`: downstream jobs that read
+    `load_golden_set("latest")` keep getting the last build's set (issue 30)."""
     from evalset_pipeline.core.imports.resolve import resolve
     from evalset_pipeline.core.review.regression import corpus_index
 
@@ -330,4 +335,4 @@ def harden(
         )
     classified = classify(resolution.items, corpus, labeller)
     draft = draft_of(source, resolution, classified, corpus, judge_identity)
-    return publish_golden_set(paths, draft), draft, resolution
+    return publish_golden_set(paths, draft, make_latest=as_latest), draft, resolution

@@ -23,6 +23,7 @@ class GoldRef:
     corpus_id: str = ""  # the source's id of the page (BEIR / parquet corpora)
     file: str = ""  # where the source names it (file and line), for the error that names it
     line: int = 0
+    bad_page: str = ""  # the corpus row's page value when it is not a 1-based page (2.5, "x")
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,7 @@ class SourceSet:
     file_sha256: (
         str  # of the input (files in sorted order for a folder), part of the version's identity
     )
+    warnings: tuple[str, ...] = ()  # about the whole input (e.g. no answers: nothing to judge with)
 
 
 @dataclass(frozen=True)
