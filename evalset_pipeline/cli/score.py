@@ -1,7 +1,8 @@
 """`evalset score RUN` and `evalset compare RUN_A RUN_B`: score runs against a golden version.
 
-Exit codes: 0 scored; 1 bad input (no such golden version, unreadable run); 2 refused (golden
-set too old, too many queries without results; see core/scoring/guards.py) or bad arguments.
+Exit codes: 0 scored; 1 bad input (no such golden version, unreadable run, a non-finite score or a
+rank that is not an integer); 2 refused (golden set too old, too many queries without results, unit
+ids that are not pages of the set's corpus; see core/scoring/guards.py) or bad arguments.
 """
 
 from __future__ import annotations
