@@ -68,6 +68,13 @@ def register(subparsers: Any) -> None:
         "--wait", action="store_true", help="queue behind a build holding the data directory"
     )
     p.add_argument(
+        "--max-rows",
+        type=int,
+        default=None,
+        metavar="N",
+        help="refuse an input with more questions than this before judging any (default 100,000)",
+    )
+    p.add_argument(
         "--as-latest",
         action="store_true",
         help="make the imported version latest (default: latest stays the last build's version)",
@@ -89,16 +96,39 @@ def _labeller(args: argparse.Namespace, paths: Any):
     return backend.label, backend_identity(backend.backend), backend.cache.close
 
 
+class _JudgeProgress:
+    """`judging: N of M candidate pages (P%)` on stderr, once per tenth, for imports large enough
+    to take a while (a 900k-row import used to print nothing for hours)."""
+
+    def __init__(self, min_pages: int = 2048) -> None:
+        self.min_pages = min_pages
+        self.shown = -1
+
+    def __call__(self, done: int, total: int) -> None:
+        if total < self.min_pages:
+            return
+        tenth = done * 10 // total
+        if tenth > self.shown:
+            self.shown = tenth
+            print(
+                f"judging: {done:,} of {total:,} candidate pages ({done / total:.0%})",
+                file=sys.stderr,
+                flush=True,
+            )
+
+
 def cmd_import(args: argparse.Namespace) -> int:
     from evalset_pipeline.cli.build import EXIT_BUSY
     from evalset_pipeline.core.buildlock import BuildLocked, build_lock
     from evalset_pipeline.core.golden.errors import GoldenSetError
     from evalset_pipeline.core.imports.harden import harden
     from evalset_pipeline.core.imports.readers import read_source
-    from evalset_pipeline.core.imports.records import ImportFormatError
+    from evalset_pipeline.core.imports.records import DEFAULT_MAX_ROWS, ImportFormatError
     from evalset_pipeline.core.paths import DataPaths
 
-    problem = vlm_flags_error(args)
+    problem = vlm_flags_error(args) or (
+        "--max-rows must be at least 1" if args.max_rows is not None and args.max_rows < 1 else ""
+    )
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         return 2
@@ -118,7 +148,10 @@ def cmd_import(args: argparse.Namespace) -> int:
             source=args.source,
             mapping=args.mapping,
             splits=tuple(args.split),
+            max_rows=args.max_rows or DEFAULT_MAX_ROWS,
         )
+        if source.rows >= 10_000:
+            print(f"read {source.rows:,} rows from {source.path}", file=sys.stderr, flush=True)
         for warning in source.warnings:
             print(f"warning: {warning}", file=sys.stderr)
         with build_lock(
@@ -131,7 +164,12 @@ def cmd_import(args: argparse.Namespace) -> int:
             label, identity, close = _labeller(args, paths)
             try:
                 result, draft, resolution = harden(
-                    paths, source, label, identity, as_latest=args.as_latest
+                    paths,
+                    source,
+                    label,
+                    identity,
+                    as_latest=args.as_latest,
+                    progress=_JudgeProgress(),
                 )
             finally:
                 close()

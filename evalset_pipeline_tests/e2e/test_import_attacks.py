@@ -146,6 +146,19 @@ def test_hostile_paths_and_files_are_one_line_errors(built, tmp_path):
     assert done.returncode == 1 and "test.tsv is a symlink loop" in one_line_error(done)
 
 
+def test_a_large_import_says_how_far_it_is_and_the_row_budget_refuses(built, tmp_path):
+    _, data, build_version = built
+    one = _questions(data, build_version, 1)[0]
+    rows = [{**one, "id": f"q{i}", "question": f"{one['question']} ({i})"} for i in range(700)]
+    path = _jsonl(tmp_path / "many.jsonl", rows)
+    done = evalset("import", "jsonl", str(path), "--data-dir", str(data), "--max-rows", "699")
+    assert done.returncode == 1 and "more than 699 rows" in one_line_error(done)
+    done = evalset("import", "jsonl", str(path), "--data-dir", str(data))
+    assert done.returncode == 0, done.stderr
+    progress = [line for line in done.stderr.splitlines() if line.startswith("judging: ")]
+    assert len(progress) >= 2 and progress[-1].endswith("(100%)"), done.stderr
+
+
 def test_a_failed_import_into_a_missing_data_dir_does_not_create_it(built, tmp_path):
     _, data, build_version = built
     path = _jsonl(tmp_path / "q.jsonl", _questions(data, build_version, 1))

@@ -264,3 +264,29 @@ def test_a_golden_export_jsonl_record_is_read(tmp_path, index):
     res = resolve(read_source("jsonl", path), *index)
     assert [(r.item.original_id, r.gold_units) for r in res.items] == [("it-1", (unit(SHA_A, 2),))]
     assert not res.issues
+
+
+def test_the_row_budget_refuses_before_reading_everything(tmp_path):
+    path = _write(tmp_path / "q.jsonl", [row(f"q{i}") for i in range(5)])
+    assert read_source("jsonl", path, max_rows=5).rows == 5
+    with pytest.raises(ImportFormatError, match=r"q.jsonl has more than 4 rows, the row budget"):
+        read_source("jsonl", path, max_rows=4)
+    folder = _beir(
+        tmp_path / "bench",
+        [{"_id": f"q{i}", "text": "Revenue?"} for i in range(3)],
+        [{"_id": "c1"}],
+        ["q1\tc1\t1"],
+    )
+    with pytest.raises(ImportFormatError, match="more than 2 rows"):
+        read_source("beir", folder, max_rows=2)
+    mteb = tmp_path / "mteb"
+    tables = {
+        "corpus/c.parquet": {"id": ["c1"]},
+        "queries/test-0.parquet": {"id": ["q1", "q2"], "text": ["a?", "b?"]},
+        "qrels/test-0.parquet": {"query-id": ["q1"], "corpus-id": ["c1"], "score": [1]},
+    }
+    for name, data in tables.items():
+        (mteb / name).parent.mkdir(parents=True, exist_ok=True)
+        pq.write_table(pa.table(data), mteb / name)
+    with pytest.raises(ImportFormatError, match="more than 1 rows"):
+        read_source("mteb", mteb, max_rows=1)

@@ -26,17 +26,19 @@ from evalset_pipeline.core.imports.readers._common import (
     text_rows,
 )
 from evalset_pipeline.core.imports.records import (
+    DEFAULT_MAX_ROWS,
     GoldRef,
     ImportFormatError,
     ImportIssue,
     SourceItem,
     SourceSet,
+    too_many_rows,
 )
 from evalset_pipeline.core.inputfile import InputFileError, check_dir, check_file
 
 
 def _jsonl(
-    path: Path, issues: list[ImportIssue], what: str
+    path: Path, issues: list[ImportIssue], what: str, max_rows: int | None = None
 ) -> dict[str, tuple[int, dict[str, Any]]]:
     """id -> (line, row); a repeated `_id` is an issue naming both lines (the first wins)."""
     out: dict[str, tuple[int, dict[str, Any]]] = {}
@@ -50,6 +52,8 @@ def _jsonl(
             same = first == obj
             issues.append(duplicate_issue(path.name, line, what, key, first_line, same))
             continue
+        if max_rows is not None and len(out) >= max_rows:  # stop reading: one row too many
+            raise too_many_rows(path, max_rows)
         out[key] = (line, obj)
     return out
 
@@ -66,7 +70,12 @@ def _present(path: Path, folder: Path) -> None:
 
 
 def read_beir(
-    folder: Path, source: str, *, mapping: str | Path | None = None, splits: tuple[str, ...] = ()
+    folder: Path,
+    source: str,
+    *,
+    mapping: str | Path | None = None,
+    splits: tuple[str, ...] = (),
+    max_rows: int = DEFAULT_MAX_ROWS,
 ) -> SourceSet:
     queries_path, corpus_path, qrels_dir = (
         folder / "queries.jsonl",
@@ -94,7 +103,7 @@ def read_beir(
         )
         ref = ref_from_fields(cid, fields, corpus_path.name, line)
         corpus[cid] = mapped.get(cid, ref) if not ref.document else ref
-    queries = _jsonl(queries_path, issues, "query id")
+    queries = _jsonl(queries_path, issues, "query id", max_rows)
     if not queries:
         raise ImportFormatError(f"{queries_path} holds no query (it is empty or no row is usable)")
     gold: dict[str, list[GoldRef]] = defaultdict(list)

@@ -24,7 +24,14 @@ from evalset_pipeline.core.imports.readers._common import (
     json_rows,
     page_number,
 )
-from evalset_pipeline.core.imports.records import GoldRef, ImportIssue, SourceItem, SourceSet
+from evalset_pipeline.core.imports.records import (
+    DEFAULT_MAX_ROWS,
+    GoldRef,
+    ImportIssue,
+    SourceItem,
+    SourceSet,
+    too_many_rows,
+)
 
 ID_KEYS = ("id", "_id", "qid", "query_id", "question_id", "financebench_id", "item_id")
 PAGE_KEYS = ("evidence_pages", "pages", "page")
@@ -105,7 +112,7 @@ def parse_row(obj: Any, file: str, line: int) -> SourceItem:
     )
 
 
-def read_jsonl(path: Path, source: str) -> SourceSet:
+def read_jsonl(path: Path, source: str, *, max_rows: int = DEFAULT_MAX_ROWS) -> SourceSet:
     items: list[SourceItem] = []
     issues: list[ImportIssue] = []
     rows = 0
@@ -113,6 +120,8 @@ def read_jsonl(path: Path, source: str) -> SourceSet:
     unreadable: list[ImportIssue] = []  # lines that are not JSON: rows too, counted apart
     for line, obj in json_rows(path, path.name, unreadable):
         rows += 1
+        if rows + len(unreadable) > max_rows:  # stop reading: the file is never held whole
+            raise too_many_rows(path, max_rows)
         try:
             item = parse_row(obj, path.name, line)
         except _RowError as exc:

@@ -31,11 +31,13 @@ from evalset_pipeline.core.imports.readers._common import (
     ref_from_fields,
 )
 from evalset_pipeline.core.imports.records import (
+    DEFAULT_MAX_ROWS,
     GoldRef,
     ImportFormatError,
     ImportIssue,
     SourceItem,
     SourceSet,
+    too_many_rows,
 )
 from evalset_pipeline.core.inputfile import InputFileError, check_file
 
@@ -55,10 +57,13 @@ def _split(path: Path) -> str:
     return path.name.split("-", 1)[0] if "-" in path.name else path.stem
 
 
-def _rows(path: Path, wanted: tuple[str, ...]) -> list[dict[str, Any]]:
-    """The wanted columns of one parquet file; a file that is not parquet is one clear error."""
+def _rows(path: Path, wanted: tuple[str, ...] | None) -> list[dict[str, Any]]:
+    """The wanted columns of one parquet file (None: only its row count, as that many empty
+    rows); a file that is not parquet is one clear error."""
     try:
         check_file(path, "parquet file")
+        if wanted is None:
+            return [{}] * pq.ParquetFile(path).metadata.num_rows
         names = pq.read_schema(path).names
         return pq.read_table(path, columns=[c for c in names if c in wanted]).to_pylist()
     except InputFileError as exc:
@@ -79,6 +84,7 @@ def read_parquet_set(
     *,
     mapping: str | Path | None = None,
     splits: tuple[str, ...] = (),
+    max_rows: int = DEFAULT_MAX_ROWS,
 ) -> SourceSet:
     corpus_files, query_files, qrels_files = (
         _files(folder, "corpus"),
@@ -92,6 +98,8 @@ def read_parquet_set(
             raise ImportFormatError(
                 f"{folder / 'qrels'} has no file for split(s) {', '.join(splits)}"
             )
+    if sum(len(_rows(p, None)) for p in query_files) > max_rows:  # counted from the footers
+        raise too_many_rows(folder / "queries", max_rows)
     issues: list[ImportIssue] = []
     mapped, map_issues = read_mapping(mapping)
     issues += map_issues
