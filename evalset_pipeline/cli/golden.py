@@ -153,6 +153,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
                 "versions": report.versions,
                 "events": report.events,
                 "problems": [str(p) for p in report.problems],
+                "lags": [str(p) for p in report.lags],
                 "notes": report.notes,
                 "repaired": repaired,
             }
@@ -162,9 +163,13 @@ def cmd_verify(args: argparse.Namespace) -> int:
             print(f"repair: {line}")
         for note in report.notes:
             print(f"note: {note}")
+        for lag in report.lags:
+            print(f"LAG {lag}: an interrupted publish; readers get a complete version meanwhile")
         for problem in report.problems:
             print(f"CORRUPT {problem}", file=sys.stderr)
         state = "ok" if report.ok else f"{len(report.problems)} problem(s)"
+        if report.lags:
+            state += f", {len(report.lags)} index(es) behind: the next publish catches them up"
         print(f"{report.versions} versions, {report.events} publish events: {state}")
     return 0 if report.ok else 1
 

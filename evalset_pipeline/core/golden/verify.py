@@ -54,6 +54,10 @@ class VerifyReport:
     events: int = 0
     problems: list[Problem] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # e.g. the warehouse was in use and not checked
+    # Indexes behind the snapshots after an interrupted publish (LATEST, reader copy, warehouse):
+    # every reader still gets a complete version and the next publish catches them up, so these
+    # are reported but are not corruption (exit 0).
+    lags: list[Problem] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -106,7 +110,7 @@ def verify_golden(paths: DataPaths, *, check_warehouse: bool = True) -> VerifyRe
         events[-1].version_id if events else (max(good, key=lambda v: good[v]) if good else None)
     )
     if pointer is not None and expected is not None and pointer["version_id"] != expected:
-        report.problems.append(
+        (report.lags if pointer["version_id"] in good else report.problems).append(
             Problem(
                 "LATEST", f"names {pointer['version_id']}, the last publish event is {expected}"
             )
@@ -129,9 +133,7 @@ def _check_sql(
 
     if not path.exists():
         if good:
-            report.problems.append(
-                Problem(name, f"{path} is missing (the next publish rebuilds it)")
-            )
+            report.lags.append(Problem(name, f"{path} is missing (the next publish rebuilds it)"))
         return
     try:
         con = duckdb.connect(str(path), read_only=True)
@@ -155,12 +157,14 @@ def _check_sql(
         report.problems.append(Problem(name, f"seq given to more than one version: {dupes}"))
     have = {v for v, _ in rows}
     if missing := sorted(set(good) - have):
-        report.problems.append(
+        report.lags.append(
             Problem(name, f"lacks version(s) {', '.join(missing)} (the next publish adds them)")
         )
     if len(sql_latest) != 1 or (latest and sql_latest[0][0] != latest):
         shown = ", ".join(v for (v,) in sql_latest) or "nothing"
-        report.problems.append(
+        # an older complete version is a lag (interrupted publish); anything else is corrupt
+        lagging = len(sql_latest) == 1 and sql_latest[0][0] in good
+        (report.lags if lagging else report.problems).append(
             Problem(name, f"latest_golden_set shows {shown}; latest is {latest}")
         )
 
