@@ -61,21 +61,24 @@ def run(rows: int | str | None = None) -> dict[str, Any]:
     cmd = [evalset, "import", "jsonl", str(questions), "--data-dir", str(data)]
     cmd += ["--max-rows", str(n), "--json"]
     started = time.perf_counter()
-    first_progress: list[float] = []
+    seen: dict[str, float] = {}  # first "read …" and first "judging: …" line, seconds after start
     proc = subprocess.Popen(
         cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=os.environ.copy()
     )
 
-    def watch() -> None:  # the time to the first line that says how far the import is
+    def watch() -> None:  # the only reader of stderr: when the import first says how far it is
         assert proc.stderr is not None
         for line in proc.stderr:
-            if line.startswith(("read ", "judging: ")) and not first_progress:
-                first_progress.append(time.perf_counter() - started)
+            for kind in ("read ", "judging: "):
+                if line.startswith(kind):
+                    seen.setdefault(kind.strip(" :"), time.perf_counter() - started)
 
     watcher = threading.Thread(target=watch, daemon=True)
     watcher.start()
     with _util.TreeMemory(proc.pid) as memory:
-        out = proc.communicate()[0]
+        assert proc.stdout is not None
+        out = proc.stdout.read()
+        proc.wait()
     watcher.join()
     wall = time.perf_counter() - started
     if proc.returncode != 0:
@@ -91,7 +94,8 @@ def run(rows: int | str | None = None) -> dict[str, Any]:
         "imported": summary["imported"],
         "wall_s": round(wall, 1),
         "rows_per_s": round(n / wall, 1),
-        "first_progress_s": round(first_progress[0], 1) if first_progress else None,
+        "first_progress_s": round(min(seen.values()), 1) if seen else None,
+        "first_judging_progress_s": round(seen["judging"], 1) if "judging" in seen else None,
         "peak_rss_gb": round(peak_gb, 3),
         "projected_1m_rows_s": round(projected_s),
         "projected_1m_rows_gb": round(projected_gb, 1),

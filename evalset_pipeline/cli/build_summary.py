@@ -70,7 +70,7 @@ def _coverage(data_dir: Path) -> dict[str, Any]:
 
     try:
         return page_coverage(DataPaths.at(data_dir)).to_dict()
-    except (OSError, ValueError, KeyError):  # a summary never fails on its extras
+    except (OSError, ValueError, KeyError, TypeError):  # a summary never fails on its extras
         return {}
 
 

@@ -94,7 +94,7 @@ def _coverage(data_dir: Path):  # -> Coverage | None
 
     try:
         return page_coverage(DataPaths.at(data_dir))
-    except (OSError, ValueError, KeyError):
+    except (OSError, ValueError, KeyError, TypeError):
         return None
 
 

@@ -191,7 +191,7 @@ def known_units(golden: GoldenSet, data_dir: Path | None) -> KnownUnits:
         ):
             ids.update(index.unit_ids)
             complete = True
-    except (OSError, ValueError, KeyError):
+    except (OSError, ValueError, KeyError, TypeError):
         pass  # no build here: judge by the golden set's own pages only
     return KnownUnits(frozenset(ids), frozenset(prefixes), complete)
 
