@@ -60,6 +60,11 @@ def test_an_import_alone_is_never_backfilled_into_latest(data_dir: Path, draft):
     assert publish_history(data_dir) == []
     assert not (data_dir / "golden" / "LATEST").exists()
     assert load_golden_set(first.version_id, data_dir).version_id == first.version_id
+    db = data_dir / "golden" / "evalsets_read.duckdb"
+    with duckdb.connect(str(db), read_only=True) as con:  # SQL agrees: nothing is latest
+        assert con.execute("SELECT count(*) FROM latest_golden_set").fetchone() == (0,)
+        assert con.execute("SELECT count(*) FROM golden_sets").fetchone() == (2,)
+    assert verify_golden(paths).ok
 
 
 @pytest.mark.parametrize("phase", ["renamed", "committed", "reader_db_swapped"])
