@@ -200,8 +200,10 @@ def _score(
     args: argparse.Namespace, qrels: Qrels, run: Run, golden: GoldenSet, known: KnownUnits
 ) -> tuple[QueryScores, list[str]]:
     # Before scoring: a run of ids from another corpus would score 0.000 and exit 0 otherwise.
+    import pyarrow.compute as pc
+
     unknown_warnings = check_unknown_units(
-        run.unit_ids.to_pylist(),
+        pc.unique(run.unit_ids).to_pylist(),  # distinct ids only: a 1M-row run has far fewer
         known,
         run_path=run.source or run.name,
         version_id=golden.version_id,
