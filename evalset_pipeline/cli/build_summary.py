@@ -64,6 +64,16 @@ def _rejected(data_dir: Path) -> list[dict]:
     return read_rows(path) if path.exists() else []
 
 
+def _coverage(data_dir: Path) -> dict[str, Any]:
+    from evalset_pipeline.core.paths import DataPaths
+    from evalset_pipeline.core.pipeline.coverage import page_coverage
+
+    try:
+        return page_coverage(DataPaths.at(data_dir)).to_dict()
+    except (OSError, ValueError, KeyError, TypeError):  # a summary never fails on its extras
+        return {}
+
+
 def collect_summary(result, instance, checks: list[dict], data_dir: Path) -> dict[str, Any]:
     from evalset_pipeline.core.golden.reader import load_golden_set
     from evalset_pipeline.defs.instance import instance_home
@@ -135,6 +145,8 @@ def collect_summary(result, instance, checks: list[dict], data_dir: Path) -> dic
         },
         "seconds": {**stage_seconds(instance, result.run_id)},
         "rejected_documents": _rejected(data_dir),
+        # pages without a text layer and pages never sampled, with the reason (issue 30)
+        "coverage": _coverage(data_dir),
         "sidecar_issues": list(metadata.get("sidecar_issues") or []),  # [bad-input]
         "warnings": [f"{c['name']}: {c['description']}" for c in checks if not c["passed"]]
         + list(golden_meta.get("warnings") or []),
@@ -200,6 +212,10 @@ def print_summary(s: dict[str, Any]) -> None:
     for reason, n in list((f.get("skipped_reasons") or {}).items())[:3]:  # the top skip reasons
         t.add_row(f"  skipped: {reason}", str(n))
     console.print(t)
+    from evalset_pipeline.cli.documents import coverage_lines
+
+    for line in coverage_lines(s.get("coverage") or {}):
+        console.print(Text(line))
     if s["rejected_documents"]:
         r = Table(title="rejected documents")
         for col in ("path", "sha256", "reason", "stage"):

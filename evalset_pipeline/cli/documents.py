@@ -68,6 +68,12 @@ def run(args: argparse.Namespace) -> int:
     except Exception as exc:  # a damaged table is reported, not a traceback
         print(f"error: cannot read {path}: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
+    coverage = None if args.rejected or args.facts else _coverage(data_dir)
+    if coverage is not None:
+        for r in rows:  # per document: pages with no text layer, pages a question was asked on
+            counts = coverage.by_document.get(r["path"], {})
+            r["pages_without_text_layer"] = counts.get("without_text_layer", 0)
+            r["pages_sampled"] = counts.get("sampled", 0)
     if args.json:
         print(json.dumps(rows, indent=2, ensure_ascii=False, default=str))
         return 0
@@ -75,7 +81,45 @@ def run(args: argparse.Namespace) -> int:
         _print_facts(rows, data_dir=data_dir)
     else:
         _print(rows, rejected=args.rejected, data_dir=data_dir)
+        if coverage is not None:
+            for line in coverage_lines(coverage.to_dict()):
+                print(line)
     return 0
+
+
+def _coverage(data_dir: Path):  # -> Coverage | None
+    """Text layers and sampling per page; None when the build did not get that far."""
+    from evalset_pipeline.core.paths import DataPaths
+    from evalset_pipeline.core.pipeline.coverage import page_coverage
+
+    try:
+        return page_coverage(DataPaths.at(data_dir))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def coverage_lines(c: dict) -> list[str]:
+    """What the build summary and `evalset documents` say about pages never asked about."""
+    if not c or not c.get("pages"):
+        return []
+    lines = [
+        f"pages: {c['pages']:,}; {c['pages_without_text_layer']:,} without a text layer; "
+        f"{c['pages_sampled']:,} sampled for a question, {c['pages_never_sampled']:,} never sampled"
+    ]
+    lines += [f"  never sampled, {n:,}: {why}" for why, n in c["never_sampled_reasons"].items()]
+    if c.get("documents_never_sampled_count"):
+        shown = ", ".join(
+            f"{d['path']} ({d['pages']:,} pages"
+            + (f", {d['without_text_layer']:,} without text" if d["without_text_layer"] else "")
+            + ")"
+            for d in c["documents_never_sampled"]
+        )
+        more = c["documents_never_sampled_count"] - len(c["documents_never_sampled"])
+        lines.append(
+            f"  documents with no sampled page: {c['documents_never_sampled_count']:,} "
+            f"(largest: {shown}{f', and {more} more' if more > 0 else ''})"
+        )
+    return lines
 
 
 def _print_facts(rows: list[dict], *, data_dir: Path) -> None:
@@ -129,15 +173,16 @@ def _print(rows: list[dict], *, rejected: bool, data_dir: Path) -> None:
             )
     else:
         t = Table(title=f"documents ({len(rows)}, {sum(r['page_count'] for r in rows)} pages)")
-        for col in ("path", "pages", "sha256", "bytes", "also as"):
-            t.add_column(
-                col, overflow="fold", justify="right" if col in ("pages", "bytes") else "left"
-            )
+        numeric = ("pages", "no text", "sampled", "bytes")
+        for col in ("path", "pages", "no text", "sampled", "sha256", "bytes", "also as"):
+            t.add_column(col, overflow="fold", justify="right" if col in numeric else "left")
         for r in rows:
             others = [p for p in r["paths"] if p != r["path"]]
             t.add_row(
                 Text(r["path"]),
                 str(r["page_count"]),
+                str(r.get("pages_without_text_layer", "-")),
+                str(r.get("pages_sampled", "-")),
                 Text(r["document_sha256"][:16]),
                 str(r["bytes"]),
                 Text(", ".join(others)),

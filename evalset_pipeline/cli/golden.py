@@ -90,11 +90,29 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_history(args: argparse.Namespace) -> int:
-    from evalset_pipeline.core.golden.reader import publish_history
+    from evalset_pipeline.core.golden.reader import imported_versions, publish_history
 
     events = publish_history(args.data_dir)
+    # Imports published without --as-latest never moved LATEST, so no event names them; they are
+    # listed too (event null) so an import's version is findable here by its id.
+    named = {e["version_id"] for e in events}
+    off_latest = [i for i in imported_versions(args.data_dir) if i["version_id"] not in named]
     if args.json:
-        _emit_json(events)
+        _emit_json(
+            [{**e, "kind": "publish"} for e in events]
+            + [
+                {
+                    "event": None,
+                    "version_id": i["version_id"],
+                    "seq": i["seq"],
+                    "published_at": i["created_at"],
+                    "new_version": True,
+                    "kind": "import",
+                    "source": i["source"],
+                }
+                for i in off_latest
+            ]
+        )
         return 0
     table = Table(
         title="publish history (newest first): each time LATEST moved", box=box.SIMPLE_HEAD
@@ -108,6 +126,14 @@ def cmd_history(args: argparse.Namespace) -> int:
             str(e["seq"]),
             e["published_at"][:19].replace("T", " "),
             "new version" if e["new_version"] else "confirmed again (inputs reverted)",
+        )
+    for i in reversed(off_latest):
+        table.add_row(
+            "-",
+            i["version_id"],
+            str(i["seq"]),
+            i["created_at"].strftime("%Y-%m-%d %H:%M:%S"),
+            f"imported from {i['source']}, not latest (`evalset import --as-latest` makes it latest)",
         )
     Console().print(table)
     return 0
@@ -127,6 +153,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
                 "versions": report.versions,
                 "events": report.events,
                 "problems": [str(p) for p in report.problems],
+                "lags": [str(p) for p in report.lags],
                 "notes": report.notes,
                 "repaired": repaired,
             }
@@ -136,9 +163,13 @@ def cmd_verify(args: argparse.Namespace) -> int:
             print(f"repair: {line}")
         for note in report.notes:
             print(f"note: {note}")
+        for lag in report.lags:
+            print(f"LAG {lag}: an interrupted publish; readers get a complete version meanwhile")
         for problem in report.problems:
             print(f"CORRUPT {problem}", file=sys.stderr)
         state = "ok" if report.ok else f"{len(report.problems)} problem(s)"
+        if report.lags:
+            state += f", {len(report.lags)} index(es) behind: the next publish catches them up"
         print(f"{report.versions} versions, {report.events} publish events: {state}")
     return 0 if report.ok else 1
 

@@ -5,8 +5,13 @@ gold pages onto the units of the corpus the data directory was built from, judge
 and its mined one-axis siblings, and publishes the result as a new golden version (see
 docs/hardening.md). Bad rows are listed with their file and line; the valid rows still import.
 
+The version is published without becoming "latest" (downstream jobs reading latest keep the last
+build's set) unless `--as-latest`; it is named by its id, in `evalset golden history` and as the
+default of `evalset report hardening`.
+
 Exit codes: 0 imported (even with bad rows, listed on stderr); 1 bad input (no build in the data
-directory, unreadable input, no row resolves); 2 bad arguments.
+directory, unreadable input, no row resolves); 2 bad arguments; 3 the data directory is held by a
+build or another import (as `evalset build`).
 """
 
 from __future__ import annotations
@@ -62,6 +67,18 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--wait", action="store_true", help="queue behind a build holding the data directory"
     )
+    p.add_argument(
+        "--max-rows",
+        type=int,
+        default=None,
+        metavar="N",
+        help="refuse an input with more questions than this before judging any (default 100,000)",
+    )
+    p.add_argument(
+        "--as-latest",
+        action="store_true",
+        help="make the imported version latest (default: latest stays the last build's version)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_import)
 
@@ -79,19 +96,51 @@ def _labeller(args: argparse.Namespace, paths: Any):
     return backend.label, backend_identity(backend.backend), backend.cache.close
 
 
+class _JudgeProgress:
+    """`judging: N of M candidate pages (P%)` on stderr, once per tenth, for imports large enough
+    to take a while (a 900k-row import used to print nothing for hours)."""
+
+    def __init__(self, min_pages: int = 2048) -> None:
+        self.min_pages = min_pages
+        self.shown = -1
+
+    def __call__(self, done: int, total: int) -> None:
+        if total < self.min_pages:
+            return
+        tenth = done * 10 // total
+        if tenth > self.shown:
+            self.shown = tenth
+            print(
+                f"judging: {done:,} of {total:,} candidate pages ({done / total:.0%})",
+                file=sys.stderr,
+                flush=True,
+            )
+
+
 def cmd_import(args: argparse.Namespace) -> int:
+    from evalset_pipeline.cli.build import EXIT_BUSY
     from evalset_pipeline.core.buildlock import BuildLocked, build_lock
     from evalset_pipeline.core.golden.errors import GoldenSetError
     from evalset_pipeline.core.imports.harden import harden
     from evalset_pipeline.core.imports.readers import read_source
-    from evalset_pipeline.core.imports.records import ImportFormatError
+    from evalset_pipeline.core.imports.records import DEFAULT_MAX_ROWS, ImportFormatError
     from evalset_pipeline.core.paths import DataPaths
 
-    problem = vlm_flags_error(args)
+    problem = vlm_flags_error(args) or (
+        "--max-rows must be at least 1" if args.max_rows is not None and args.max_rows < 1 else ""
+    )
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         return 2
     paths = DataPaths.at(args.data_dir)
+    if not paths.root.is_dir():
+        # Checked before the lock: taking it would create the directory for a failed import.
+        print(
+            f"error: data directory {paths.root} does not exist: run `evalset build --corpus DIR "
+            f"--data-dir {paths.root}` first (an import maps a benchmark onto a built corpus)",
+            file=sys.stderr,
+        )
+        return 1
     try:
         source = read_source(
             args.format,
@@ -99,14 +148,35 @@ def cmd_import(args: argparse.Namespace) -> int:
             source=args.source,
             mapping=args.mapping,
             splits=tuple(args.split),
+            max_rows=args.max_rows or DEFAULT_MAX_ROWS,
         )
-        with build_lock(paths, str(args.path), wait=args.wait):
+        if source.rows >= 10_000:
+            print(f"read {source.rows:,} rows from {source.path}", file=sys.stderr, flush=True)
+        for warning in source.warnings:
+            print(f"warning: {warning}", file=sys.stderr)
+        with build_lock(
+            paths,
+            str(args.path),
+            wait=args.wait,
+            on_wait=lambda who: print(f"waiting: {who}", file=sys.stderr, flush=True),
+            kind="evalset import",
+        ):
             label, identity, close = _labeller(args, paths)
             try:
-                result, draft, resolution = harden(paths, source, label, identity)
+                result, draft, resolution = harden(
+                    paths,
+                    source,
+                    label,
+                    identity,
+                    as_latest=args.as_latest,
+                    progress=_JudgeProgress(),
+                )
             finally:
                 close()
-    except (ImportFormatError, FileNotFoundError, ValueError, GoldenSetError, BuildLocked) as exc:
+    except BuildLocked as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_BUSY
+    except (ImportFormatError, FileNotFoundError, ValueError, GoldenSetError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     prov = draft.provenance
@@ -121,6 +191,8 @@ def cmd_import(args: argparse.Namespace) -> int:
         "gold_refs": prov["gold_refs"],
         "gold_refs_resolved": prov["gold_refs_resolved"],
         "issues": [str(i) for i in resolution.issues],
+        "warnings": list(source.warnings),
+        "is_latest": result.is_latest,
         "judge": identity,
         "snapshot": str(result.snapshot_dir),
     }
@@ -141,8 +213,13 @@ def cmd_import(args: argparse.Namespace) -> int:
     print(
         f"gold pages mapped: {prov['gold_refs_resolved']} of {prov['gold_refs']}; issues: {len(resolution.issues)}"
     )
+    latest = (
+        "latest"
+        if result.is_latest
+        else "not latest: `latest` is still the last build's version (--as-latest to change that)"
+    )
     print(
-        f"golden version {result.version_id} ({'new' if result.created else 'unchanged'}); "
+        f"golden version {result.version_id} ({'new' if result.created else 'unchanged'}; {latest}); "
         f"`evalset report hardening --golden {result.version_id}` reads it"
     )
     return 0

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from evalset_pipeline.cli.common import add_data_dir, add_golden, json_safe
+from evalset_pipeline.cli.common import add_data_dir, json_safe
 
 
 def register(report_subparsers: Any) -> None:
@@ -24,7 +24,12 @@ def register(report_subparsers: Any) -> None:
         "judge against the human gold pages (confusion matrix, per-class recall, macro-F1; computed answers "
         "apart); a baseline retriever against the original qrels and the hardened set.",
     )
-    add_golden(h, help="the imported version (default: latest)")
+    h.add_argument(
+        "--golden",
+        default=None,
+        metavar="latest|VERSION",
+        help="the imported version (default: the newest import; imports do not move latest)",
+    )
     add_data_dir(h)
     h.add_argument(
         "--retriever",
@@ -46,13 +51,13 @@ def register(report_subparsers: Any) -> None:
 
 def cmd_hardening(args: argparse.Namespace) -> int:
     from evalset_pipeline.core.golden.errors import GoldenSetError
-    from evalset_pipeline.core.golden.reader import load_golden_set
+    from evalset_pipeline.core.golden.reader import latest_import, load_golden_set
     from evalset_pipeline.core.imports.report import NotAnImport, hardening_report
     from evalset_pipeline.core.paths import DataPaths
 
     paths = DataPaths.at(args.data_dir)
     try:
-        golden = load_golden_set(args.golden, paths.root)
+        golden = load_golden_set(args.golden or latest_import(paths.root), paths.root)
         report = hardening_report(
             golden, paths, retriever=None if args.no_baseline else args.retriever
         )

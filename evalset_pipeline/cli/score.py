@@ -1,7 +1,8 @@
 """`evalset score RUN` and `evalset compare RUN_A RUN_B`: score runs against a golden version.
 
-Exit codes: 0 scored; 1 bad input (no such golden version, unreadable run); 2 refused (golden
-set too old, too many queries without results; see core/scoring/guards.py) or bad arguments.
+Exit codes: 0 scored; 1 bad input (no such golden version, unreadable run, a non-finite score or a
+rank that is not an integer); 2 refused (golden set too old, too many queries without results, unit
+ids that are not pages of the set's corpus; see core/scoring/guards.py) or bad arguments.
 """
 
 from __future__ import annotations
@@ -26,9 +27,11 @@ from evalset_pipeline.core.scoring.conventions import (
     RELEVANCE_THRESHOLDS,
 )
 from evalset_pipeline.core.scoring.guards import (
+    KnownUnits,
     MeasurementRefused,
     check_empty_queries,
     check_golden_age,
+    check_unknown_units,
     corpus_warnings,
     run_pair_warnings,
 )
@@ -79,6 +82,11 @@ def _common(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--allow-empty", action="store_true", help="score even when >5%% of queries have no results"
+    )
+    p.add_argument(
+        "--allow-unknown-units",
+        action="store_true",
+        help="score even when the run's unit ids are not pages of the golden set's corpus",
     )
 
 
@@ -159,14 +167,55 @@ def _run_info(run: Run) -> dict[str, Any]:
     }
 
 
-def _score(args: argparse.Namespace, qrels: Qrels, run: Run) -> tuple[QueryScores, list[str]]:
+def known_units(golden: GoldenSet, data_dir: Path | None) -> KnownUnits:
+    """The pages a run may name: the golden set's pages and their documents' pages, plus every
+    rendered page of the data directory's build when it is of the same corpus (then complete)."""
+    units = golden.units
+    ids = set(units.column("unit_id").to_pylist()) if "unit_id" in units.column_names else set()
+    # Judged pages are units too even where a (test-built) set lists no golden_units rows.
+    ids.update(golden.judgments.column("unit_id").to_pylist())
+    shas = (
+        units.column("document_sha256").to_pylist()
+        if "document_sha256" in units.column_names
+        else []
+    )
+    prefixes = {f"{sha[:12]}-p" for sha in shas if sha}
+    complete = False
+    try:
+        from evalset_pipeline.core.paths import DataPaths
+        from evalset_pipeline.core.scoring.baselines import load_corpus_index
+
+        index = load_corpus_index(DataPaths.at(data_dir))
+        if index.corpus_fingerprint and index.corpus_fingerprint == golden.info.get(
+            "corpus_fingerprint"
+        ):
+            ids.update(index.unit_ids)
+            complete = True
+    except (OSError, ValueError, KeyError, TypeError):
+        pass  # no build here: judge by the golden set's own pages only
+    return KnownUnits(frozenset(ids), frozenset(prefixes), complete)
+
+
+def _score(
+    args: argparse.Namespace, qrels: Qrels, run: Run, golden: GoldenSet, known: KnownUnits
+) -> tuple[QueryScores, list[str]]:
+    # Before scoring: a run of ids from another corpus would score 0.000 and exit 0 otherwise.
+    import pyarrow.compute as pc
+
+    unknown_warnings = check_unknown_units(
+        pc.unique(run.unit_ids).to_pylist(),  # distinct ids only: a 1M-row run has far fewer
+        known,
+        run_path=run.source or run.name,
+        version_id=golden.version_id,
+        allow_unknown=args.allow_unknown_units,
+    )
     scores = score_run(qrels, run, relevance=args.relevance, gain=args.gain)
     # Only queries that can be scored: one the zero-relevant policy excludes changes no number
     # whether or not the run answers it (and exports leave such items out of their queries).
     warnings = check_empty_queries(
         scores.n_results[scores.eligible], run_name=run.name, allow_empty=args.allow_empty
     )
-    return scores, warnings
+    return scores, unknown_warnings + warnings
 
 
 def _print_json(report: dict[str, Any]) -> None:
@@ -192,7 +241,9 @@ def cmd_score(args: argparse.Namespace) -> int:
             golden.info, max_age_days=args.max_age_days, allow_stale=args.allow_stale
         )
         qrels = qrels_from_golden(golden)
-        scores, empty_warnings = _score(args, qrels, run)
+        scores, empty_warnings = _score(
+            args, qrels, run, golden, known_units(golden, args.data_dir)
+        )
     except MeasurementRefused as exc:
         return _fail(str(exc), exc.exit_code)
     except ValueError as exc:
@@ -234,8 +285,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
             golden.info, max_age_days=args.max_age_days, allow_stale=args.allow_stale
         )
         qrels = qrels_from_golden(golden)
-        scores_a, empty_a = _score(args, qrels, run_a)
-        scores_b, empty_b = _score(args, qrels, run_b)
+        known = known_units(golden, args.data_dir)
+        scores_a, empty_a = _score(args, qrels, run_a, golden, known)
+        scores_b, empty_b = _score(args, qrels, run_b, golden, known)
     except MeasurementRefused as exc:
         return _fail(str(exc), exc.exit_code)
     except ValueError as exc:

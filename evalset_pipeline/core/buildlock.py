@@ -41,7 +41,7 @@ class BuildLocked(RuntimeError):
 @dataclass(frozen=True)
 class Holder:
     pid: int
-    kind: str  # "evalset build" | "dagster step"
+    kind: str  # "evalset build" | "evalset import" | "dagster step"
     started_at: str  # UTC, ISO 8601
     corpus: str
     host: str
@@ -49,7 +49,8 @@ class Holder:
 
     def describe(self) -> str:
         extra = f", {self.detail}" if self.detail else ""
-        return f"{self.kind} pid {self.pid} on {self.host}, started {self.started_at}, corpus {self.corpus}{extra}"
+        source = "input" if self.kind == "evalset import" else "corpus"
+        return f"{self.kind} pid {self.pid} on {self.host}, started {self.started_at}, {source} {self.corpus}{extra}"
 
 
 # Data dirs whose exclusive lock this process holds: its own in-process steps must not re-lock
@@ -120,8 +121,10 @@ def build_lock(
     wait: bool = False,
     timeout_s: float | None = None,
     on_wait: Callable[[str], None] | None = None,
+    kind: str = "evalset build",
 ) -> Iterator[Holder]:
-    """Hold the data directory exclusively for a whole build.
+    """Hold the data directory exclusively for a whole build (or an import: `kind` is what a
+    second process is told holds it).
 
     wait=False: `BuildLocked` at once, naming the holder. wait=True: block until it is free (or
     `timeout_s` passes), calling `on_wait(description of the holder)` once.
@@ -144,7 +147,7 @@ def build_lock(
                 on_wait(who)
                 told = True
             time.sleep(POLL_S)
-        holder = _me("evalset build", corpus)
+        holder = _me(kind, corpus)
         record = _record(paths, holder)
         with _held_lock:
             _held[_key(paths)] = holder

@@ -210,3 +210,13 @@ def test_coldbuild_tiny(tmp_path, monkeypatch):
     assert r["pages"] == 22 and r["pages_per_s"] > 0 and 0 < r["baseline_share"] < 1
     assert 0 < r["printed_lines_sample"] <= r["printed_lines_goal"]
     json.dumps(r)
+
+
+def test_imports_tiny():
+    """The large-import benchmark end to end on 30 rows: the child import succeeds and is measured."""
+    from benchmarks import imports
+
+    r = imports.run(rows=30)
+    assert r["rows"] == 30 and r["imported"] == 30 and r["peak_rss_gb"] > 0
+    assert r["projected_1m_rows_s"] > 0 and isinstance(r["met"], bool)
+    json.dumps(r)

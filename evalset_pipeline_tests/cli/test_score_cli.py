@@ -176,7 +176,7 @@ def test_compare_guards_and_input_errors(tmp_path: Path, use_golden, capsys):
     assert "REFUSED" in capsys.readouterr().err
     assert evalset("compare", str(a), str(a), "--resamples", "500") == 2
     assert evalset("score", str(tmp_path / "absent.trec")) == 1
-    assert "run file not found" in capsys.readouterr().err
+    assert "does not exist" in capsys.readouterr().err
 
 
 def test_score_against_a_published_golden_set(tmp_path: Path, capsys):

@@ -6,45 +6,22 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import dagster as dg
 import pytest
 
 from evalset_pipeline.cli.main import main
 from evalset_pipeline.core.corpus.sample_corpus import (
     format_value,
-    generate_sample_corpus,
     plan_sample_corpus,
 )
 from evalset_pipeline.core.exports import export_golden_set
 from evalset_pipeline.core.golden.reader import load_golden_set
 from evalset_pipeline.core.imports.records import imported_item_id
-from evalset_pipeline.definitions import all_assets
-from evalset_pipeline.defs.resources import EmbedderResource, PipelineSettings, VLMResource
-
-AXES = ["period", "metric", "entity", "revision"]  # the restated deck is a revision sibling
+from evalset_pipeline_tests.support.import_build import small_build
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> tuple[Path, Path]:
-    corpus = tmp_path_factory.mktemp("corpus")
-    generate_sample_corpus(corpus, entities=2, periods=2)
-    data = tmp_path_factory.mktemp("data")
-    resources = {
-        "settings": PipelineSettings(
-            data_dir=str(data), corpus_dir=str(corpus), workers=1, sample_size=12, axes=AXES
-        ),
-        "vlm": VLMResource(),
-        "embedder": EmbedderResource(),
-    }
-    # the `scores` group (baseline runs) is not needed: the report runs its own baseline
-    result = dg.materialize(
-        all_assets,
-        resources=resources,
-        raise_on_error=False,
-        selection=dg.AssetSelection.all() - dg.AssetSelection.groups("scores"),
-    )
-    assert result.success, [e.message for e in result.all_events if e.is_step_failure]
-    return corpus, data
+    return small_build(tmp_path_factory)
 
 
 def _planted() -> list[dict]:

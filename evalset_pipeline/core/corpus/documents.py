@@ -62,6 +62,14 @@ class CorpusScan:
         return CorpusManifest(self.fingerprint, self.scanned_at, len(self.documents), self.pages)
 
 
+# The reason, and what to do about it: the pipeline never asks for passwords (a build is unattended
+# and a password would end up in logs), so the user supplies an unlocked copy.
+PASSWORD_PROTECTED = (
+    "password-protected PDF: put a decrypted copy under the corpus root instead (e.g. "
+    "`qpdf --decrypt --password=PASSWORD in.pdf out.pdf`) and build again"
+)
+
+
 def _walk_pdfs(root: Path, rejected: list[RejectedDocument]) -> Iterator[Path]:
     """PDF files under root, in sorted order; what cannot be taken is reported, never followed.
 
@@ -175,7 +183,7 @@ def _open_error(path: Path, rel: str) -> tuple[int, str, str, str | None]:
     try:
         with pymupdf.open(path, filetype="pdf") as doc:
             if doc.needs_pass:
-                return 0, "", "", "password-protected PDF"
+                return 0, "", "", PASSWORD_PROTECTED
             if doc.is_repaired and not _tail_has_eof(path):
                 # MuPDF rebuilds what it can of a cut-off file; the result would silently lack
                 # whatever was cut, so the file is reported instead of half-used.

@@ -37,7 +37,7 @@ class PublishResult:
     snapshot_dir: Path
     parent_version: str | None = None  # the latest version when this one was first published
     is_latest: bool = (
-        True  # a publish always makes its version latest (latest = the current inputs)
+        True  # a build's publish makes its version latest; an import only with --as-latest
     )
     event: int = 0  # the publish event that made it latest (golden/publishes/)
     latest_moved: bool = (

@@ -17,6 +17,7 @@ because nothing they read is ever written in place.
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import shutil
@@ -166,15 +167,18 @@ def _reconcile_warehouse(con: Any, layout: GoldenLayout, rows: dict[str, dict[st
 def _sync_readers(
     layout: GoldenLayout, rows: dict[str, dict[str, Any]], events: list[PublishEvent]
 ) -> None:
-    """Bring the SQL reader copy and then LATEST up to the last publish event."""
-    last = events[-1]
+    """Bring the SQL reader copy and then LATEST up to the last publish event (an import published
+    without `--as-latest` before any build version has no event: only the reader copy moves)."""
     if warehouse.reader_db_state(layout.reader_db) != (
         len(rows),
         max(r["seq"] for r in rows.values()),
-        last.event,
+        events[-1].event if events else -1,
     ):
         warehouse.build_reader_db(layout, rows.values(), [as_row(e) for e in events])
     _phase("reader_db_swapped")
+    if not events:
+        return
+    last = events[-1]
     pointer = {"version_id": last.version_id, "seq": last.seq, "event": last.event}
     try:
         current = layout.read_latest()
@@ -185,13 +189,23 @@ def _sync_readers(
     _phase("latest_swapped")
 
 
+def is_import_row(row: dict[str, Any]) -> bool:
+    """A version published by `evalset import` (its provenance says so), not by a build."""
+    try:
+        return bool(json.loads(row.get("provenance_json") or "{}").get("kind") == "import")
+    except (TypeError, ValueError, AttributeError):
+        return False
+
+
 def _backfill_events(
     layout: GoldenLayout, rows: dict[str, dict[str, Any]], events: list[PublishEvent]
 ) -> list[PublishEvent]:
-    """Data published before events existed: one event per version, in seq order (latest = highest seq)."""
+    """Data published before events existed: one event per version, in seq order (latest = highest seq).
+    Imports are left out: an import never became latest without being asked (`--as-latest`)."""
     if events or not rows:
         return events
-    for i, row in enumerate(sorted(rows.values(), key=lambda r: r["seq"]), start=1):
+    built = [r for r in rows.values() if not is_import_row(r)]
+    for i, row in enumerate(sorted(built, key=lambda r: r["seq"]), start=1):
         event = PublishEvent(
             i,
             row["version_id"],
@@ -215,11 +229,15 @@ def publish_golden_set(
     *,
     lock_timeout_s: float = DEFAULT_LOCK_TIMEOUT_S,
     warehouse_wait_s: float | None = None,
+    make_latest: bool = True,
 ) -> PublishResult:
     """Publish `draft` and make it latest: a new version, or the identical existing one (created=False).
 
     Latest is the version of the inputs published last, so confirming an older version again moves
-    LATEST back to it (a publish event; no new golden_sets row). A warehouse held by a reader for
+    LATEST back to it (a publish event; no new golden_sets row). With `make_latest=False` (what
+    `evalset import` does unless `--as-latest`) the version is published (snapshot, warehouse rows,
+    reader copy) and no publish event is written: LATEST, the `latest_*` views and
+    `load_golden_set("latest")` stay where the last build put them. A warehouse held by a reader for
     longer than `warehouse_wait_s` does not stop the publish: snapshots, reader copy and LATEST are
     the published state, the warehouse catches up on the next publish (`warnings` says so).
     """
@@ -279,7 +297,7 @@ def publish_golden_set(
                 if con is not None:
                     warehouse.insert_version(con, rows[version_id], versioned)
                 _phase("committed")
-            if not events or events[-1].version_id != version_id:
+            if make_latest and (not events or events[-1].version_id != version_id):
                 top_event = max(
                     [e.event for e in events] + [warehouse.max_event(con) if con is not None else 0]
                 )
@@ -309,8 +327,8 @@ def publish_golden_set(
         created=created,
         snapshot_dir=layout.snapshot(version_id),
         parent_version=row["parent_version"],
-        is_latest=True,
-        event=events[-1].event,
+        is_latest=bool(events) and events[-1].version_id == version_id,
+        event=events[-1].event if events and events[-1].version_id == version_id else 0,
         latest_moved=moved,
         warnings=tuple(warnings),
     )

@@ -113,6 +113,36 @@ def publish_history(data_dir: str | Path | None = None) -> list[dict[str, Any]]:
     return [asdict(e) for e in read_events(_layout(data_dir))]
 
 
+def imported_versions(data_dir: str | Path | None = None) -> list[dict[str, Any]]:
+    """Versions `evalset import` published (provenance kind "import"), oldest first: version_id,
+    seq, created_at, source. They are named by id; "latest" is one only when imported `--as-latest`."""
+    out = []
+    for info in list_golden_sets(data_dir):
+        prov = info.get("provenance") or {}
+        if info.get("corrupt") is None and prov.get("kind") == "import":
+            out.append(
+                {
+                    "version_id": info["version_id"],
+                    "seq": info["seq"],
+                    "created_at": info["created_at"],
+                    "source": prov.get("source", ""),
+                    "is_latest": info["is_latest"],
+                }
+            )
+    return out
+
+
+def latest_import(data_dir: str | Path | None = None) -> str:
+    """The newest imported version's id (what `evalset report hardening` reads by default)."""
+    imports = imported_versions(data_dir)
+    if not imports:
+        raise GoldenSetNotFound(
+            f"no imported version under {_layout(data_dir).root}: run `evalset import` first, "
+            "or name a version with --golden"
+        )
+    return str(imports[-1]["version_id"])
+
+
 def list_golden_sets(data_dir: str | Path | None = None) -> list[dict[str, Any]]:
     """Every published version's golden_sets row (decoded), oldest first, with `is_latest`.
 

@@ -34,6 +34,7 @@ from evalset_pipeline.core.golden.snapshot import (
     load_snapshot,
     manifest_file_sha256,
     manifest_hash,
+    read_manifest,
 )
 from evalset_pipeline.core.hashing import sha256_bytes
 from evalset_pipeline.core.paths import DataPaths
@@ -54,6 +55,10 @@ class VerifyReport:
     events: int = 0
     problems: list[Problem] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)  # e.g. the warehouse was in use and not checked
+    # Indexes behind the snapshots after an interrupted publish (LATEST, reader copy, warehouse):
+    # every reader still gets a complete version and the next publish catches them up, so these
+    # are reported but are not corruption (exit 0).
+    lags: list[Problem] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -102,11 +107,13 @@ def verify_golden(paths: DataPaths, *, check_warehouse: bool = True) -> VerifyRe
     except ValueError as exc:
         pointer = None
         report.problems.append(Problem("LATEST", str(exc)))
-    expected = (
-        events[-1].version_id if events else (max(good, key=lambda v: good[v]) if good else None)
-    )
+    if events:
+        expected: str | None = events[-1].version_id
+    else:  # data from before publish events: the newest built version (never an import)
+        built = {v: seq for v, seq in good.items() if v not in _imports(layout, good)}
+        expected = max(built, key=lambda v: built[v]) if built else None
     if pointer is not None and expected is not None and pointer["version_id"] != expected:
-        report.problems.append(
+        (report.lags if pointer["version_id"] in good else report.problems).append(
             Problem(
                 "LATEST", f"names {pointer['version_id']}, the last publish event is {expected}"
             )
@@ -115,6 +122,20 @@ def verify_golden(paths: DataPaths, *, check_warehouse: bool = True) -> VerifyRe
     if check_warehouse:
         _check_sql(paths.warehouse, "warehouse", good, expected, report, read_only_copy=False)
     return report
+
+
+def _imports(layout: GoldenLayout, good: dict[str, int]) -> set[str]:
+    """Versions `evalset import` published: never latest without a publish event."""
+    from evalset_pipeline.core.golden.publish import is_import_row
+
+    out = set()
+    for version_id in good:
+        try:
+            if is_import_row(read_manifest(layout.snapshot(version_id))["golden_set"]):
+                out.add(version_id)
+        except GoldenSetCorrupt:
+            continue
+    return out
 
 
 def _check_sql(
@@ -129,9 +150,7 @@ def _check_sql(
 
     if not path.exists():
         if good:
-            report.problems.append(
-                Problem(name, f"{path} is missing (the next publish rebuilds it)")
-            )
+            report.lags.append(Problem(name, f"{path} is missing (the next publish rebuilds it)"))
         return
     try:
         con = duckdb.connect(str(path), read_only=True)
@@ -155,12 +174,16 @@ def _check_sql(
         report.problems.append(Problem(name, f"seq given to more than one version: {dupes}"))
     have = {v for v, _ in rows}
     if missing := sorted(set(good) - have):
-        report.problems.append(
+        report.lags.append(
             Problem(name, f"lacks version(s) {', '.join(missing)} (the next publish adds them)")
         )
+    if latest is None and not sql_latest:
+        return  # only imports published yet: nothing is latest, in SQL as in LATEST
     if len(sql_latest) != 1 or (latest and sql_latest[0][0] != latest):
         shown = ", ".join(v for (v,) in sql_latest) or "nothing"
-        report.problems.append(
+        # an older complete version is a lag (interrupted publish); anything else is corrupt
+        lagging = len(sql_latest) == 1 and sql_latest[0][0] in good
+        (report.lags if lagging else report.problems).append(
             Problem(name, f"latest_golden_set shows {shown}; latest is {latest}")
         )
 

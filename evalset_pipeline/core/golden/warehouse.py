@@ -39,10 +39,12 @@ _SQL_TYPES = {
     pa.bool_(): "BOOLEAN",
 }
 # Latest = the version of the last publish event (the current inputs), not the highest seq. Data
-# written before publish events existed has none: the highest seq then.
+# written before publish events existed has none: the highest seq of a built version then (an
+# import never becomes latest without an event, issue 30).
 _LATEST_ID = (
     "(SELECT coalesce((SELECT version_id FROM golden_publishes ORDER BY event DESC LIMIT 1), "
-    "(SELECT version_id FROM golden_sets ORDER BY seq DESC LIMIT 1)))"
+    "(SELECT version_id FROM golden_sets WHERE coalesce(json_extract_string(provenance_json, "
+    "'$.kind'), '') <> 'import' ORDER BY seq DESC LIMIT 1)))"
 )
 VIEWS = {
     "latest_golden_set": f"SELECT * FROM golden_sets WHERE version_id = {_LATEST_ID}",

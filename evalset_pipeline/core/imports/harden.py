@@ -167,12 +167,35 @@ def _printed(item: ResolvedItem, corpus: WorkingCorpus) -> bool | None:
     return None if all(v is None for v in verdicts) else False
 
 
+# Candidate pages judged per call of the labeller: small enough that progress moves every few
+# seconds offline, large enough to keep a VLM backend's requests in flight.
+JUDGE_CHUNK = 512
+Progress = Callable[[int, int], None]  # (pages judged so far, pages to judge)
+
+
+def _judge_all(
+    requests: list[tuple[str, str, PageView]], labeller: Labeller, progress: Progress | None
+) -> list[LabelResult]:
+    """Every request judged, in order, a chunk at a time so a long import can say how far it is."""
+    out: list[LabelResult] = []
+    for start in range(0, len(requests), JUDGE_CHUNK):
+        out += labeller(requests[start : start + JUDGE_CHUNK])
+        if progress is not None:
+            progress(len(out), len(requests))
+    return out
+
+
 def classify(
-    items: Sequence[ResolvedItem], corpus: WorkingCorpus, labeller: Labeller
+    items: Sequence[ResolvedItem],
+    corpus: WorkingCorpus,
+    labeller: Labeller,
+    progress: Progress | None = None,
 ) -> list[Classified]:
     pool = [(it, c) for it in items for c in candidates(it, corpus)]
-    results = labeller(
-        [(it.item.question, it.item.answer, corpus.views[c.unit_id]) for it, c in pool]
+    results = _judge_all(
+        [(it.item.question, it.item.answer, corpus.views[c.unit_id]) for it, c in pool],
+        labeller,
+        progress,
     )
     by_item: dict[str, dict[str, tuple[Candidate, LabelResult]]] = {}
     for (it, c), r in zip(pool, results, strict=False):
@@ -315,8 +338,14 @@ def harden(
     labeller: Labeller,
     judge_identity: dict[str, Any],
     corpus: WorkingCorpus | None = None,
+    *,
+    as_latest: bool = False,
+    progress: Progress | None = None,
 ) -> tuple[PublishResult, GoldenSetDraft, Resolution]:
-    """Resolve, judge, classify and publish; refuses (ValueError) when no item resolves."""
+    """Resolve, judge, classify and publish; refuses (ValueError) when no item resolves.
+
+    The version is published without moving "latest" unless `as_latest`: downstream jobs that read
+    `load_golden_set("latest")` keep getting the last build's set (issue 30)."""
     from evalset_pipeline.core.imports.resolve import resolve
     from evalset_pipeline.core.review.regression import corpus_index
 
@@ -328,6 +357,6 @@ def harden(
             f"nothing to import from {source.path}: no item has a gold page in this corpus"
             + (f"\n  {shown}" if shown else "")
         )
-    classified = classify(resolution.items, corpus, labeller)
+    classified = classify(resolution.items, corpus, labeller, progress)
     draft = draft_of(source, resolution, classified, corpus, judge_identity)
-    return publish_golden_set(paths, draft), draft, resolution
+    return publish_golden_set(paths, draft, make_latest=as_latest), draft, resolution

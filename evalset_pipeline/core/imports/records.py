@@ -8,10 +8,22 @@ from typing import Any
 from evalset_pipeline.core.hashing import fingerprint
 
 FORMATS = ("beir", "vidore", "mteb", "jsonl")
+# Rows (questions) one import reads at most unless `--max-rows` says otherwise. Every row is held
+# with its judged pages until the version is published, and judging is ~6 pages a row, so a file
+# far past this is refused before any work rather than running for hours into swap.
+DEFAULT_MAX_ROWS = 100_000
 
 
 class ImportFormatError(ValueError):
     """The input as a whole cannot be read (missing file, wrong layout); the message names the file."""
+
+
+def too_many_rows(path: object, max_rows: int) -> ImportFormatError:
+    return ImportFormatError(
+        f"{path} has more than {max_rows:,} rows, the row budget (--max-rows): an import holds "
+        "every row and its judged pages in memory and judges each gold page and its one-axis "
+        "siblings (offline about 70 rows/s on 2 cores). Split the file, or raise --max-rows."
+    )
 
 
 @dataclass(frozen=True)
@@ -23,6 +35,7 @@ class GoldRef:
     corpus_id: str = ""  # the source's id of the page (BEIR / parquet corpora)
     file: str = ""  # where the source names it (file and line), for the error that names it
     line: int = 0
+    bad_page: str = ""  # the corpus row's page value when it is not a 1-based page (2.5, "x")
 
 
 @dataclass(frozen=True)
@@ -69,6 +82,7 @@ class SourceSet:
     file_sha256: (
         str  # of the input (files in sorted order for a folder), part of the version's identity
     )
+    warnings: tuple[str, ...] = ()  # about the whole input (e.g. no answers: nothing to judge with)
 
 
 @dataclass(frozen=True)

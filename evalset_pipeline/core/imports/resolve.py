@@ -40,6 +40,11 @@ def resolve(source: SourceSet, index: CorpusIndex, unit_ids: Iterable[str]) -> R
                 unit, why = index.resolve(ref.document, ref.page)
             elif ref.corpus_id in units:
                 unit, why = ref.corpus_id, ""
+            elif ref.bad_page:
+                unit, why = (
+                    None,
+                    f"corpus id {ref.corpus_id!r}: its page {ref.bad_page} is not a 1-based page number",
+                )
             else:
                 unit, why = (
                     None,

@@ -33,6 +33,9 @@ DEFAULT_GAIN: Final[Gain] = "graded"
 # Guards: the bench refuses to measure (exit 2) past these, unless explicitly overridden.
 DEFAULT_MAX_AGE_DAYS: Final[float] = 30.0
 MAX_EMPTY_SHARE: Final[float] = 0.05  # share of golden queries with no results at all
+# Share of a run's distinct unit ids that must be pages of the golden set's corpus (when the whole
+# corpus is known; otherwise at least one must be a judged page): below it, every query scores ~0.
+MIN_KNOWN_UNIT_SHARE: Final[float] = 0.5
 CORPUS_DRIFT_SHARE: Final[float] = 0.05  # relative change in corpus pages that earns a warning
 REFUSED_EXIT_CODE: Final[int] = 2
 

@@ -5,13 +5,15 @@ Each guard exists because a number came out and the number was wrong:
   * too many empty queries a retriever component is down and the run measures something else -> refuse
   * corpus changed         the run was retrieved from a different corpus than was judged      -> warn
   * corpus grew/shrank     more than 5% more or fewer pages since the golden set was built     -> warn
-Refusals can be overridden (--allow-stale, --allow-empty); the override then becomes a warning,
+  * unknown unit ids       the run's ids are not pages of this corpus: every query scores 0    -> refuse
+Refusals can be overridden (--allow-stale, --allow-empty, --allow-unknown-units); the override then becomes a warning,
 so a forced number never leaves the bench without saying so.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -21,6 +23,7 @@ from evalset_pipeline.core.scoring.conventions import (
     CORPUS_DRIFT_SHARE,
     DEFAULT_MAX_AGE_DAYS,
     MAX_EMPTY_SHARE,
+    MIN_KNOWN_UNIT_SHARE,
     REFUSED_EXIT_CODE,
 )
 from evalset_pipeline.core.scoring.runs import RunMeta
@@ -99,6 +102,67 @@ def check_empty_queries(
         return [f"EMPTY: {message} Scored anyway (--allow-empty); empty queries count as zero."]
     raise MeasurementRefused(
         f"REFUSED: {message}\nFix the retriever and re-run, or pass --allow-empty to score anyway (they count as zero)."
+    )
+
+
+@dataclass(frozen=True)
+class KnownUnits:
+    """The unit ids a run may name: the whole corpus of the golden set when this data directory
+    holds its build (`complete`), else the golden set's own pages and the pages of its documents."""
+
+    ids: frozenset[str]
+    document_prefixes: frozenset[str]  # "<sha256[:12]>-p": any page of a judged document
+    complete: bool
+
+    def __contains__(self, unit_id: object) -> bool:
+        text = str(unit_id)
+        return text in self.ids or text[:14] in self.document_prefixes
+
+
+def check_unknown_units(
+    unit_ids: Sequence[str],
+    known: KnownUnits,
+    *,
+    run_path: str,
+    version_id: str,
+    min_share: float = MIN_KNOWN_UNIT_SHARE,
+    allow_unknown: bool = False,
+) -> list[str]:
+    """Refuse a run whose unit ids are not pages of the golden set's corpus: scoring it gives 0.000
+    on every metric, which reads as a terrible retriever instead of a wrong file. With the whole
+    corpus known, fewer than `min_share` known ids refuse; without it, none known refuses (a run
+    over a corpus we cannot list may rightly name pages no judgment mentions)."""
+    distinct = list(dict.fromkeys(unit_ids))
+    if not distinct:
+        return []
+    unknown = [u for u in distinct if u not in known]
+    share = 1 - len(unknown) / len(distinct)
+    threshold = min_share if known.complete else 0.0
+    if share > 0 and share >= threshold:
+        if unknown and known.complete:
+            return [
+                f"{len(unknown)} of {len(distinct)} unit ids in {run_path} are not pages of the "
+                f"corpus (e.g. {unknown[0]!r}); they count as unjudged"
+            ]
+        return []
+    example = next(iter(sorted(known.ids)), "")
+    what = (
+        f"only {share:.0%} of the {len(distinct)} distinct unit ids"
+        if share
+        else f"none of the {len(distinct)} distinct unit ids"
+    )
+    message = (
+        f"{what} in {run_path} are pages of golden set {version_id}'s corpus "
+        f"(limit {threshold:.0%}; e.g. {unknown[0]!r} is unknown"
+        + (f", a known one is {example!r}" if example else "")
+        + "). The run was retrieved from another corpus or its ids were rewritten, so every query "
+        "would score 0 on every metric."
+    )
+    if allow_unknown:
+        return [f"UNKNOWN UNITS: {message} Scored anyway (--allow-unknown-units)."]
+    raise MeasurementRefused(
+        f"REFUSED: {message}\nRe-run the retriever on this corpus with its unit ids (`evalset golden "
+        "export` writes them as corpus ids), or pass --allow-unknown-units to score anyway."
     )
 
 

@@ -13,6 +13,7 @@ Corpus metadata (which corpus the run was retrieved from) can travel:
 
 from __future__ import annotations
 
+import codecs
 import io
 import json
 import math
@@ -28,6 +29,14 @@ import pyarrow.compute as pc
 import pyarrow.csv as pa_csv
 import pyarrow.json as pa_json
 import pyarrow.parquet as pq
+
+from evalset_pipeline.core.inputfile import (
+    InputFileError,
+    check_file,
+    open_checked,
+    parse_json_line,
+    read_text,
+)
 
 QUERY_COLUMNS = ("qid", "query_id")
 UNIT_COLUMNS = ("docid", "unit_id", "corpus_id")
@@ -74,7 +83,7 @@ class Run:
 
     query_ids: pa.Array  # string
     unit_ids: pa.Array  # string
-    scores: np.ndarray  # float64, finite or +-inf, never NaN
+    scores: np.ndarray  # float64, always finite (inf, 1e400 and NaN are refused with their rows)
     meta: RunMeta = field(default_factory=RunMeta)
     source: str = ""
 
@@ -126,10 +135,51 @@ def run_from_columns(
         raise RunFormatError(
             f"column lengths differ: {len(q)} query ids, {len(u)} unit ids, {len(s)} scores"
         )
-    if np.isnan(s).any():
-        # NaN has no place in an order; silently sorting it somewhere would change every metric.
-        raise RunFormatError(f"{int(np.isnan(s).sum())} row(s) have a NaN score")
+    bad = np.flatnonzero(~np.isfinite(s))
+    if len(bad):
+        # NaN has no place in an order, and inf (or 1e400, read as inf) ties every such row at the
+        # top whatever the retriever meant: sorting them somewhere silently would change every metric.
+        raise RunFormatError(
+            f"{len(bad)} row(s) have a score that is not a finite number: "
+            + _rows_named(q, u, bad, [repr(float(s[i])) for i in bad[:3]])
+        )
     return Run(query_ids=q, unit_ids=u, scores=s, meta=meta or RunMeta(), source=source)
+
+
+def _rows_named(q: pa.Array, u: pa.Array, rows: np.ndarray, values: list[str]) -> str:
+    """The first few bad rows as `row N (query Q, unit U): value`, so a user can find them."""
+    shown = "; ".join(
+        f"row {int(i) + 1} (query {q[int(i)].as_py()}, unit {u[int(i)].as_py()}): {v}"
+        for i, v in zip(rows[:3], values, strict=False)
+    )
+    return shown + (f"; and {len(rows) - 3} more" if len(rows) > 3 else "")
+
+
+_INTEGER_RE = r"^[+-]?[0-9]+$"
+
+
+def check_ranks(ranks: Any, query_ids: pa.Array, unit_ids: pa.Array, where: str) -> None:
+    """The run's rank column is ignored for ordering, but a rank that is not an integer ("first",
+    2.5) says the file is not what it claims to be: refused, naming the rows."""
+    if isinstance(ranks, pa.ChunkedArray):
+        ranks = ranks.combine_chunks()
+    arr = ranks if isinstance(ranks, pa.Array) else pa.array(ranks)
+    if pa.types.is_integer(arr.type):
+        return
+    if pa.types.is_floating(arr.type):
+        values = arr.to_numpy(zero_copy_only=False)
+        ok = np.isfinite(values) & (np.floor(values) == values)
+    else:
+        text = pc.cast(arr, pa.string()) if not pa.types.is_string(arr.type) else arr
+        ok = pc.fill_null(pc.match_substring_regex(text, _INTEGER_RE), False).to_numpy(
+            zero_copy_only=False
+        )
+    bad = np.flatnonzero(~np.asarray(ok, dtype=bool))
+    if len(bad):
+        raise RunFormatError(
+            f"{where}: {len(bad)} row(s) have a rank that is not an integer: "
+            + _rows_named(query_ids, unit_ids, bad, [repr(arr[int(i)].as_py()) for i in bad[:3]])
+        )
 
 
 # --- metadata helpers --------------------------------------------------------------------------
@@ -168,9 +218,11 @@ def read_sidecar(path: Path) -> RunMeta:
     if not side.is_file():
         return RunMeta()
     try:
-        data = json.loads(side.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
-        raise RunFormatError(f"{side}: not valid JSON ({exc})") from exc
+        data, why = parse_json_line(read_text(side, "run metadata file"))
+    except InputFileError as exc:
+        raise RunFormatError(str(exc)) from None
+    if why:
+        raise RunFormatError(f"{side}: {why}")
     if not isinstance(data, dict):
         raise RunFormatError(f"{side}: expected a JSON object")
     return meta_from_mapping(data)
@@ -206,6 +258,16 @@ def _pick(table: pa.Table, names: Sequence[str], what: str, where: str) -> pa.Ch
 def _run_from_table(table: pa.Table, meta: RunMeta, source: str) -> Run:
     q = _pick(table, QUERY_COLUMNS, "query id", source)
     u = _pick(table, UNIT_COLUMNS, "unit id", source)
+    if "rank" in table.column_names:
+        try:
+            check_ranks(
+                table.column("rank"),
+                _as_string_array(q, "query id"),
+                _as_string_array(u, "unit id"),
+                source,
+            )
+        except pa.ArrowException as exc:
+            raise RunFormatError(f"{source}: rank column cannot be read ({exc})") from exc
     if "score" in table.column_names:
         s = table.column("score")
         if not (pa.types.is_integer(s.type) or pa.types.is_floating(s.type)):
@@ -259,7 +321,9 @@ def _trec_fast(raw: bytes) -> tuple[pa.Array, pa.Array, np.ndarray, str | None] 
         return None
     tag = table.column("tag")[0].as_py()
     scores = table.column("score").combine_chunks().to_numpy(zero_copy_only=False)
-    return table.column("qid").combine_chunks(), table.column("docid").combine_chunks(), scores, tag
+    qids, docids = table.column("qid").combine_chunks(), table.column("docid").combine_chunks()
+    check_ranks(table.column("rank"), qids, docids, "")
+    return qids, docids, scores, tag
 
 
 def _trec_general(text: str, path: Path) -> tuple[pa.Array, pa.Array, np.ndarray, str | None]:
@@ -279,13 +343,41 @@ def _trec_general(text: str, path: Path) -> tuple[pa.Array, pa.Array, np.ndarray
     except pa.ArrowInvalid as exc:
         raise RunFormatError(f"{path}: non-numeric score ({exc})") from exc
     tag = tokens[5] if tokens else None
-    return pa.array(tokens[0::6], pa.string()), pa.array(tokens[2::6], pa.string()), scores, tag
+    qids, docids = pa.array(tokens[0::6], pa.string()), pa.array(tokens[2::6], pa.string())
+    check_ranks(pa.array(tokens[3::6], pa.string()), qids, docids, "")
+    return qids, docids, scores, tag
+
+
+def _text_bytes(path: Path) -> bytes:
+    """The run file as UTF-8 bytes: a UTF-16 file (with its BOM) is converted, a UTF-8 BOM
+    dropped; anything that is not text is one error naming the file and the first bad byte
+    (binary garbage used to end in "'utf-8' codec can't decode")."""
+    with open_checked(path, "run file") as f:
+        raw = f.read()
+    if raw.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        try:
+            return raw.decode("utf-16").encode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise RunFormatError(
+                f"{path}: not a run file: its UTF-16 text breaks at byte {exc.start}"
+            ) from None
+    if raw.startswith(codecs.BOM_UTF8):
+        raw = raw[len(codecs.BOM_UTF8) :]
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        raise RunFormatError(
+            f"{path}:{line}: not a run file: byte 0x{raw[exc.start]:02x} is not UTF-8 text (a run is "
+            "TREC or JSONL text in UTF-8 / UTF-16 with a BOM, or Parquet)"
+        ) from None
+    return raw
 
 
 def read_trec_run(path: str | Path) -> Run:
     """`qid Q0 docid rank score tag`, whitespace separated; `#` lines are comments or metadata."""
     path = Path(path)
-    raw = path.read_bytes()
+    raw = _text_bytes(path)
     meta: dict[str, Any] = {}
     if b"#" in raw and _TREC_COMMENT_RE.search(raw):
         for m in _TREC_COMMENT_RE.finditer(raw):
@@ -293,7 +385,10 @@ def read_trec_run(path: str | Path) -> Run:
             if found and found.group(1) in META_KEYS:
                 meta[found.group(1)] = found.group(2)
         raw = _TREC_COMMENT_RE.sub(b"", raw)  # newlines stay, so line numbers in errors stay right
-    parsed = _trec_fast(raw) or _trec_general(raw.decode("utf-8"), path)
+    try:
+        parsed = _trec_fast(raw) or _trec_general(raw.decode("utf-8"), path)
+    except RunFormatError as exc:
+        raise RunFormatError(f"{path}{exc}" if str(exc).startswith(":") else str(exc)) from None
     query_ids, unit_ids, scores, tag = parsed
     if "run_name" not in meta and tag:
         meta["run_name"] = tag  # the tag column names the run
@@ -314,10 +409,9 @@ def _read_jsonl_python(raw: bytes, path: Path) -> pa.Table:
     for n, line in enumerate(raw.decode("utf-8").splitlines(), 1):
         if not line.strip():
             continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise RunFormatError(f"{path}:{n}: not JSON ({exc.msg})") from exc
+        record, why = parse_json_line(line)
+        if why:
+            raise RunFormatError(f"{path}:{n}: {why}")
         if not isinstance(record, dict):
             raise RunFormatError(f"{path}:{n}: expected a JSON object per line")
         for key in QUERY_COLUMNS + UNIT_COLUMNS + ("corpus_fingerprint", "run_name"):
@@ -332,12 +426,14 @@ def _read_jsonl_python(raw: bytes, path: Path) -> pa.Table:
 
 def read_jsonl_run(path: str | Path) -> Run:
     path = Path(path)
-    raw = path.read_bytes()
+    raw = _text_bytes(path)
     meta: dict[str, Any] = {}
     first_end = raw.find(b"\n")
     first = raw[: first_end if first_end >= 0 else len(raw)].strip()
     if first.startswith(b"{") and b'"_meta"' in first:
-        head = json.loads(first)
+        head, why = parse_json_line(first.decode("utf-8"))
+        if why:
+            raise RunFormatError(f"{path}:1: {why}")
         if isinstance(head, dict) and set(head) == {"_meta"} and isinstance(head["_meta"], dict):
             meta.update(head["_meta"])
             raw = raw[first_end + 1 :] if first_end >= 0 else b""
@@ -364,7 +460,12 @@ def read_jsonl_run(path: str | Path) -> Run:
 
 def read_parquet_run(path: str | Path) -> Run:
     path = Path(path)
-    table = pq.read_table(path)
+    check_file(path, "run file")
+    try:
+        table = pq.read_table(path)
+    except (pa.ArrowException, OSError) as exc:
+        why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise RunFormatError(f"{path} is not a readable parquet run ({why})") from None
     meta: dict[str, Any] = {}
     schema_meta = {k.decode(): v.decode() for k, v in (table.schema.metadata or {}).items()}
     if PARQUET_META_KEY in schema_meta:
@@ -398,8 +499,10 @@ def detect_format(path: Path) -> str:
 def read_run(path: str | Path, fmt: str | None = None) -> Run:
     """Read a run file in any supported format (detected from the suffix or the content)."""
     path = Path(path)
-    if not path.is_file():
-        raise FileNotFoundError(f"run file not found: {path}")
+    try:
+        check_file(path, "run file")  # a FIFO would block, a directory or a loop would traceback
+    except InputFileError as exc:
+        raise RunFormatError(str(exc)) from None
     fmt = fmt or detect_format(path)
     readers = {"trec": read_trec_run, "jsonl": read_jsonl_run, "parquet": read_parquet_run}
     if fmt not in readers:

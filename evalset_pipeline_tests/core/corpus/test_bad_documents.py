@@ -33,7 +33,9 @@ def test_each_bad_file_gets_its_reason_and_good_files_are_kept(tmp_path):
     assert reasons["empty.pdf"] == ("empty file (0 bytes)", "open")
     assert reasons["cut.pdf"][0].startswith(("truncated PDF", "truncated or damaged PDF"))
     assert reasons["header, noise, cut.pdf"][0].startswith("truncated or damaged PDF")
-    assert reasons["locked.pdf"] == ("password-protected PDF", "open")
+    assert reasons["locked.pdf"][1] == "open"
+    assert reasons["locked.pdf"][0].startswith("password-protected PDF: put a decrypted copy")
+    assert "qpdf --decrypt" in reasons["locked.pdf"][0]
     assert reasons["noise.pdf"][0].startswith("not a readable PDF (no %PDF- header")
     assert reasons["header then noise.pdf"][0].startswith("not a readable PDF (")
     assert str(root) not in reasons["header then noise.pdf"][0]  # no absolute paths in reasons

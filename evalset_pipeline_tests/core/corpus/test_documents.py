@@ -37,7 +37,7 @@ def test_bad_files_are_rejected_with_reasons_and_the_rest_goes_on(tmp_path):
     by_path = {r.path: r.reason for r in scan.rejected}
     assert by_path["empty.pdf"] == "empty file (0 bytes)"
     assert by_path["noise.pdf"].startswith("not a readable PDF")
-    assert by_path["locked.pdf"] == "password-protected PDF"
+    assert by_path["locked.pdf"].startswith("password-protected PDF: put a decrypted copy")
     assert by_path["link.pdf"] == "symlink points outside the corpus root"
     assert "truncated.pdf" in by_path or any(d.path == "truncated.pdf" for d in scan.documents)
 

@@ -123,7 +123,7 @@ def test_missing_or_ambiguous_columns(tmp_path: Path):
     path.write_text(json.dumps({"qid": "q", "docid": "u"}), encoding="utf-8")
     with pytest.raises(RunFormatError, match="no score column"):
         read_run(path)
-    with pytest.raises(FileNotFoundError):
+    with pytest.raises(RunFormatError, match="does not exist"):
         read_run(tmp_path / "absent.trec")
 
 
@@ -158,14 +158,14 @@ def test_trec_compensating_field_count_errors_are_caught(tmp_path: Path):
 @pytest.mark.parametrize(
     "text",
     [
-        "q1 Q0 a 1 2.5 t\nq1 Q0 b 2 1e-1 t\nq2 Q0 a 1 -inf t\n",  # single spaces: the Arrow CSV path
-        "q1\tQ0\ta\t1\t2.5\tt\nq1 Q0 b  2 1e-1 t \r\n  q2 Q0 a 1 -inf t\n",  # any whitespace: the general path
-        "q1 Q0 a 1 2.5 t\r\nq1 Q0 b 2 1e-1 t\r\n\r\nq2 Q0 a 1 -inf t\r\n",  # CRLF and a blank line
+        "q1 Q0 a 1 2.5 t\nq1 Q0 b 2 1e-1 t\nq2 Q0 a 1 -3.5 t\n",  # single spaces: the Arrow CSV path
+        "q1\tQ0\ta\t1\t2.5\tt\nq1 Q0 b  2 1e-1 t \r\n  q2 Q0 a 1 -3.5 t\n",  # any whitespace: the general path
+        "q1 Q0 a 1 2.5 t\r\nq1 Q0 b 2 1e-1 t\r\n\r\nq2 Q0 a 1 -3.5 t\r\n",  # CRLF and a blank line
     ],
 )
 def test_trec_whitespace_variants_read_alike(tmp_path: Path, text: str):
     path = tmp_path / "r.trec"
     path.write_bytes(text.encode())
     run = read_run(path)
-    assert columns(run) == [("q1", "a", 2.5), ("q1", "b", 0.1), ("q2", "a", -np.inf)]
+    assert columns(run) == [("q1", "a", 2.5), ("q1", "b", 0.1), ("q2", "a", -3.5)]
     assert run.name == "t"

@@ -11,45 +11,71 @@ Every split is imported unless `splits` names some; the split is kept in the ite
 from __future__ import annotations
 
 import csv
-import json
+import os
 from collections import defaultdict
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from evalset_pipeline.core.imports.readers._common import (
+    duplicate_issue,
     files_sha256,
+    json_rows,
     read_mapping,
     ref_from_fields,
+    text_rows,
 )
 from evalset_pipeline.core.imports.records import (
+    DEFAULT_MAX_ROWS,
     GoldRef,
     ImportFormatError,
     ImportIssue,
     SourceItem,
     SourceSet,
+    too_many_rows,
 )
+from evalset_pipeline.core.inputfile import InputFileError, check_dir, check_file
 
 
-def _jsonl(path: Path, issues: list[ImportIssue]) -> list[tuple[int, dict[str, Any]]]:
-    out = []
-    with open(path, encoding="utf-8-sig") as f:
-        for line, text in enumerate(f, start=1):
-            if not text.strip():
-                continue
-            try:
-                obj = json.loads(text)
-            except json.JSONDecodeError as exc:
-                issues.append(ImportIssue(path.name, line, f"not JSON ({exc.msg})"))
-                continue
-            if not isinstance(obj, dict) or obj.get("_id") in (None, ""):
-                issues.append(ImportIssue(path.name, line, "a row is a JSON object with an `_id`"))
-                continue
-            out.append((line, obj))
+def _jsonl(
+    path: Path, issues: list[ImportIssue], what: str, max_rows: int | None = None
+) -> dict[str, tuple[int, dict[str, Any]]]:
+    """id -> (line, row); a repeated `_id` is an issue naming both lines (the first wins)."""
+    out: dict[str, tuple[int, dict[str, Any]]] = {}
+    for line, obj in json_rows(path, path.name, issues):
+        if not isinstance(obj, dict) or obj.get("_id") in (None, ""):
+            issues.append(ImportIssue(path.name, line, "a row is a JSON object with an `_id`"))
+            continue
+        key = str(obj["_id"])
+        if key in out:
+            first_line, first = out[key]
+            same = first == obj
+            issues.append(duplicate_issue(path.name, line, what, key, first_line, same))
+            continue
+        if max_rows is not None and len(out) >= max_rows:  # stop reading: one row too many
+            raise too_many_rows(path, max_rows)
+        out[key] = (line, obj)
     return out
 
 
+def _present(path: Path, folder: Path) -> None:
+    """A BEIR part that is missing, a loop or the wrong kind is one error naming it."""
+    if os.path.lexists(path):
+        try:
+            (check_dir if path.name == "qrels" else check_file)(path, "BEIR part")
+        except InputFileError as exc:
+            raise ImportFormatError(str(exc)) from None
+        return
+    raise ImportFormatError(f"{folder} is not a BEIR folder: {path.name} is missing")
+
+
 def read_beir(
-    folder: Path, source: str, *, mapping: str | Path | None = None, splits: tuple[str, ...] = ()
+    folder: Path,
+    source: str,
+    *,
+    mapping: str | Path | None = None,
+    splits: tuple[str, ...] = (),
+    max_rows: int = DEFAULT_MAX_ROWS,
 ) -> SourceSet:
     queries_path, corpus_path, qrels_dir = (
         folder / "queries.jsonl",
@@ -57,9 +83,10 @@ def read_beir(
         folder / "qrels",
     )
     for p in (queries_path, corpus_path, qrels_dir):
-        if not p.exists():
-            raise ImportFormatError(f"{folder} is not a BEIR folder: {p.name} is missing")
+        _present(p, folder)
     tsvs = sorted(qrels_dir.glob("*.tsv"))
+    if not tsvs:
+        raise ImportFormatError(f"{qrels_dir} holds no <split>.tsv file")
     if splits:
         tsvs = [p for p in tsvs if p.stem in splits]
         if not tsvs:
@@ -70,50 +97,43 @@ def read_beir(
     mapped, map_issues = read_mapping(mapping)
     issues += map_issues
     corpus: dict[str, GoldRef] = {}
-    for line, obj in _jsonl(corpus_path, issues):
-        cid = str(obj["_id"])
+    for cid, (line, obj) in _jsonl(corpus_path, issues, "corpus id").items():
         fields = (
             {**obj, **(obj.get("metadata") or {})} if isinstance(obj.get("metadata"), dict) else obj
         )
         ref = ref_from_fields(cid, fields, corpus_path.name, line)
         corpus[cid] = mapped.get(cid, ref) if not ref.document else ref
-    queries = {str(obj["_id"]): (line, obj) for line, obj in _jsonl(queries_path, issues)}
+    queries = _jsonl(queries_path, issues, "query id", max_rows)
+    if not queries:
+        raise ImportFormatError(f"{queries_path} holds no query (it is empty or no row is usable)")
     gold: dict[str, list[GoldRef]] = defaultdict(list)
     split_of: dict[str, str] = {}
     rows = len(queries)
     for tsv in tsvs:
-        with open(tsv, encoding="utf-8-sig", newline="") as f:
-            for line, rec in enumerate(csv.reader(f, delimiter="\t"), start=1):
-                if not rec or (
-                    line == 1 and rec[0].strip().lower() in ("query-id", "query_id", "qid")
-                ):
-                    continue
-                where = f"qrels/{tsv.name}"
-                if len(rec) < 3:
-                    issues.append(
-                        ImportIssue(where, line, "a qrels row is query-id, corpus-id, score")
-                    )
-                    continue
-                qid, cid, score = rec[0], rec[1], rec[2]
-                try:
-                    relevant = float(score) > 0
-                except ValueError:
-                    issues.append(ImportIssue(where, line, f"score {score!r} is not a number"))
-                    continue
-                if qid not in queries:
-                    issues.append(
-                        ImportIssue(where, line, f"query id {qid!r} is not in queries.jsonl")
-                    )
-                    continue
-                if cid not in corpus and cid not in mapped:
-                    issues.append(
-                        ImportIssue(where, line, f"corpus id {cid!r} is not in corpus.jsonl")
-                    )
-                    continue
-                if relevant:
-                    ref = corpus.get(cid) or mapped[cid]
-                    gold[qid].append(GoldRef(ref.document, ref.page, cid, where, line))
-                    split_of.setdefault(qid, tsv.stem)
+        for line, text in text_rows(tsv, f"qrels/{tsv.name}", issues):
+            rec = next(csv.reader([text.rstrip("\r\n")], delimiter="\t"), [])
+            if not rec or (line == 1 and rec[0].strip().lower() in ("query-id", "query_id", "qid")):
+                continue
+            where = f"qrels/{tsv.name}"
+            if len(rec) < 3:
+                issues.append(ImportIssue(where, line, "a qrels row is query-id, corpus-id, score"))
+                continue
+            qid, cid, score = rec[0], rec[1], rec[2]
+            try:
+                relevant = float(score) > 0
+            except ValueError:
+                issues.append(ImportIssue(where, line, f"score {score!r} is not a number"))
+                continue
+            if qid not in queries:
+                issues.append(ImportIssue(where, line, f"query id {qid!r} is not in queries.jsonl"))
+                continue
+            if cid not in corpus and cid not in mapped:
+                issues.append(ImportIssue(where, line, f"corpus id {cid!r} is not in corpus.jsonl"))
+                continue
+            if relevant:
+                ref = corpus.get(cid) or mapped[cid]
+                gold[qid].append(replace(ref, corpus_id=cid, file=where, line=line))
+                split_of.setdefault(qid, tsv.stem)
     items = []
     for qid, (line, obj) in queries.items():
         if qid not in gold:

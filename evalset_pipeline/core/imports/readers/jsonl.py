@@ -6,20 +6,36 @@
 1-based (`evidence_pages`, `pages` or `page`). Other short fields (question_type,
 question_reasoning, ...) are kept as the item's provenance. A line with a bad field, an unknown
 document or a page the document does not have is reported with its line; it imports nothing.
+
+This project's own `golden export --format jsonl` (`golden.jsonl`: `item_id`, and `candidates`
+whose `metadata` name their `document_path` and `page_number`) is read too: the gold pages are the
+candidates with a qrels `score` > 0 (sufficient, under the export's policy), as a BEIR import reads
+qrels rows. A repeated id is an issue on its line (the first row wins).
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
-from evalset_pipeline.core.imports.readers._common import files_sha256, page_number
-from evalset_pipeline.core.imports.records import GoldRef, ImportIssue, SourceItem, SourceSet
+from evalset_pipeline.core.imports.readers._common import (
+    duplicate_issue,
+    files_sha256,
+    json_rows,
+    page_number,
+)
+from evalset_pipeline.core.imports.records import (
+    DEFAULT_MAX_ROWS,
+    GoldRef,
+    ImportIssue,
+    SourceItem,
+    SourceSet,
+    too_many_rows,
+)
 
-ID_KEYS = ("id", "_id", "qid", "query_id", "question_id", "financebench_id")
+ID_KEYS = ("id", "_id", "qid", "query_id", "question_id", "financebench_id", "item_id")
 PAGE_KEYS = ("evidence_pages", "pages", "page")
-CONSUMED = {"question", "answer", "document", *ID_KEYS, *PAGE_KEYS}
+CONSUMED = {"question", "answer", "document", "candidates", *ID_KEYS, *PAGE_KEYS}
 EXTRA_MAX_CHARS = 200  # longer fields (evidence text) stay in the source file
 
 
@@ -41,14 +57,42 @@ def _pages(obj: dict[str, Any]) -> list[int]:
     return list(dict.fromkeys(p for p in pages if p is not None))
 
 
+def _exported_gold(obj: dict[str, Any], file: str, line: int) -> tuple[GoldRef, ...]:
+    """Gold pages of a `golden export --format jsonl` record: candidates scored relevant."""
+    refs = []
+    for c in obj["candidates"]:
+        if not isinstance(c, dict):
+            raise _RowError("`candidates` holds a value that is not an object")
+        try:
+            relevant = float(c.get("score") or 0) > 0
+        except (TypeError, ValueError):
+            raise _RowError(f"candidate score {c.get('score')!r} is not a number") from None
+        if not relevant:
+            continue
+        given = c.get("metadata")
+        meta: dict[str, Any] = given if isinstance(given, dict) else {}
+        document = str(meta.get("document_path") or "").strip()
+        page = page_number(meta.get("page_number"))
+        if document and page is not None:
+            refs.append(GoldRef(document, page, str(c.get("unit_id") or ""), file, line))
+        elif c.get("unit_id"):
+            refs.append(GoldRef("", 0, str(c["unit_id"]), file, line))  # must be a unit id here
+        else:
+            raise _RowError("a relevant candidate names no document page nor unit id")
+    if not refs:
+        raise _RowError("no candidate has a score > 0 (no gold page)")
+    return tuple(dict.fromkeys(refs))
+
+
 def parse_row(obj: Any, file: str, line: int) -> SourceItem:
     if not isinstance(obj, dict):
         raise _RowError("a row is a JSON object")
     question = str(obj.get("question") or "").strip()
     document = str(obj.get("document") or "").strip()
+    exported = not document and isinstance(obj.get("candidates"), list)
     if not question:
         raise _RowError("`question` is empty")
-    if not document:
+    if not document and not exported:
         raise _RowError("`document` is empty")
     original = next((str(obj[k]) for k in ID_KEYS if obj.get(k) not in (None, "")), f"line-{line}")
     extra = {
@@ -58,41 +102,53 @@ def parse_row(obj: Any, file: str, line: int) -> SourceItem:
         and isinstance(v, (str, int, float, bool))
         and len(str(v)) <= EXTRA_MAX_CHARS
     }
-    gold = tuple(GoldRef(document, p, "", file, line) for p in _pages(obj))
+    gold = (
+        _exported_gold(obj, file, line)
+        if exported
+        else tuple(GoldRef(document, p, "", file, line) for p in _pages(obj))
+    )
     return SourceItem(
         original, question, str(obj.get("answer") or "").strip(), gold, file, line, extra
     )
 
 
-def read_jsonl(path: Path, source: str) -> SourceSet:
+def read_jsonl(path: Path, source: str, *, max_rows: int = DEFAULT_MAX_ROWS) -> SourceSet:
     items: list[SourceItem] = []
     issues: list[ImportIssue] = []
     rows = 0
-    seen: dict[str, int] = {}
-    with open(path, encoding="utf-8-sig") as f:
-        for line, text in enumerate(f, start=1):
-            if not text.strip():
-                continue
-            rows += 1
-            try:
-                item = parse_row(json.loads(text), path.name, line)
-            except json.JSONDecodeError as exc:
-                issues.append(ImportIssue(path.name, line, f"not JSON ({exc.msg})"))
-                continue
-            except _RowError as exc:
-                issues.append(ImportIssue(path.name, line, str(exc)))
-                continue
-            if item.original_id in seen:
-                issues.append(
-                    ImportIssue(
-                        path.name,
-                        line,
-                        f"id {item.original_id!r} already on line {seen[item.original_id]}",
-                    )
-                )
-                continue
-            seen[item.original_id] = line
-            items.append(item)
+    seen: dict[str, tuple[int, SourceItem]] = {}
+    unreadable: list[ImportIssue] = []  # lines that are not JSON: rows too, counted apart
+    for line, obj in json_rows(path, path.name, unreadable):
+        rows += 1
+        if rows + len(unreadable) > max_rows:  # stop reading: the file is never held whole
+            raise too_many_rows(path, max_rows)
+        try:
+            item = parse_row(obj, path.name, line)
+        except _RowError as exc:
+            issues.append(ImportIssue(path.name, line, str(exc)))
+            continue
+        if item.original_id in seen:
+            first_line, first = seen[item.original_id]
+            same = (first.question, first.answer, first.gold) == (
+                item.question,
+                item.answer,
+                tuple(
+                    GoldRef(g.document, g.page, g.corpus_id, g.file, first_line) for g in item.gold
+                ),
+            )
+            issues.append(
+                duplicate_issue(path.name, line, "id", item.original_id, first_line, same)
+            )
+            continue
+        seen[item.original_id] = (line, item)
+        items.append(item)
+    issues = sorted(unreadable + issues, key=lambda i: i.line)
     return SourceSet(
-        source, "jsonl", str(path), tuple(items), tuple(issues), rows, files_sha256([path])
+        source,
+        "jsonl",
+        str(path),
+        tuple(items),
+        tuple(issues),
+        rows + len(unreadable),
+        files_sha256([path]),
     )

@@ -6,31 +6,40 @@ Column spellings accepted (this project's exports, vidore-benchmark, MTEB v2):
   queries  query-id | id | query_id; query | text; answer (optional)
   qrels    query-id, corpus-id, score   (one file per split: `<split>-*.parquet`)
 Only those columns are read (corpus images stay on disk). A bad qrels row is reported as
-`qrels/<file>:<row>` (1-based row); the other rows still import.
+`qrels/<file>:<row>` (1-based row); the other rows still import. A repeated query or corpus id
+is an issue naming both rows (the first wins, as in every reader). A file that is not readable
+parquet is one error naming it. Queries without any answer (an MTEB export) import with a
+warning: the judge has no reference answer, so no gold page can be found sufficient.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import pyarrow as pa
 import pyarrow.parquet as pq
 
 from evalset_pipeline.core.imports.readers._common import (
     DOCUMENT_KEYS,
     PAGE_KEYS,
+    duplicate_issue,
     files_sha256,
     read_mapping,
     ref_from_fields,
 )
 from evalset_pipeline.core.imports.records import (
+    DEFAULT_MAX_ROWS,
     GoldRef,
     ImportFormatError,
     ImportIssue,
     SourceItem,
     SourceSet,
+    too_many_rows,
 )
+from evalset_pipeline.core.inputfile import InputFileError, check_file
 
 CORPUS_ID = ("corpus-id", "id", "corpus_id")
 QUERY_ID = ("query-id", "id", "query_id")
@@ -48,9 +57,20 @@ def _split(path: Path) -> str:
     return path.name.split("-", 1)[0] if "-" in path.name else path.stem
 
 
-def _rows(path: Path, wanted: tuple[str, ...]) -> list[dict[str, Any]]:
-    names = pq.read_schema(path).names
-    return pq.read_table(path, columns=[c for c in names if c in wanted]).to_pylist()
+def _rows(path: Path, wanted: tuple[str, ...] | None) -> list[dict[str, Any]]:
+    """The wanted columns of one parquet file (None: only its row count, as that many empty
+    rows); a file that is not parquet is one clear error."""
+    try:
+        check_file(path, "parquet file")
+        if wanted is None:
+            return [{}] * pq.ParquetFile(path).metadata.num_rows
+        names = pq.read_schema(path).names
+        return pq.read_table(path, columns=[c for c in names if c in wanted]).to_pylist()
+    except InputFileError as exc:
+        raise ImportFormatError(str(exc)) from None
+    except (pa.ArrowException, OSError) as exc:
+        why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise ImportFormatError(f"{path} is not a readable parquet file ({why})") from None
 
 
 def _pick(row: dict[str, Any], keys: tuple[str, ...]) -> Any:
@@ -64,6 +84,7 @@ def read_parquet_set(
     *,
     mapping: str | Path | None = None,
     splits: tuple[str, ...] = (),
+    max_rows: int = DEFAULT_MAX_ROWS,
 ) -> SourceSet:
     corpus_files, query_files, qrels_files = (
         _files(folder, "corpus"),
@@ -77,6 +98,8 @@ def read_parquet_set(
             raise ImportFormatError(
                 f"{folder / 'qrels'} has no file for split(s) {', '.join(splits)}"
             )
+    if sum(len(_rows(p, None)) for p in query_files) > max_rows:  # counted from the footers
+        raise too_many_rows(folder / "queries", max_rows)
     issues: list[ImportIssue] = []
     mapped, map_issues = read_mapping(mapping)
     issues += map_issues
@@ -87,7 +110,15 @@ def read_parquet_set(
             if cid is None:
                 issues.append(ImportIssue(f"corpus/{path.name}", n, "corpus row without an id"))
                 continue
-            ref = ref_from_fields(str(cid), row, f"corpus/{path.name}", n)
+            where = f"corpus/{path.name}"
+            ref = ref_from_fields(str(cid), row, where, n)
+            if str(cid) in corpus:
+                first = corpus[str(cid)]
+                same = (first.document, first.page) == (ref.document, ref.page)
+                issues.append(
+                    duplicate_issue(where, n, "corpus id", str(cid), first.line, same, "row")
+                )
+                continue
             corpus[str(cid)] = ref if ref.document else mapped.get(str(cid), ref)
     queries: dict[str, tuple[str, int, dict[str, Any]]] = {}
     rows = 0
@@ -98,6 +129,27 @@ def read_parquet_set(
             if qid is None or not str(text or "").strip():
                 issues.append(
                     ImportIssue(f"queries/{path.name}", n, "query row needs an id and a text")
+                )
+                continue
+            if str(qid) in queries:
+                file, first_n, first_row = queries[str(qid)]
+                same = _pick(first_row, QUERY_TEXT) == text and first_row.get("answer") == row.get(
+                    "answer"
+                )
+                issues.append(
+                    duplicate_issue(
+                        f"queries/{path.name}", n, "query id", str(qid), first_n, same, "row"
+                    )
+                    if file == f"queries/{path.name}"
+                    else duplicate_issue(
+                        f"queries/{path.name}",
+                        n,
+                        f"query id (first in {file})",
+                        str(qid),
+                        first_n,
+                        same,
+                        "row",
+                    )
                 )
                 continue
             queries[str(qid)] = (f"queries/{path.name}", n, row)
@@ -126,7 +178,7 @@ def read_parquet_set(
                 continue
             if relevant:
                 ref = corpus.get(str(cid)) or mapped[str(cid)]
-                gold[str(qid)].append(GoldRef(ref.document, ref.page, str(cid), where, n))
+                gold[str(qid)].append(replace(ref, corpus_id=str(cid), file=where, line=n))
                 split_of.setdefault(str(qid), _split(path))
     items = []
     for qid, (file, n, row) in queries.items():
@@ -142,6 +194,14 @@ def read_parquet_set(
                     {"split": split_of[qid]},
                 )
             )
+    warnings = []
+    if items and not any(i.answer for i in items):
+        warnings.append(
+            f"no query in {folder / 'queries'} has an answer (an MTEB export carries none): the judge "
+            "compares pages with the reference answer, so every gold page will be "
+            "gold_not_sufficient and no sibling can be found to answer. Import the vidore or jsonl "
+            "export of the same set, which carry the answers."
+        )
     return SourceSet(
         source,
         fmt,
@@ -152,4 +212,5 @@ def read_parquet_set(
         files_sha256(
             [*corpus_files, *query_files, *qrels_files] + ([Path(mapping)] if mapping else [])
         ),
+        tuple(warnings),
     )
