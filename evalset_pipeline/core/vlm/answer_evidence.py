@@ -363,8 +363,30 @@ class _Page:
 
 
 def _read(layer: dict[str, Any], context: PageContext | None) -> _Page:
-    text = str(layer.get("text") or "")
-    values = _table_values(read_tables(layer)) + _text_values(text)
+    """A page's values and terms, read once per (text layer, document): an imported benchmark
+    asks many questions of the same page, and reading its tables is most of the judge's cost."""
+    return _read_cached(_LayerKey(layer), context)
+
+
+class _LayerKey:
+    """A text layer as a cache key: its text and word count tell layers apart (hashing every
+    word box would cost what the cache saves); the layer itself rides along to be read."""
+
+    def __init__(self, layer: dict[str, Any]):
+        self.layer = layer
+        self._key = (str(layer.get("text") or ""), len(layer.get("words") or ()))
+
+    def __hash__(self) -> int:
+        return hash(self._key)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _LayerKey) and self._key == other._key
+
+
+@lru_cache(maxsize=256)  # a page's layer is ~100 kB: the cache holds tens of MB at most
+def _read_cached(layer: _LayerKey, context: PageContext | None) -> _Page:
+    text = str(layer.layer.get("text") or "")
+    values = _table_values(read_tables(layer.layer)) + _text_values(text)
     return _Page(text, values, _terms(text) | _terms(context.entity if context else ""), context)
 
 
