@@ -8,8 +8,11 @@ Read from structure, strongest first, and recorded with its source:
                 person's name or a tool in the author field is never printed on the cover)
   ticker        the name just before an exchange ticker, "Contoso Ltd. (NYSE: CTSO)"
   legal-name    the most frequent name with a legal-form suffix (Inc., plc, Corporation,
-                주식회사, ...) in the document, earliest first on ties
+                주식회사, ...) in the document, or the form of a Korean public body's name (a
+                ministry's 고용노동부 printed as a cell, an institute's 한국…원)
   running-header the line repeated at the top of most pages
+A string made of the form's own words ("Commission File Number", "For the transition period
+from to", "(Exact name of registrant …)") is never a name, whatever its place on the cover.
 Nothing here knows a company: only the shapes of covers and legal names.
 """
 
@@ -61,6 +64,14 @@ _LEGAL_NAME = re.compile(
     + r")?)(?![\w])"
 )
 _KO_LEGAL = re.compile(r"(?:주식회사\s*\S{2,20}|\(주\)\s*\S{2,20}|\S{2,20}\s*주식회사)")
+# A Korean public body by the form of its name: a ministry, agency or administration (…부, …처,
+# …청) printed as a cell of its own ("소관: 고용노동부"), and a national institute or
+# service (한국…원, 국립…원) anywhere; common nouns of the same endings are not names.
+_KO_BODY_CELL = re.compile(r"^\s*([가-힣]{2,9}(?:부|처|청))\s*$", re.M)
+_KO_NOT_BODY = re.compile(
+    r"(?:여부|정부|본부|일부|내부|외부|전부|세부|교부|납부|부처|발행처|사용처|연락처|문의처|출처|거래처|수요처|신청|요청)$"
+)
+_KO_INSTITUTE = re.compile(r"(?<![가-힣])((?:한국|국립)[가-힣]{2,10}원)(?![가-힣])")
 _TICKER = re.compile(
     r"([A-Z0-9][^\n()]{1,60}?)\s*"
     r"\((?:NYSE|NASDAQ|Nasdaq|NYSE American|LSE|TSX|ASX|KRX|KOSPI|KOSDAQ)\s*:\s*[A-Z0-9.]{1,8}\)"
@@ -173,6 +184,11 @@ def _legal_names(texts: Sequence[str]) -> Counter[str]:
                 counts[" ".join(words)] += 1
         for m in _KO_LEGAL.finditer(flat):
             counts[_clean(m.group(0))] += 1
+        for m in _KO_BODY_CELL.finditer(text):
+            if not _KO_NOT_BODY.search(m.group(1)):
+                counts[m.group(1)] += 1
+        for m in _KO_INSTITUTE.finditer(flat):
+            counts[m.group(1)] += 1
     return counts
 
 

@@ -372,7 +372,32 @@ def find_reporting_period(page_texts: Sequence[str], form: str, title: str = "")
             evidence.source,
             evidence.confidence,
         )
+    if annual:
+        # an annual report's label is a year ("2023 Annual Report"): a cover's bare "December 31,
+        # 2022" (a share price's date, a letter's) is no quarter
+        labelled = _annual_label(page_texts, title)
+        if labelled.period:
+            return labelled
     return _from_labels(page_texts, title)
+
+
+_ANNUAL_YEAR = re.compile(
+    r"annual\s+(?:\w+\s+)?report\D{0,12}?((?:19|20)\d{2})\b|"
+    r"\b((?:19|20)\d{2})\s+annual\s+(?:\w+\s+)?report|"
+    r"(?:연차|연간)\s*보고서\D{0,6}((?:19|20)\d{2})|((?:19|20)\d{2})\s*년?\s*(?:연차|연간)\s*보고서",
+    re.I,
+)
+
+
+def _annual_label(page_texts: Sequence[str], title: str) -> ReportingPeriod:
+    """The year an annual report's cover or title names beside its name, else its year labels."""
+    first = page_texts[0] if page_texts else ""
+    for text in ("\n".join(first.splitlines()[:12]), title):
+        m = _ANNUAL_YEAR.search(text)
+        if m:
+            year = next(g for g in m.groups() if g)
+            return ReportingPeriod(year, "year", None, "label", 0.6)
+    return _from_labels(page_texts, title, kinds=("year",))
 
 
 def _later_year(spans: Sequence[tuple[int, date]], cover_end: date) -> date | None:

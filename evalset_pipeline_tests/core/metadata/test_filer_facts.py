@@ -259,3 +259,39 @@ def test_an_annual_report_whose_year_ends_in_another_month_is_a_conflict(tmp_pat
     assert [f.period for f in done] == ["2021", "2022", "2023"]  # its own year, never relabelled
     assert [bool(f.conflicts) for f in done] == [False, False, True]
     assert "Jun (cover) here, in Dec" in done[2].conflicts[0]
+
+
+def test_a_korean_public_body_is_named_by_the_form_of_its_name(tmp_path):
+    """A budget sheet prints its ministry as a cell of its code table (its PDF author is a
+    clerk's login); a brief names its institute in its colophon, not on its cover."""
+    sheet = [
+        "사 업 명",
+        "(9) 청년일자리창출지원(1043-301)",
+        "구분",
+        "회계",
+        "소관",
+        "일반회계",
+        "고용노동부",
+        "청년고용정책관",
+        "실시여부",
+        "2024년 예산 657,680",
+    ]
+    f = facts_of_drawn(tmp_path, [sheet], "sheet.pdf", author="srhki")
+    assert (f.entity, f.entity_source) == ("고용노동부", "legal-name")
+    brief = ["ISSUE & FOCUS", "22-3호", "발행처", "재정융자사업의 개념과 의의"]
+    colophon = [
+        "기획재정부. (2022). 「2023년 예산안」.",
+        "이 보고서는 한국재정정보원 홈페이지를 통해 보실 수 있습니다.",
+    ]
+    g = facts_of_drawn(tmp_path, [brief, colophon, colophon], "brief.pdf")
+    assert g.entity == "한국재정정보원"
+
+
+def test_an_annual_report_without_dated_statements_takes_the_year_its_cover_names(tmp_path):
+    cover = [
+        "Litware Corporation",
+        "Annual Report 2023",
+        "Letter to shareholders, December 31, 2022",
+    ]
+    f = facts_of_drawn(tmp_path, [cover, BODY], "glossy.pdf")
+    assert (f.form, f.period, f.period_kind) == ("annual-report", "2023", "year")
