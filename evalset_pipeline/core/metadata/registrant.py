@@ -32,7 +32,8 @@ _BOILERPLATE = re.compile(
     r"(?:annual|quarterly|current)\s+report\b|for\s+the\s+(?:fiscal\s+)?(?:year|quarter|quarterly)|"
     r"state\s+or\s+other\s+jurisdiction|i\.?\s?r\.?\s?s\.?\s+employer|incorporation\s+or\s+organi|"
     r"registrant['’]?s\s+telephone|principal\s+executive\s+offices|check\s+mark|"
-    r"securities\s+registered|^\s*(?:or|\(?mark\s+one\)?)\s*$|[☐☒□■]",
+    r"securities\s+registered|^\s*(?:or|\(?mark\s+one\)?)\s*$|[☐☒□■]|"
+    r"securities\s+and\s+exchange\s+commission|washington,?\s+d\.?\s?c\.|^\s*united\s+states\s*$",
     re.I,
 )
 
@@ -130,7 +131,13 @@ def _from_cover_label(text: str) -> str:
                 break
             picked.insert(0, line)
         name = _clean(" ".join(picked))
-        if name and len(name) <= 120 and not is_boilerplate(name):
+        # a zip code or a file number is no part of a name ("3M Company" is)
+        if (
+            name
+            and len(name) <= 120
+            and not is_boilerplate(name)
+            and not re.search(r"\d{3,}", name)
+        ):
             return name
         after = _name_after(text[m.end() :])
         if after:
@@ -145,13 +152,15 @@ def _name_after(text: str) -> str:
     a legal name or a name in capitals (never a state of incorporation or a form's words)."""
     lines = [ln.strip() for ln in text.splitlines()]
     # the label's own closing words ("as specified in its charter)") may wrap onto the next line
-    for line in lines[:3]:
+    for i, line in enumerate(lines[:3]):
         if not line or line.endswith(")") or is_boilerplate(line):
             continue
         name = _clean(line)
         words = name.split()
-        if re.search(r"\d", name) or not 2 <= len(words) <= 8:
+        if re.search(r"\d{2,}", name) or not 2 <= len(words) <= 8:
             return ""
+        if re.search(r"jurisdiction|incorporation", " ".join(lines[i + 1 : i + 3]), re.I):
+            return ""  # the state of incorporation, over its own label
         if _LEGAL_NAME.fullmatch(name) or _is_upper(name):
             return name
         return ""

@@ -114,7 +114,11 @@ def test_a_52_53_week_filers_quarters_stay_distinct(tmp_path):
 
 def test_a_registrant_after_the_transition_period_line_is_the_entity(tmp_path):
     cover = [
+        "UNITED STATES",
+        "SECURITIES AND EXCHANGE COMMISSION",
+        "Washington, D.C. 20549",
         "FORM 10-K",
+        "(Mark One)",
         "ANNUAL REPORT PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934",
         "For the fiscal year ended December 31, 2022",
         "OR",
@@ -137,6 +141,18 @@ def test_a_registrant_after_the_transition_period_line_is_the_entity(tmp_path):
     ):
         assert is_boilerplate(words)
     assert not is_boilerplate("Formula One Group")
+    # a short cover: the lines above the label are the commission's; after it, the state
+    short = [
+        "UNITED STATES",
+        "SECURITIES AND EXCHANGE COMMISSION",
+        "Washington, D.C. 20549",
+        "FORM 10-K",
+        "(Exact name of registrant as specified in its charter)",
+        "NEW YORK",
+        "(State or other jurisdiction of incorporation or organization)",
+    ]
+    g = facts_of_drawn(tmp_path, [short, body], "short.pdf")
+    assert g.entity == "Woodgrove Holdings Corporation" and g.entity_source == "legal-name"
 
 
 def test_an_annual_report_that_prints_only_the_prior_year_end_on_its_cover(tmp_path):
