@@ -3,17 +3,21 @@
 Strongest evidence first, each recorded with its source:
 
   cover      "For the fiscal year ended December 31, 2022", "For the quarterly period ended
-             July 1, 2023", "사업연도 2023년 01월 01일 부터 2023년 12월 31일 까지" (a range: its
-             length says year, half, quarter or month)
-  spans      the latest "three months ended <date>" / "quarter ended <date>" (a quarter), else
+             July 1, 2023" (the phrase of the form's kind first), "사업연도 2023년 01월 01일 부터
+             2023년 12월 31일 까지" (a range: its length says year, half, quarter or month; a
+             quarterly report's range runs from its year's start); an annual report whose
+             statements report a later year than its cover's date takes that year
+  spans      the latest "three months / thirteen weeks / quarter ended <date>" (a quarter), else
              the latest "year ended <date>" (a year), that the document's pages print
   label      a period the first page's top or the PDF title names ("FY24 Q2", "2022
-             Fourth-Quarter", "2023년 2분기"), most specific first
+             Fourth-Quarter", "2023년 2분기", an annual report's "2023 Annual Report"), most
+             specific first
 
 Dates become the filer's own fiscal labels through `fiscal.FiscalCalendar`; the calendar comes
-from the same document (a 10-K's year end; the longest "N months ended" span ending on the
-quarter's date) and otherwise is left for the corpus to supply (`calendar_source` "default").
-A dated event ("Date of report", "dated June 30, 2003") is never a reporting period.
+from the same document (`fiscal_year_end.py`: its annual period, what it states of its year, a
+year-to-date column) and then from the filer's documents by vote (`filer_facts.py`). An event
+report (8-K, 6-K) has no reporting period, and a dated event ("Date of report", "dated June 30,
+2003") is never one.
 """
 
 from __future__ import annotations
