@@ -84,15 +84,16 @@ def _from_spans(
     spans: Sequence[tuple[int, date]], end: date, quarterly: bool
 ) -> CalendarEvidence | None:
     """A year-to-date column ending on the report's date: six months ended December 31 -> June.
-    A twelve-month column is a year only outside quarterly reports (there it trails the quarter)."""
+    A twelve-month column is a year only outside quarterly reports (there it trails the quarter)
+    and only where no six- or nine-month column ends on the same date (the year is not over)."""
     counts = Counter(n for n, d in spans if d == end)
-    if not quarterly and counts.get(12, 0) >= 2:
-        return CalendarEvidence(FiscalCalendar.from_year_end(end), "spans", CONFIDENCE["spans"])
     for months in (9, 6):
         if counts.get(months, 0) >= 1:
             return CalendarEvidence(
                 FiscalCalendar.from_span(end, months), "spans", CONFIDENCE["spans"]
             )
+    if not quarterly and counts.get(12, 0) >= 2:
+        return CalendarEvidence(FiscalCalendar.from_year_end(end), "spans", CONFIDENCE["spans"])
     if quarterly and counts.get(3):
         return CalendarEvidence(FiscalCalendar.from_span(end, 3), "guess", CONFIDENCE["guess"])
     return None

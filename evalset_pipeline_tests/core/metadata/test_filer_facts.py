@@ -311,3 +311,18 @@ def test_an_annual_report_without_dated_statements_takes_the_year_its_cover_name
     ]
     f = facts_of_drawn(tmp_path, [cover, BODY], "glossy.pdf")
     assert (f.form, f.period, f.period_kind) == ("annual-report", "2023", "year")
+
+
+def test_a_release_with_a_trailing_twelve_months_column_is_its_year_to_date_quarter(tmp_path):
+    """An earnings release is no quarterly report (it may be the fourth quarter's), so its
+    twelve-month column could be a year; a six-month column ending on the same date says the
+    year is not over."""
+    release = ["FOR IMMEDIATE RELEASE", "Northwind Utilities Inc. (NYSE: NWU) reports results"]
+    for span in ("Three", "Six", "Twelve", "Twelve"):
+        release += [
+            ("", f"{span} Months Ended"),
+            ("", "June 30, 2023", "June 30, 2022"),
+            ("Revenues", "1,200", "1,100"),
+        ]
+    f = facts_of_drawn(tmp_path, [release, BODY], "release.pdf")
+    assert (f.form, f.period, f.fiscal_year_end_month) == ("earnings-release", "2023-Q2", 12)
