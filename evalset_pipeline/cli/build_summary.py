@@ -148,6 +148,15 @@ def collect_summary(result, instance, checks: list[dict], data_dir: Path) -> dic
         # pages without a text layer and pages never sampled, with the reason (issue 30)
         "coverage": _coverage(data_dir),
         "sidecar_issues": list(metadata.get("sidecar_issues") or []),  # [bad-input]
+        # document facts the filer's documents disagree on, and facts read with low confidence
+        "facts": {
+            "documents_with_conflicts": int(metadata.get("documents_with_conflicts") or 0),
+            "documents_with_low_confidence": int(
+                metadata.get("documents_with_low_confidence") or 0
+            ),
+            "pages_held_for_conflicts": int(metadata.get("pages_held_for_conflicts") or 0),
+            "conflicts": list(metadata.get("conflicts") or []),
+        },
         "warnings": [f"{c['name']}: {c['description']}" for c in checks if not c["passed"]]
         + list(golden_meta.get("warnings") or []),
         "stored_at": {
@@ -228,6 +237,14 @@ def print_summary(s: dict[str, Any]) -> None:
                 Text(row["stage"]),
             )
         console.print(r)
+    facts = s.get("facts") or {}
+    if facts.get("documents_with_conflicts") or facts.get("documents_with_low_confidence"):
+        console.print(
+            f"document facts: {facts['documents_with_conflicts']} documents with conflicts "
+            f"({facts['pages_held_for_conflicts']} pages not sampled until a sidecar row settles "
+            f"them), {facts['documents_with_low_confidence']} with low-confidence facts "
+            "(`evalset documents --facts`)"
+        )
     for issue in s.get("sidecar_issues") or []:  # [bad-input]
         console.print(Text(f"sidecar: {issue}"), style="yellow")
     for warning in s.get("warnings") or []:

@@ -3,7 +3,8 @@ in, and what it did not.
 
 Reads the `documents` and `rejected_documents` tables the `documents` and `page_renders` stages
 wrote under the data directory, or with `--facts` the `document_facts` table of `page_metadata`
-(registrant, form, reporting period, fiscal calendar, each with its source and confidence);
+(registrant, form, reporting period, fiscal calendar, each with its source and confidence, and
+the document's conflicts with its filer's other documents and its low-confidence facts);
 never touches the corpus or DuckDB, so it works during a build.
 """
 
@@ -13,6 +14,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -33,7 +35,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--facts",
         action="store_true",
-        help="show each document's facts (registrant, form, period, fiscal year end) and their sources",
+        help="show each document's facts (registrant, form, period, fiscal year end), their sources, "
+        "and the conflicts and low-confidence facts flagged on each",
     )
     p.add_argument("--json", action="store_true", help="print JSON rows")
     p.set_defaults(func=run)
@@ -138,6 +141,7 @@ def _print_facts(rows: list[dict], *, data_dir: Path) -> None:
         "ends",
         "source ",
         "fiscal year ends",
+        "conflicts / low confidence",
     ):
         t.add_column(col, overflow="fold")
     months = "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split()
@@ -151,10 +155,34 @@ def _print_facts(rows: list[dict], *, data_dir: Path) -> None:
             Text(r["period_end"] or "-"),
             Text(f"{r['period_source'] or '-'} {r['period_confidence']:.2f}"),
             Text(f"{months[r['fiscal_year_end_month'] - 1]} ({r['calendar_source']})"),
+            _concerns(r),
         )
     console.print(t)
     if not rows:
         console.print(Text(f"none in {data_dir}"))
+    conflicting = sum(1 for r in rows if r.get("conflicts"))
+    flagged = sum(1 for r in rows if r.get("flags"))
+    if conflicting or flagged:
+        console.print(
+            Text(
+                f"{conflicting} documents with conflicts (their pages are not sampled until a "
+                f"sidecar row gives their period), {flagged} with low-confidence facts"
+            )
+        )
+
+
+def _concerns(row: dict) -> Any:
+    """A document's conflicts (red) and low-confidence facts, one per line ("-" when none);
+    tables written before these columns existed have neither."""
+    from rich.text import Text
+
+    out = Text()
+    for c in row.get("conflicts") or []:
+        out.append(f"CONFLICT {c}\n", style="bold red")
+    for f in row.get("flags") or []:
+        out.append(f"{f}\n", style="yellow")
+    out.rstrip()
+    return out if out.plain else Text("-")
 
 
 def _print(rows: list[dict], *, rejected: bool, data_dir: Path) -> None:

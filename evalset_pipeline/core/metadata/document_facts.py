@@ -7,11 +7,11 @@ as a whole (`reconcile`):
 - one spelling per entity: names equal up to case and punctuation are one entity, spelt the way
   most documents spell it; a short name a release uses ("Amcor Group", "Contoso") that is the
   leading part of exactly one registrant named on a cover joins that registrant;
-- one fiscal calendar per entity: a document that could not tell its filer's fiscal year end
-  (a quarterly report with no year-to-date column) borrows it from a document of the same
-  filer that could, and its period is relabelled in that calendar.
+- one fiscal calendar per filer, by vote over its documents, and the facts that disagree
+  flagged (`filer_facts.py`).
 
-Every value records its source and a confidence, shown in `evalset documents --facts`.
+Every value records its source and a confidence, shown in `evalset documents --facts` with the
+document's conflicts and low-confidence facts.
 """
 
 from __future__ import annotations
@@ -19,39 +19,18 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import asdict, dataclass, replace
-from datetime import date
+from dataclasses import replace
 
-import pyarrow as pa
-
+from evalset_pipeline.core.metadata.facts_record import SCHEMA, DocumentFacts
+from evalset_pipeline.core.metadata.filer_facts import reconcile_filers
 from evalset_pipeline.core.metadata.registrant import entity_key, find_registrant
 from evalset_pipeline.core.metadata.reporting_period import (
     ReportingPeriod,
     find_form,
     find_reporting_period,
 )
-from evalset_pipeline.core.pagetext.fiscal import FiscalCalendar
 
 __all__ = ["DocumentFacts", "extract_document_facts", "reconcile", "SCHEMA"]
-
-SCHEMA = pa.schema(
-    [
-        ("document_sha256", pa.string()),
-        ("path", pa.string()),
-        ("entity", pa.string()),
-        ("entity_source", pa.string()),
-        ("entity_confidence", pa.float64()),
-        ("entity_as_printed", pa.string()),
-        ("form", pa.string()),
-        ("period", pa.string()),
-        ("period_kind", pa.string()),
-        ("period_end", pa.string()),
-        ("period_source", pa.string()),
-        ("period_confidence", pa.float64()),
-        ("fiscal_year_end_month", pa.int64()),
-        ("calendar_source", pa.string()),
-    ]
-)
 
 _STRONG_ENTITY = {"cover-label", "pdf-author"}
 _LEGAL_TAIL = re.compile(
@@ -59,29 +38,6 @@ _LEGAL_TAIL = re.compile(
     r"llc|l\.p\.|n\.v\.|s\.a\.|se|ag|group|holdings|and subsidiaries)$",
     re.I,
 )
-
-
-@dataclass(frozen=True)
-class DocumentFacts:
-    document_sha256: str
-    path: str
-    entity: str = ""
-    entity_source: str = (
-        ""  # cover-label | pdf-author | ticker | legal-name | running-header | corpus | ""
-    )
-    entity_confidence: float = 0.0
-    entity_as_printed: str = ""
-    form: str = ""
-    period: str = ""  # canonical fiscal label (2023-Q2, 2023, 2023-H1, 2023-06)
-    period_kind: str = ""
-    period_end: str = ""  # ISO date, "" when the document prints none
-    period_source: str = ""  # cover | spans | label | ""
-    period_confidence: float = 0.0
-    fiscal_year_end_month: int = 12
-    calendar_source: str = "default"
-
-    def to_row(self) -> dict:
-        return asdict(self)
 
 
 def _base(name: str) -> str:
@@ -120,6 +76,7 @@ def extract_document_facts(
         period.confidence,
         period.calendar.year_end_month,
         period.calendar_source,
+        period.calendar_confidence,
     )
 
 
@@ -133,7 +90,7 @@ def _canonical_names(facts: Sequence[DocumentFacts]) -> dict[str, str]:
 
 
 def reconcile(facts: Iterable[DocumentFacts]) -> list[DocumentFacts]:
-    """One spelling and one fiscal calendar per entity across the corpus (see the module docstring)."""
+    """One spelling per entity, then one fiscal calendar per filer (see the module docstring)."""
     facts = list(facts)
     strong = {
         _base(f.entity): f.entity for f in facts if f.entity and f.entity_source in _STRONG_ENTITY
@@ -150,24 +107,4 @@ def reconcile(facts: Iterable[DocumentFacts]) -> list[DocumentFacts]:
     out = [
         replace(f, entity=names.get(entity_key(f.entity), f.entity)) if f.entity else f for f in out
     ]
-    calendars: dict[str, Counter[int]] = defaultdict(Counter)
-    for f in out:
-        if f.entity and f.calendar_source in ("cover", "spans"):
-            calendars[entity_key(f.entity)][f.fiscal_year_end_month] += 1
-    final = []
-    for f in out:
-        known = calendars.get(entity_key(f.entity))
-        if f.calendar_source == "default" and known and f.period_end:
-            month = known.most_common(1)[0][0]
-            period = ReportingPeriod(
-                f.period,
-                f.period_kind,
-                date.fromisoformat(f.period_end),
-                f.period_source,
-                f.period_confidence,
-            ).relabel(FiscalCalendar(month), "corpus")
-            f = replace(
-                f, period=period.period, fiscal_year_end_month=month, calendar_source="corpus"
-            )
-        final.append(f)
-    return final
+    return reconcile_filers(out)

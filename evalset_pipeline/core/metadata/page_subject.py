@@ -73,6 +73,9 @@ _DESPACED = {
 }
 _TOP_SHARE = 0.38  # headings sit in the top part of the page
 _NUMBER = re.compile(r"^\(?[$€£₩]?\(?-?\d[\d,]*(?:\.\d+)?\)?%?$")
+# A figure, not a page number or a year: grouped thousands, decimals, a percentage, a currency,
+# an integer of three digits or more.
+_FIGURE_TOKEN = re.compile(r"\d,\d{3}|\d\.\d|%|[$€£₩]|^\(?(?!(?:19|20)\d{2}\b)\d{3,}\)?$")
 _CONTINUED = re.compile(r"\(?\bcontinued\b\)?|\(계속\)", re.I)
 _NOISE = re.compile(
     r"\((?:unaudited|continued|audited)\)|\bunaudited\b|\bcontinued\b|\bconsolidated\b|\bcondensed\b|\bcombined\b|"
@@ -193,8 +196,11 @@ def normalise_heading(text: str, entity: str = "") -> str:
 
 
 def _layout(lines: Sequence[PageLine]) -> tuple[str, float]:
+    """A page is "sparse" (too little to ask about) only when it states no figure: a chart of five
+    labelled bars under a title has fewer than 25 words and is what a visual retriever is for."""
     tokens = [tok for ln in lines for tok in ln.text.split()]
-    if len(tokens) < 25:
+    figures = sum(1 for tok in tokens if _NUMBER.match(tok) and _FIGURE_TOKEN.search(tok))
+    if not tokens or (len(tokens) < 25 and figures < 2):
         return "sparse", 0.0
     numeric = sum(1 for tok in tokens if _NUMBER.match(tok)) / len(tokens)
     long_lines = sum(1 for ln in lines if len(ln.text.split()) >= 10) / max(len(lines), 1)

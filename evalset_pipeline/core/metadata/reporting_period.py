@@ -3,17 +3,21 @@
 Strongest evidence first, each recorded with its source:
 
   cover      "For the fiscal year ended December 31, 2022", "For the quarterly period ended
-             July 1, 2023", "사업연도 2023년 01월 01일 부터 2023년 12월 31일 까지" (a range: its
-             length says year, half, quarter or month)
-  spans      the latest "three months ended <date>" / "quarter ended <date>" (a quarter), else
+             July 1, 2023" (the phrase of the form's kind first), "사업연도 2023년 01월 01일 부터
+             2023년 12월 31일 까지" (a range: its length says year, half, quarter or month; a
+             quarterly report's range runs from its year's start); an annual report whose
+             statements report a later year than its cover's date takes that year
+  spans      the latest "three months / thirteen weeks / quarter ended <date>" (a quarter), else
              the latest "year ended <date>" (a year), that the document's pages print
   label      a period the first page's top or the PDF title names ("FY24 Q2", "2022
-             Fourth-Quarter", "2023년 2분기"), most specific first
+             Fourth-Quarter", "2023년 2분기", an annual report's "2023 Annual Report"), most
+             specific first
 
 Dates become the filer's own fiscal labels through `fiscal.FiscalCalendar`; the calendar comes
-from the same document (a 10-K's year end; the longest "N months ended" span ending on the
-quarter's date) and otherwise is left for the corpus to supply (`calendar_source` "default").
-A dated event ("Date of report", "dated June 30, 2003") is never a reporting period.
+from the same document (`fiscal_year_end.py`: its annual period, what it states of its year, a
+year-to-date column) and then from the filer's documents by vote (`filer_facts.py`). An event
+report (8-K, 6-K) has no reporting period, and a dated event ("Date of report", "dated June 30,
+2003") is never one.
 """
 
 from __future__ import annotations
@@ -24,10 +28,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
+from evalset_pipeline.core.metadata.fiscal_year_end import (
+    CONFIDENCE,
+    CalendarEvidence,
+    document_calendar,
+)
 from evalset_pipeline.core.pagetext.fiscal import (
     FiscalCalendar,
     find_dates,
-    months_in_words,
     parse_date,
 )
 from evalset_pipeline.core.pagetext.korean import (
@@ -64,12 +72,15 @@ FORM_KINDS = {
 
 _FORMS = [
     (re.compile(r"\bFORM\s+(10-K|10-Q|8-K|20-F|40-F|6-K|10-KT|10-QT)\b", re.I), None),
-    (re.compile(r"사업\s*보고서"), "annual-report"),
+    (re.compile(r"사\s*업\s*보\s*고\s*서"), "annual-report"),
     (
-        re.compile(r"반기\s*보고서|half[- ]year(?:ly)?\s+report|interim\s+report", re.I),
+        re.compile(r"반\s*기\s*보\s*고\s*서|half[- ]year(?:ly)?\s+report|interim\s+report", re.I),
         "half-year-report",
     ),
-    (re.compile(r"분기\s*보고서|quarterly\s+report(?!\s+pursuant)", re.I), "quarterly-report"),
+    (
+        re.compile(r"분\s*기\s*보\s*고\s*서|quarterly\s+report(?!\s+pursuant)", re.I),
+        "quarterly-report",
+    ),
     (re.compile(r"monthly\s+(?:report|statistics|bulletin)|월간|월보", re.I), "monthly-report"),
     (
         re.compile(
@@ -116,10 +127,19 @@ _RANGE = re.compile(
     + r"\s*(?:까지)?",
     re.I,
 )
+# Span lengths in months or in weeks: 52/53-week filers count "thirteen / twenty-six / thirty-nine
+# weeks", grocers "twelve / sixteen / twenty-eight / forty weeks"; a span in weeks is the nearest of
+# a quarter, a half, nine months or a year ("twelve weeks" is a quarter, never a year).
+_NUMBER_WORDS = {
+    "three": 3, "six": 6, "nine": 9, "twelve": 12, "thirteen": 13, "sixteen": 16, "twenty-four": 24,
+    "twenty-six": 26, "twenty-eight": 28, "thirty-six": 36, "thirty-nine": 39, "forty": 40,
+    "fifty-two": 52, "fifty-three": 53,
+}  # fmt: skip
+_COUNT = r"(?:" + "|".join(w.replace("-", "[- ]") for w in _NUMBER_WORDS) + r"|\d{1,2})"
 # "Three Months Ended July 1, 2023" / "Quarter ended" / "Year Ended" / "Fiscal Year Ended"; a column
 # header may put a line break (or the other column's words) between the span and its dates.
 _SPAN = re.compile(
-    r"\b(?:(?P<n>three|six|nine|twelve|fifty-two|fifty-three|3|6|9|12)[- ](?:months?|weeks?)"
+    r"\b(?:(?P<n>" + _COUNT + r")[- ](?P<unit>months?|weeks?)"
     r"|(?P<q>quarter)|(?P<y>(?:fiscal\s+)?year)s?)\s+(?:period\s+)?end(?:ed|ing)\b",
     re.I,
 )
@@ -133,10 +153,11 @@ class ReportingPeriod:
     source: str = ""  # cover | spans | label | ""
     confidence: float = 0.0
     calendar: FiscalCalendar = FiscalCalendar()
-    calendar_source: str = "default"  # cover | spans | corpus | default
+    calendar_source: str = "default"  # cover | stated | spans | guess | filer | default
+    calendar_confidence: float = CONFIDENCE["default"]
 
-    def relabel(self, calendar: FiscalCalendar, source: str) -> ReportingPeriod:
-        """The same period end in another fiscal calendar (the corpus knew the filer's year end)."""
+    def relabel(self, calendar: FiscalCalendar, source: str, confidence: float) -> ReportingPeriod:
+        """The same period end in another fiscal calendar (the filer's documents knew its year end)."""
         if self.end is None or self.source == "label":
             return self
         return ReportingPeriod(
@@ -147,6 +168,7 @@ class ReportingPeriod:
             self.confidence,
             calendar,
             source,
+            confidence,
         )
 
 
@@ -156,6 +178,19 @@ def find_form(cover_text: str, title: str = "") -> str:
         if m:
             return form or m.group(1).upper()
     return ""
+
+
+def _span_months(count: str, unit: str) -> int | None:
+    """Months of "<count> months|weeks": weeks to the nearest quarter, half, nine months or year."""
+    word = re.sub(r"[- ]+", "-", count.lower())
+    n = int(word) if word.isdigit() else _NUMBER_WORDS.get(word)
+    if n is None:
+        return None
+    if unit.lower().startswith("month"):
+        return n if n in (1, 3, 6, 9, 12) else None
+    if not 10 <= n <= 56:
+        return None
+    return min((3, 6, 9, 12), key=lambda months: abs(months - n / 4.345))
 
 
 def spans_in(text: str, window: int = 160) -> list[tuple[int, date]]:
@@ -172,7 +207,7 @@ def spans_in(text: str, window: int = 160) -> list[tuple[int, date]]:
         tuple[int, str, int]
     ] = []  # (months, "June 30", end) of spans awaiting their years
     for i, m in enumerate(phrases):
-        months = months_in_words(m["n"]) if m["n"] else (3 if m["q"] else 12)
+        months = _span_months(m["n"], m["unit"]) if m["n"] else (3 if m["q"] else 12)
         if months is None:
             continue
         stop = min(m.end() + window, phrases[i + 1].start() if i + 1 < len(phrases) else len(flat))
@@ -256,18 +291,6 @@ def _current(dates: Sequence[date]) -> date:
     return max(frequent) if frequent else max(counts, key=lambda d: (counts[d], d))
 
 
-def _calendar_from_spans(
-    spans: Sequence[tuple[int, date]], end: date, quarterly_form: bool
-) -> tuple[FiscalCalendar, str] | None:
-    counts = Counter(n for n, d in spans if d == end)
-    longest = max((n for n, c in counts.items() if c >= 2 or n == 3), default=0)
-    if longest == 12:
-        return FiscalCalendar.from_year_end(end), "spans"
-    if longest in (6, 9) or (longest == 3 and quarterly_form):
-        return FiscalCalendar.from_span(end, longest), "spans"
-    return None
-
-
 def _kind_of_range(start: date, end: date) -> str:
     days = (end - start).days
     if days > 300:
@@ -281,34 +304,51 @@ def _kind_of_range(start: date, end: date) -> str:
 
 def find_reporting_period(page_texts: Sequence[str], form: str, title: str = "") -> ReportingPeriod:
     """The reporting period of one document from its pages' text (in order) and its PDF title."""
+    if form in _EVENT_FORMS:
+        # An event report has a date of report, not a period; an exhibit's "fiscal year ended" is
+        # the exhibit's (its pages keep the periods they print themselves).
+        return ReportingPeriod()
     cover = re.sub(r"[ \t]+", " ", "\n".join(page_texts[:3]))
     quarterly = FORM_KINDS.get(form) == "quarter"
-    spans = spans_in(
-        "\n".join(page_texts[:60])
-    )  # statements sit early enough; bounded work per document
+    annual = FORM_KINDS.get(form) == "year"
+    # statements sit early enough in most documents (bounded work per document); an annual report
+    # that is mostly narrative up front is read to its end for the year its statements report
+    spans = spans_in("\n".join(page_texts[:60]))
+    if annual and len(page_texts) > 60:
+        spans += spans_in("\n".join(page_texts[60:]))
     end: date | None = None
     kind = ""
-    for pattern, k in _COVER:
-        m = pattern.search(cover)
-        if m:
-            found = find_dates(m["date"])
-            if found:
-                end, kind = found[0][2], k
-                break
+    range_start: date | None = None
+    # The cover's own period: the phrase of the form's kind, else the first one the cover prints
+    # (a quarterly report's early pages also name "the fiscal year ended" of its annual report).
+    stated = [(c.start(), k, c) for pattern, k in _COVER for c in [pattern.search(cover)] if c]
+    stated.sort(key=lambda t: (t[1] != FORM_KINDS.get(form), t[0]))
+    for _, k, phrase in stated:
+        found = find_dates(phrase["date"])
+        if found:
+            end, kind = found[0][2], k
+            break
     if end is None:
         m = _RANGE.search(cover)
         if m:
             start_d, end_d = find_dates(m["start"]), find_dates(m["end"])
             if start_d and end_d and end_d[0][2] > start_d[0][2]:
                 end, kind = end_d[0][2], _kind_of_range(start_d[0][2], end_d[0][2])
-    if end is None and form in _EVENT_FORMS:
-        return ReportingPeriod()
+                range_start = start_d[0][2]
+                if quarterly and kind != "month":
+                    kind = "quarter"  # a quarterly report's range runs from its year's start
     source, confidence = ("cover", 0.95) if end is not None else ("", 0.0)
-    if end is None and FORM_KINDS.get(form, "") != "year":
+    if end is not None and kind == "year":
+        later = _later_year(spans, end)
+        if later is not None:
+            # The cover names the year before (a date on a glossy cover); the statements report a later one.
+            end, source, confidence = later, "spans", 0.8
+    if end is None and not annual:
         quarters = [d for n, d in spans if n == 3]
-        if quarters:
+        years = [d for n, d in spans if n == 12]
+        if quarters and not (form == "" and _reads_as_year(spans, quarters, years)):
             end, kind = _current(quarters), "quarter"
-        else:
+        elif not quarters:
             labelled = _from_labels(page_texts, title, kinds=("month", "quarter", "half"))
             if labelled.period:
                 return labelled
@@ -319,15 +359,74 @@ def find_reporting_period(page_texts: Sequence[str], form: str, title: str = "")
     if end is not None and not source:
         source, confidence = "spans", 0.8
     if end is not None:
-        if kind == "year":
-            calendar, cal_source = FiscalCalendar.from_year_end(end), source
+        if range_start is not None:
+            evidence = CalendarEvidence(
+                FiscalCalendar((range_start.month - 2) % 12 + 1), "cover", CONFIDENCE["cover"]
+            )
         else:
-            from_spans = _calendar_from_spans(spans, end, quarterly)
-            calendar, cal_source = from_spans if from_spans else (FiscalCalendar(), "default")
+            evidence = document_calendar(page_texts, spans, end, kind, quarterly, source)
+        calendar = evidence.calendar
         return ReportingPeriod(
-            calendar.label(end, kind), kind, end, source, confidence, calendar, cal_source
+            calendar.label(end, kind),
+            kind,
+            end,
+            source,
+            confidence,
+            calendar,
+            evidence.source,
+            evidence.confidence,
         )
+    if annual:
+        # an annual report's label is a year ("2023 Annual Report"): a cover's bare "December 31,
+        # 2022" (a share price's date, a letter's) is no quarter
+        labelled = _annual_label(page_texts, title)
+        if labelled.period:
+            return labelled
     return _from_labels(page_texts, title)
+
+
+_ANNUAL_YEAR = re.compile(
+    r"annual\s+(?:\w+\s+)?report\D{0,12}?((?:19|20)\d{2})\b|"
+    r"\b((?:19|20)\d{2})\s+annual\s+(?:\w+\s+)?report|"
+    r"(?:연차|연간)\s*보고서\D{0,6}((?:19|20)\d{2})|((?:19|20)\d{2})\s*년?\s*(?:연차|연간)\s*보고서",
+    re.I,
+)
+
+
+def _annual_label(page_texts: Sequence[str], title: str) -> ReportingPeriod:
+    """The year an annual report's cover or title names beside its name, else its year labels."""
+    first = page_texts[0] if page_texts else ""
+    for text in ("\n".join(first.splitlines()[:12]), title):
+        m = _ANNUAL_YEAR.search(text)
+        if m:
+            year = next(g for g in m.groups() if g)
+            return ReportingPeriod(year, "year", None, "label", 0.6)
+    return _from_labels(page_texts, title, kinds=("year",))
+
+
+def _later_year(spans: Sequence[tuple[int, date]], cover_end: date) -> date | None:
+    """A year end after the cover's that the statements print about as often as the cover's (the
+    comparative year is printed as often as the current one; a projection once or twice), within
+    two years."""
+    years = Counter(d for n, d in spans if n == 12)
+    floor = max(3, 0.8 * years.get(cover_end, 0))
+    later = [
+        d
+        for d, c in years.items()
+        if cover_end < d <= date(cover_end.year + 2, 12, 31) and c >= floor
+    ]
+    return max(later) if later else None
+
+
+def _reads_as_year(
+    spans: Sequence[tuple[int, date]], quarters: Sequence[date], years: Sequence[date]
+) -> bool:
+    """A document of no known form whose latest year ends with or after its latest quarter, and
+    is printed as often: an annual report with a quarterly-data note, not a quarter."""
+    if not years:
+        return False
+    year_end, quarter_end = _current(years), _current(quarters)
+    return year_end >= quarter_end and years.count(year_end) >= quarters.count(quarter_end)
 
 
 def _from_labels(

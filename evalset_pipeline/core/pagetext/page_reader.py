@@ -462,7 +462,34 @@ def _read_chart(body: list[TextItem], unit: str) -> _Series | None:
                 pairs[label.text.strip()] = SeriesValue(_display(value.text, unit), number)
         if len(pairs) >= 2 and len(pairs) >= 0.6 * len(row) and len(pairs) > len(best):
             best = pairs
+    if not best:
+        best = _read_bars(body, unit)
     return _Series(series=best) if best else None
+
+
+def _read_bars(body: list[TextItem], unit: str) -> dict[str, SeriesValue]:
+    """A horizontal bar chart: category labels down one left edge, each row's one number to the
+    right of its label (printed beside the bar's end, so the numbers share no column)."""
+    rows = [
+        r
+        for r in _rows(body)
+        if len(r) == 2
+        and not _is_numeric(r[0])
+        and any(c.isalpha() for c in r[0].text)
+        and _is_numeric(r[1])
+        and r[1].x0 > r[0].x1
+    ]
+    if len(rows) < 2:
+        return {}
+    left = min(r[0].x0 for r in rows)
+    rows = [r for r in rows if abs(r[0].x0 - left) <= 8]
+    out: dict[str, SeriesValue] = {}
+    for label, value in rows:
+        number = parse_number(value.text)
+        if number is not None:
+            out[label.text.strip()] = SeriesValue(_display(value.text, unit), number)
+    # most of the body's rows are bars: a page of prose with two "label 12" lines is no chart
+    return out if len(out) >= 2 and len(out) >= 0.6 * len(_rows(body)) else {}
 
 
 _NUM = r"[+\-]?\d[\d,]*(?:\.\d+)?"
@@ -639,10 +666,13 @@ def _entity_candidates(layout: _Layout) -> tuple[str, ...]:
     """Entity names as the page prints them: running-header text that is not a period, then
     fragments of the title block (e.g. the subtitle 'Acme Group · Quarter ended …')."""
     out: list[str] = []
+    measures: list[str] = []
     sources = sorted(layout.header, key=lambda it: it.x0) + [it for it in layout.title_block]
     for item in sources:
         for fragment in _SEPARATORS.split(item.text):
             cleaned = _strip_periods(fragment).strip(" ,;:-·|")
             if cleaned and not re.fullmatch(r"[\d\s.,/%-]*", cleaned) and cleaned not in out:
-                out.append(cleaned)
-    return tuple(out)
+                # "Net revenue by segment | Contoso Ltd. | Q3 2024": the fragment naming a measure
+                # is what the page reports, not who; it goes last
+                (measures if metric_of(cleaned) else out).append(cleaned)
+    return tuple(out + [m for m in measures if m not in out])

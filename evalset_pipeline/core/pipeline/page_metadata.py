@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
+from evalset_pipeline.core.metadata.conflict_hold import HELD_REASON, hold_conflicting
 from evalset_pipeline.core.metadata.corpus_facts import read_corpus_facts
 from evalset_pipeline.core.metadata.document_facts import SCHEMA as DOCUMENT_FACTS_SCHEMA
 from evalset_pipeline.core.metadata.document_facts import DocumentFacts
@@ -73,15 +74,14 @@ def _build(ctx: StageContext) -> StageResult:
         lambda p: load_text_layer(str(root / p.text_path)),
     )
     meta = build_page_metadata(pages, sidecar, lambda p: facts.fields.get(p.unit_id, {}))
+    profiles = hold_conflicting(facts.profiles, {m.unit_id: m for m in meta}, facts.documents)
     write_rows(ctx.paths.table("page_metadata"), (m.to_row() for m in meta), SCHEMA)
     write_rows(
         ctx.paths.table("document_facts"),
         (f.to_row() for f in facts.documents),
         DOCUMENT_FACTS_SCHEMA,
     )
-    write_rows(
-        ctx.paths.table("page_profiles"), (p.to_row() for p in facts.profiles), PROFILE_SCHEMA
-    )
+    write_rows(ctx.paths.table("page_profiles"), (p.to_row() for p in profiles), PROFILE_SCHEMA)
     sources = {f: dict(Counter(m.sources.get(f, "missing") for m in meta)) for f in FIELDS}
     return StageResult(
         {
@@ -100,8 +100,18 @@ def _build(ctx: StageContext) -> StageResult:
                     "period_source": f.period_source,
                     "fiscal_year_end_month": f.fiscal_year_end_month,
                     "calendar_source": f.calendar_source,
+                    "conflicts": list(f.conflicts),
+                    "flags": list(f.flags),
                 }
                 for f in facts.documents[:MAX_LISTED]
+            ],
+            # facts the filer's documents disagree on (their pages held out of the sample until a
+            # sidecar row settles them), and facts read with low confidence
+            "documents_with_conflicts": sum(1 for f in facts.documents if f.conflicts),
+            "documents_with_low_confidence": sum(1 for f in facts.documents if f.flags),
+            "pages_held_for_conflicts": sum(1 for p in profiles if p.skip_reason == HELD_REASON),
+            "conflicts": [f"{f.path}: {c}" for f in facts.documents for c in f.conflicts][
+                :MAX_LISTED
             ],
             "documents_without_entity": sum(1 for f in facts.documents if not f.entity),
             "documents_without_period": sum(1 for f in facts.documents if not f.period),
@@ -112,8 +122,8 @@ def _build(ctx: StageContext) -> StageResult:
                 axis: _distribution(m.get(axis) for m in meta)
                 for axis in ("entity", "period", "metric")
             },
-            "statements": _distribution(p.statement for p in facts.profiles if p.statement),
-            "layouts": _distribution(p.layout for p in facts.profiles),
+            "statements": _distribution(p.statement for p in profiles if p.statement),
+            "layouts": _distribution(p.layout for p in profiles),
         },
         tables=("page_metadata", "document_facts", "page_profiles"),
     )
@@ -128,7 +138,7 @@ def load_page_metadata(ctx: StageContext) -> dict[str, PageMetadata]:
 
 def load_document_facts(ctx: StageContext) -> list[DocumentFacts]:
     return [
-        DocumentFacts(**r)
+        DocumentFacts.from_row(r)
         for r in read_rows(ctx.paths.table("document_facts"), producer="page_metadata")
     ]
 

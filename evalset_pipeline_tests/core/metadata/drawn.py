@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pymupdf
 
+from evalset_pipeline.core.metadata.document_facts import DocumentFacts, extract_document_facts
 from evalset_pipeline.core.pagetext.layer import text_layer_of
 
 Line = (
@@ -43,3 +44,17 @@ def draw_pdf(
 def layers_of(path: Path) -> list[dict]:
     with pymupdf.open(path) as doc:
         return [text_layer_of(page) for page in doc]
+
+
+def facts_of_drawn(
+    folder: Path, pages: Sequence[Sequence[Line]], name: str = "doc.pdf", **meta: str
+) -> DocumentFacts:
+    """One drawn document's facts, read as `page_metadata` reads them (before the corpus vote)."""
+    layers = layers_of(draw_pdf(folder / name, pages, **meta))
+    return extract_document_facts(
+        "sha-" + name,
+        name,
+        [layer["text"] for layer in layers],
+        title=meta.get("title", ""),
+        author=meta.get("author", ""),
+    )

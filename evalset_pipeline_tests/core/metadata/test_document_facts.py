@@ -198,7 +198,7 @@ def test_corpus_reconciles_spelling_and_lends_the_fiscal_calendar(tmp_path):
     assert quarterly.period == "2022-Q4" and quarterly.calendar_source == "default"
     done = {f.path: f for f in reconcile([annual, quarterly, release])}
     assert (
-        done["q.pdf"].period == "2023-Q2" and done["q.pdf"].calendar_source == "corpus"
+        done["q.pdf"].period == "2023-Q2" and done["q.pdf"].calendar_source == "filer"
     )  # borrowed June year end
     assert {done[p].entity for p in done} == {
         "Amber plc"

@@ -145,3 +145,31 @@ def test_helpers() -> None:
     assert parse_number("Cloud") is None
     assert language_of("한빛전자 2024년 3분기 매출 3Q") == "ko"
     assert language_of("Acme Group Q3 2024") == "en"
+
+
+def test_a_horizontal_bar_chart_reads_as_a_chart_with_its_title_naming_who_and_when(
+    tmp_path,
+) -> None:
+    """Values printed beside the bars' ends share no column; the title's fragments are the
+    measure, the company and the quarter, and the measure is no entity."""
+    import pymupdf
+
+    from evalset_pipeline.core.metadata.page_subject import page_lines, read_subjects
+    from evalset_pipeline.core.pagetext.layer import text_layer_of
+    from evalset_pipeline_tests.support.chart_reviews import REVIEWERS, write_chart_reviews
+
+    [path, *_] = write_chart_reviews(tmp_path, ((2024, 3),))
+    with pymupdf.open(path) as doc:
+        layer = text_layer_of(doc[0])
+    facts = read_page(layer)
+    reviewer = REVIEWERS[0]
+    assert facts.kind == "chart" and facts.metric == "revenue"
+    assert facts.series["Cloud"].value == reviewer.value("Net revenue", "Cloud", 2024, 3)
+    assert len(facts.series) == 5
+    assert facts.entity == reviewer.name and facts.periods == ("2024-Q3",)
+    # fewer than 25 words, but it states figures: not "sparse" (too little to ask about)
+    assert len(layer["text"].split()) < 25
+    [subject] = read_subjects([layer])
+    assert subject.layout == "tabular" and subject.subject == "revenue"
+    blank = {"words": [[50, 60, 120, 70, "Appendix", 0, 0, 0]], "height": 792, "width": 612}
+    assert read_subjects([blank])[0].layout == "sparse" and page_lines(blank)

@@ -1,0 +1,69 @@
+"""One document's facts as stored in the `document_facts` table: what was read, from where, how
+sure, and what disagrees with the filer's other documents."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import pyarrow as pa
+
+__all__ = ["DocumentFacts", "SCHEMA"]
+
+SCHEMA = pa.schema(
+    [
+        ("document_sha256", pa.string()),
+        ("path", pa.string()),
+        ("entity", pa.string()),
+        ("entity_source", pa.string()),
+        ("entity_confidence", pa.float64()),
+        ("entity_as_printed", pa.string()),
+        ("form", pa.string()),
+        ("period", pa.string()),
+        ("period_kind", pa.string()),
+        ("period_end", pa.string()),
+        ("period_source", pa.string()),
+        ("period_confidence", pa.float64()),
+        ("fiscal_year_end_month", pa.int64()),
+        ("calendar_source", pa.string()),
+        ("calendar_confidence", pa.float64()),
+        ("conflicts", pa.list_(pa.string())),
+        ("flags", pa.list_(pa.string())),
+    ]
+)
+
+
+@dataclass(frozen=True)
+class DocumentFacts:
+    document_sha256: str
+    path: str
+    entity: str = ""
+    entity_source: str = (
+        ""  # cover-label | pdf-author | ticker | legal-name | running-header | corpus | ""
+    )
+    entity_confidence: float = 0.0
+    entity_as_printed: str = ""
+    form: str = ""
+    period: str = ""  # canonical fiscal label (2023-Q2, 2023, 2023-H1, 2023-06)
+    period_kind: str = ""
+    period_end: str = ""  # ISO date, "" when the document prints none
+    period_source: str = ""  # cover | spans | label | ""
+    period_confidence: float = 0.0
+    fiscal_year_end_month: int = 12
+    calendar_source: str = "default"  # cover | stated | spans | guess | filer | default
+    calendar_confidence: float = 0.2
+    # facts that disagree with the filer's other documents (the page is not sampled until a sidecar
+    # row settles it), and facts read with low confidence; each one sentence
+    conflicts: tuple[str, ...] = ()
+    flags: tuple[str, ...] = ()
+
+    def to_row(self) -> dict:
+        row = asdict(self)
+        row["conflicts"], row["flags"] = list(self.conflicts), list(self.flags)
+        return row
+
+    @classmethod
+    def from_row(cls, row: dict) -> DocumentFacts:
+        known = {k: v for k, v in row.items() if k in cls.__dataclass_fields__}
+        for name in ("conflicts", "flags"):
+            known[name] = tuple(known.get(name) or ())
+        return cls(**known)
