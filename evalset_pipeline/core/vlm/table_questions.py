@@ -108,6 +108,18 @@ _PHRASE_END = re.compile(
 )
 
 
+_POSSESSIVE = re.compile(r"\b(?:our|its|their)\s+", re.I)
+
+
+def _as_spoken(label: str) -> str:
+    """A label as a question says it: a phrase lifted from prose ("fair value of our senior
+    notes") gets its article and loses the filer's "our" (the question names the company);
+    a printed row name ("Total goodwill") is said as printed."""
+    if not label[:1].islower():
+        return label
+    return "the " + _POSSESSIVE.sub("", label)
+
+
 def _plural(label: str) -> bool:
     head = _PHRASE_END.split(label.strip(), maxsplit=1)[0].split()
     word = head[-1].lower() if head else ""
@@ -529,7 +541,9 @@ def write_table_question(
             # graph) would be asked as if it were an amount.
             continue
         question = (
-            korean_question(label, phrase) if language == "ko" else f"What {verb} {label} {phrase}?"
+            korean_question(label, phrase)
+            if language == "ko"
+            else f"What {verb} {_as_spoken(label)} {phrase}?"
         )
         answer = _answer(row.cells[col] or "", unit)
         # Read back as the judge will: a question whose words fit another cell of the page better
@@ -696,13 +710,16 @@ _CHANGE_WORDS = re.compile(
 )
 
 
+_LEADING_THE = re.compile(r"^the\s+", re.I)
+
+
 def label_words(label: str) -> str:
     """A row label as compared with another: words (`norm_words`), sign words in parentheses
     aside, a change whichever way it went ("Increase (decrease) in", "Net decrease in") read as
-    "change in", and a last "expense(s)" that leaves two content words ("Research and
-    development expense" is the statement's "Research and development"; "Interest expense"
-    stays itself)."""
-    label = _CHANGE_WORDS.sub("change ", label.strip())
+    "change in", a filer's "our" and a leading "the" aside, and a last "expense(s)" that leaves
+    two content words ("Research and development expense" is the statement's "Research and
+    development"; "Interest expense" stays itself)."""
+    label = _CHANGE_WORDS.sub("change ", _LEADING_THE.sub("", _POSSESSIVE.sub("", label.strip())))
     words = norm_words(_ASIDE.sub("", _SIGN_WORDS.sub("", label)))
     bare = _TRAILING_MEASURE.sub("", words)
     content = [w for w in bare.split() if w not in FUNCTION_WORDS]

@@ -112,7 +112,7 @@ def test_a_prose_question_is_written_judged_and_answered_by_a_table_of_that_row_
     written = write_table_question(prose_page)
     assert written is not None
     assert (
-        written.question == "What was research and development expense in 2018?"
+        written.question == "What was the research and development expense in 2018?"
     )  # the page's latest year
     assert written.answer == "1,253 (USD millions)"
     q = parse_table_question(written.question)
