@@ -695,7 +695,18 @@ _SIGN_WORDS = re.compile(
     r"used\s+in|provided\s+by)\)",
     re.I,
 )
-_ASIDE = re.compile(r"\s*\((?:[^()\s]+\s+){2,}[^()]*\)")
+# ... but "(excluding current portion)", "(before taxes)" say which figure it is: a qualifier in
+# parentheses is the same qualifier after a comma ("Long-term debt, excluding current portion"),
+# kept as words. ("(net of allowance of $12)" stays an aside: its amount changes every year.)
+_ASIDE = re.compile(
+    r"\s*\((?!\s*(?:excluding|including|exclusive|inclusive|before|after)\b)"
+    r"(?:[^()\s]+\s+){2,}[^()]*\)",
+    re.I,
+)
+_QUALIFIER = re.compile(
+    r"\((\s*(?:excluding|including|exclusive|inclusive|before|after)\b[^()]*)\)",
+    re.I,
+)
 
 
 _TRAILING_MEASURE = re.compile(r"\s+(?:expense|expenses)$")
@@ -720,7 +731,7 @@ def label_words(label: str) -> str:
     two content words ("Research and development expense" is the statement's "Research and
     development"; "Interest expense" stays itself)."""
     label = _CHANGE_WORDS.sub("change ", _LEADING_THE.sub("", _POSSESSIVE.sub("", label.strip())))
-    words = norm_words(_ASIDE.sub("", _SIGN_WORDS.sub("", label)))
+    words = norm_words(_QUALIFIER.sub(r", \1", _ASIDE.sub("", _SIGN_WORDS.sub("", label))))
     bare = _TRAILING_MEASURE.sub("", words)
     content = [w for w in bare.split() if w not in FUNCTION_WORDS]
     return bare if bare != words and len(content) >= 2 else words

@@ -116,7 +116,8 @@ __all__ = [
 #   reading moves labels up (`questions.labels.by_evidence`): a page printing the answer for the
 #   gold's row and period is sufficient, one printing the gold's row elsewhere supporting; a
 #   table turned the other way answers; "Increase (decrease) in X" and "Decrease in X" are one
-#   row; a label opening with a preposition is never asked.
+#   row; a qualifier in parentheses ("(excluding current portion)") is the qualifier after a
+#   comma; a label opening with a preposition is never asked.
 RULES_VERSION = {
     "write": "write-11",
     "judge": "judge-12",

@@ -431,3 +431,17 @@ def test_a_change_is_one_line_item_whichever_way_it_went():
         assert same_label(asked, printed), asked
     assert not same_label("Increases in tax positions", "Decreases in tax positions")
     assert not same_label("Decrease in cash", "Decrease in accounts receivable")
+
+
+def test_a_qualifier_in_parentheses_is_the_qualifier_after_a_comma():
+    """ "(excluding current portion)" says which figure a row is, as ", excluding current portion"
+    does; "(included in accounts receivable, net)" only says where it sits."""
+    from evalset_pipeline.core.vlm.table_questions import same_label
+
+    assert same_label(
+        "Long-term debt, excluding current portion", "Long-term debt (excluding current portion)"
+    )
+    assert not same_label("Long-term debt", "Long-term debt (excluding current portion)")
+    assert same_label(
+        "Trade receivables", "Trade receivables (included in accounts receivable, net)"
+    )
