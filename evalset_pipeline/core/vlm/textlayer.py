@@ -30,6 +30,7 @@ from typing import Any
 from rapidfuzz import fuzz
 
 from evalset_pipeline.core.hashing import sha256_text
+from evalset_pipeline.core.pagetext.fiscal import FiscalCalendar
 from evalset_pipeline.core.pagetext.korean import subject_particle as _subj
 from evalset_pipeline.core.pagetext.korean import topic_particle as _topic
 from evalset_pipeline.core.pagetext.layer import text_layer_or_empty
@@ -58,12 +59,14 @@ from evalset_pipeline.core.vlm.base import (
 from evalset_pipeline.core.vlm.table_questions import (
     ROW_WITHOUT_PERIOD,
     TablePage,
+    TableQuestion,
     has_dated_table,
     judge_table_question,
     parse_table_question,
     prints_answer,
     qualify_table_question,
     read_table_page,
+    section_measure,
     states_measure,
     write_table_question,
 )
@@ -117,7 +120,9 @@ __all__ = [
 #   gold's row and period is sufficient, one printing the gold's row elsewhere supporting; a
 #   table turned the other way answers; "Increase (decrease) in X" and "Decrease in X" are one
 #   row; a qualifier in parentheses ("(excluding current portion)") is the qualifier after a
-#   comma; a label opening with a preposition is never asked.
+#   comma; a label opening with a preposition is never asked; a segment table's question is
+#   answered by a chart or commentary page stating the segment's figure for the quarter (the
+#   page reader's reading, `_as_segment_question`).
 RULES_VERSION = {
     "write": "write-11",
     "judge": "judge-12",
@@ -952,6 +957,16 @@ class TextLayerBackend:
                     label = LabelResult(
                         "supporting", f"same row for another entity or basis: {judged.reason}"
                     )
+            if label.label != "sufficient":
+                # A chart or a commentary page states a segment's figure for the quarter without
+                # a table's row and column: the page reader's reading of it answers alike.
+                read = _as_segment_question(table_q, p.context)
+                if read is not None:
+                    said = answer_from_facts(read, self.facts(p), p.context)
+                    if said.answers and answers_agree(said.answer, ref):
+                        label = LabelResult(
+                            "sufficient", f"page states the segment's figure ({said.reason})"
+                        )
             if label.label == "irrelevant" and states_measure(table_q.label, tables.text):
                 label = LabelResult(
                     "supporting",
@@ -967,6 +982,29 @@ class TextLayerBackend:
             else qualify_question(q, quals)
             for q, quals in items
         ]
+
+
+def _as_segment_question(q: TableQuestion, context: PageContext | None) -> ParsedQuestion | None:
+    """A one-cell question on a segment table ("What were Devices under Revenue by segment for
+    the three months ended June 30, 2024, for Acme Group?") as the page reader asks it (the
+    Devices segment's revenue in 2024-Q2, for Acme Group), or None when it is not one: its
+    section must name a measure the page reader knows and its period a quarter, half or year."""
+    metric = _metric_key(section_measure(q.parent)) if q.parent else None
+    if metric is None or q.end is None or q.months not in (3, 6, 12):
+        return None
+    calendar = (
+        FiscalCalendar.of_period(context.period, context.period_end) if context else None
+    ) or FiscalCalendar()
+    kind = {3: "quarter", 6: "half", 12: "year"}[q.months]
+    return ParsedQuestion(
+        "value",
+        metric,
+        q.label,
+        "en",
+        q.label,
+        periods=(calendar.label(q.end, kind),),
+        entities=(q.entity,) if q.entity else (),
+    )
 
 
 def restated(tables: TablePage) -> bool:

@@ -401,3 +401,30 @@ def test_facts_are_cached_per_text_layer(corpus: Corpus) -> None:
     small.facts(pvs[1])
     small.facts(pvs[2])  # evicts pvs[0]
     assert small.facts(pvs[0]) is not first and small.facts(pvs[0]) == first
+
+
+def test_a_kpi_tables_question_is_answered_by_the_same_quarters_chart(
+    corpus: Corpus, backend: TextLayerBackend, written: list
+) -> None:
+    """A KPI table's one-cell question ("What were Devices under Revenue by segment for the three
+    months ended June 30, 2024?") is answered by the same document's chart of that measure, which
+    prints the quarter's segments without a table's row and column: sufficient, as the page
+    reader reads it. The chart of another measure is not."""
+    checked = 0
+    for (rec, _), wq in zip(corpus, written, strict=False):
+        tq = parse_table_question(wq.question) if wq is not None else None
+        if tq is None or rec.template_id != "kpi_table" or tq.end is None:
+            continue
+        if tq.end.year != int(rec.period[:4]):
+            continue  # the prior-year column: the chart shows the page's own quarter only
+        charts = [
+            (r, pv)
+            for r, pv in corpus
+            if r.document == rec.document and r.template_id == "segment_bar"
+        ]
+        labels = backend.label([(wq.question, wq.answer, pv) for _, pv in charts])
+        by_metric = {r.metric: lab.label for (r, _), lab in zip(charts, labels, strict=True)}
+        assert by_metric[rec.metric] == "sufficient", (wq.question, by_metric)
+        assert all(v != "sufficient" for m, v in by_metric.items() if m != rec.metric)
+        checked += 1
+    assert checked >= 3
