@@ -119,14 +119,13 @@ def prints_gold_row(
     cells: Sequence[EvidenceCell], gold_cells: Sequence[EvidenceCell], by_section: bool
 ) -> EvidenceCell | None:
     """The first cell of a page printing the row the gold answers from, for any period, company
-    or basis: a label of the same words ("Revenues, net" for "Net revenues"; not "Income before
-    provision for income taxes" for "Provision for income taxes"). A row of one word
-    ("Services"), or a name asked under its section ("Europe, Middle East and Africa under Net
-    revenues by geographic region"), says where a figure belongs, not what it is: it must also
-    sit under a section of the same measure (EMEA's operating income is not EMEA's revenue). A measure
-    asked under its section ("Segment net income under Life Sciences") is the same measure under
-    any section. What the rule calls the same measure
-    elsewhere: supporting."""
+    or basis (what the rule calls the same measure elsewhere: supporting): a label of the same
+    words ("Revenues, net" for "Net revenues"; not "Income before provision for income taxes"
+    for "Provision for income taxes"). A row of one word ("Services"), or a name asked under its
+    section ("Europe, Middle East and Africa under Net revenues by geographic region"), says
+    where a figure belongs, not what it is: it must also sit under a section of the same measure
+    (EMEA's operating income is not EMEA's revenue). A measure asked under its section ("Segment
+    net income under Life Sciences") is the same measure under any section."""
     for g in gold_cells:
         if not specific_label(g.label):
             continue
