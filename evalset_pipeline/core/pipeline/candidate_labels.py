@@ -106,30 +106,30 @@ def build_candidate_labels(ctx: StageContext) -> StageResult:
         item: asked_cells(questions[item][0], answer_cells(index, page.unit_id, questions[item][1]))
         for item, page in gold.items()
     }
-    labels = [
-        _noting_coincidence(
-            by_evidence(
-                as_same_table(
-                    lab,
-                    statement.get(c.page.unit_id, ""),
-                    statement.get(gold[c.item_id].unit_id, ""),
-                    c.page.context,
-                    gold[c.item_id].context,
-                ),
+    cells_of = functools.lru_cache(maxsize=4096)(index.cells_of)  # a page is in many pools
+    relabelled = []
+    for lab, c in zip(labels, candidates, strict=True):
+        gold_page = gold[c.item_id]
+        lab = as_same_table(
+            lab,
+            statement.get(c.page.unit_id, ""),
+            statement.get(gold_page.unit_id, ""),
+            c.page.context,
+            gold_page.context,
+        )
+        if lab.label != "sufficient" and lab.role != "gold":
+            lab = by_evidence(
+                lab,
                 questions[c.item_id][0],
                 sources.get((c.item_id, c.page.unit_id), ()),
-                index.cells_of(c.page.unit_id) if gold_cells[c.item_id] else [],
+                cells_of(c.page.unit_id) if gold_cells[c.item_id] else [],
                 gold_cells[c.item_id],
                 c.page.context,
-                gold[c.item_id].context,
+                gold_page.context,
                 functools.partial(_text_of, c.page),
-            ),
-            questions,
-            sources,
-            index,
-        )
-        for lab, c in zip(labels, candidates, strict=True)
-    ]
+            )
+        relabelled.append(_noting_coincidence(lab, questions, sources, index))
+    labels = relabelled
     write_rows(ctx.paths.table("candidate_labels"), (asdict(lab) for lab in labels), SCHEMA)
     record_producer(
         ctx, "candidate_labels", backend_identity(backend.backend)

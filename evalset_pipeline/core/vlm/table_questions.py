@@ -698,15 +698,9 @@ _SIGN_WORDS = re.compile(
 # ... but "(excluding current portion)", "(before taxes)" say which figure it is: a qualifier in
 # parentheses is the same qualifier after a comma ("Long-term debt, excluding current portion"),
 # kept as words. ("(net of allowance of $12)" stays an aside: its amount changes every year.)
-_ASIDE = re.compile(
-    r"\s*\((?!\s*(?:excluding|including|exclusive|inclusive|before|after)\b)"
-    r"(?:[^()\s]+\s+){2,}[^()]*\)",
-    re.I,
-)
-_QUALIFIER = re.compile(
-    r"\((\s*(?:excluding|including|exclusive|inclusive|before|after)\b[^()]*)\)",
-    re.I,
-)
+_QUALIFIER_WORDS = r"(?:excluding|including|exclusive|inclusive|before|after)\b"
+_ASIDE = re.compile(r"\s*\((?!\s*" + _QUALIFIER_WORDS + r")(?:[^()\s]+\s+){2,}[^()]*\)", re.I)
+_QUALIFIER = re.compile(r"\((\s*" + _QUALIFIER_WORDS + r"[^()]*)\)", re.I)
 
 
 _TRAILING_MEASURE = re.compile(r"\s+(?:expense|expenses)$")

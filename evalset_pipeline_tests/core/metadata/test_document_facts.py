@@ -8,29 +8,19 @@ from datetime import date
 import pytest
 
 from evalset_pipeline.core.metadata.document_facts import (
-    DocumentFacts,
-    extract_document_facts,
     reconcile,
 )
 from evalset_pipeline.core.metadata.page_subject import read_subjects
 from evalset_pipeline.core.metadata.reporting_period import printed_periods
 from evalset_pipeline.core.pagetext.fiscal import FiscalCalendar
-from evalset_pipeline_tests.core.metadata.drawn import draw_pdf, layers_of
+from evalset_pipeline_tests.core.metadata.drawn import draw_pdf, facts_of_drawn, layers_of
 
 BODY = [
     "This page is about the business, and it says so in sentences long enough to read as prose text."
 ] * 6
 
 
-def facts_of(tmp_path, pages, name="doc.pdf", **meta) -> DocumentFacts:
-    layers = layers_of(draw_pdf(tmp_path / name, pages, **meta))
-    return extract_document_facts(
-        "sha-" + name,
-        name,
-        [layer["text"] for layer in layers],
-        title=meta.get("title", ""),
-        author=meta.get("author", ""),
-    )
+facts_of = facts_of_drawn  # one drawn document's facts (support: metadata/drawn.py)
 
 
 SEC_10Q = [

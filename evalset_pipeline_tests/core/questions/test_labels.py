@@ -120,13 +120,10 @@ def test_the_asked_row_for_another_period_is_supporting_and_a_longer_label_is_no
 
 def test_a_name_asked_under_its_section_needs_the_section(index):
     question = "What was EMEA under Net revenues by geographic region in 2023, for Acme Corp?"
-    gold = {"emea_revenue": ("2,239 (USD millions)",)}
+    gold_cells = asked_cells(question, answer_cells(index, "emea_revenue", "2,239 (USD millions)"))
+    other = PageContext("Globex Inc", "10-K", "2023", "2023-12-31")
     for unit, expected in (("emea_revenue", "supporting"), ("emea_income", "irrelevant")):
-        gold_cells = asked_cells(
-            question, answer_cells(index, "emea_revenue", gold["emea_revenue"][0])
-        )
         lab = CandidateLabel("q", unit, "pooled", "bm25", "irrelevant", "")
-        other = PageContext("Globex Inc", "10-K", "2023", "2023-12-31")
         out = by_evidence(lab, question, ("bm25",), index.cells_of(unit), gold_cells, other, GOLD)
         assert out.label == expected, unit
 
