@@ -131,7 +131,7 @@ def _from_cover_label(text: str) -> str:
                 break
             picked.insert(0, line)
         name = _clean(" ".join(picked))
-        # a zip code or a file number is no part of a name ("3M Company" is)
+        # a zip code or a file number is no part of a name (a name that opens with a digit is)
         if (
             name
             and len(name) <= 120
