@@ -10,11 +10,11 @@ import pytest
 from evalset_pipeline.cli.build import BUILD_FLAGS, EMBEDDER_FLAGS, _run_config
 from evalset_pipeline.cli.common import VLM_FLAGS, vlm_config
 from evalset_pipeline.cli.main import build_parser, main
+from evalset_pipeline.core.backends.factory import VLMConfig
 from evalset_pipeline.core.index.embeddings import EmbedderSpec
 from evalset_pipeline.core.pipeline.settings import BuildSettings
 from evalset_pipeline.core.settings import settings_of, to_flat
 from evalset_pipeline.core.vlm.cache import Prices
-from evalset_pipeline.core.vlm.factory import VLMConfig
 
 
 def _flag(name: str, flags: dict[str, str]) -> str:

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from evalset_pipeline.core.backends.factory import VLMConfig
 from evalset_pipeline.core.index.embeddings import EmbedderSpec
 from evalset_pipeline.core.pipeline.settings import BuildSettings
 from evalset_pipeline.core.settings import settings_of, to_flat
 from evalset_pipeline.core.vlm.cache import Prices
-from evalset_pipeline.core.vlm.factory import VLMConfig
 from evalset_pipeline.defs.resources import EmbedderResource, PipelineSettings, VLMResource
 from evalset_pipeline_tests.core.test_settings import DEFAULT_KNOBS, LAUNCHPAD
 

@@ -17,10 +17,10 @@ import pytest
 from evalset_pipeline.cli.main import main
 from evalset_pipeline.core.golden.reader import load_golden_set
 from evalset_pipeline.core.hashing import sha256_file
+from evalset_pipeline.core.judging.base import PageView
 from evalset_pipeline.core.pagetext.layer import text_layer_of
+from evalset_pipeline.core.reader.textlayer import TextLayerBackend
 from evalset_pipeline.core.render.pages import RenderSettings
-from evalset_pipeline.core.vlm.base import PageView
-from evalset_pipeline.core.vlm.textlayer import TextLayerBackend
 from evalset_pipeline_tests.support.bad_corpus import bad_corpus_build
 
 

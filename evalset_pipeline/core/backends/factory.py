@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from evalset_pipeline.core.judging.base import TASKS, VLMBackend
 from evalset_pipeline.core.paths import DataPaths
 from evalset_pipeline.core.settings import nested, setting
-from evalset_pipeline.core.vlm.base import TASKS, VLMBackend
 from evalset_pipeline.core.vlm.cache import CachedBackend, CallCache, Prices
 
 BACKENDS = ("textlayer", "openai")
@@ -47,7 +47,7 @@ class VLMConfig:
 
 def make_backend(config: VLMConfig) -> VLMBackend:
     if config.backend == "textlayer":
-        from evalset_pipeline.core.vlm.textlayer import TextLayerBackend
+        from evalset_pipeline.core.reader.textlayer import TextLayerBackend
 
         return TextLayerBackend()
     if config.backend == "openai":

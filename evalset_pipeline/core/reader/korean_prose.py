@@ -29,8 +29,8 @@ from evalset_pipeline.core.pagetext.korean import (
     month_end,
     year_of,
 )
-from evalset_pipeline.core.vlm.prose_reader import PROSE_TITLE
-from evalset_pipeline.core.vlm.table_reader import Column, Row, Table, parse_value
+from evalset_pipeline.core.reader.prose_reader import PROSE_TITLE
+from evalset_pipeline.core.reader.table_reader import Column, Row, Table, parse_value
 
 __all__ = ["read_korean_prose_tables"]
 

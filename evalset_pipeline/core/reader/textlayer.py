@@ -30,6 +30,14 @@ from typing import Any
 from rapidfuzz import fuzz
 
 from evalset_pipeline.core.hashing import sha256_text
+from evalset_pipeline.core.judging.base import (
+    Judgment,
+    LabelResult,
+    PageContext,
+    PageView,
+    Qualifiers,
+    WrittenQuestion,
+)
 from evalset_pipeline.core.pagetext.fiscal import FiscalCalendar
 from evalset_pipeline.core.pagetext.korean import subject_particle as _subj
 from evalset_pipeline.core.pagetext.korean import topic_particle as _topic
@@ -47,16 +55,8 @@ from evalset_pipeline.core.pagetext.periods import (
     normalize_period,
     parse_periods,
 )
-from evalset_pipeline.core.vlm.answers import answers_agree
-from evalset_pipeline.core.vlm.base import (
-    Judgment,
-    LabelResult,
-    PageContext,
-    PageView,
-    Qualifiers,
-    WrittenQuestion,
-)
-from evalset_pipeline.core.vlm.table_questions import (
+from evalset_pipeline.core.reader.answers import answers_agree
+from evalset_pipeline.core.reader.table_questions import (
     ROW_WITHOUT_PERIOD,
     TablePage,
     TableQuestion,
@@ -1018,7 +1018,7 @@ def _rules_source_hash() -> str:
     re-ask (the call cache would otherwise serve answers of the old rules). RULES_VERSION still
     names the meaning; this catches the edits nobody remembered to version."""
     from evalset_pipeline.core.pagetext import digits, fiscal, korean, page_reader, periods
-    from evalset_pipeline.core.vlm import (
+    from evalset_pipeline.core.reader import (
         answers,
         korean_columns,
         korean_prose,

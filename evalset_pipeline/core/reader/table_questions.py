@@ -29,14 +29,14 @@ from typing import Any
 from rapidfuzz import fuzz
 
 from evalset_pipeline.core.hashing import sha256_text
+from evalset_pipeline.core.judging.base import Judgment, PageContext, WrittenQuestion
 from evalset_pipeline.core.pagetext.digits import is_specific
 from evalset_pipeline.core.pagetext.fiscal import FiscalCalendar, effective_year, find_dates
 from evalset_pipeline.core.pagetext.korean import date_relative, has_hangul
 from evalset_pipeline.core.pagetext.periods import MONTH_NAMES, MONTH_WORD
-from evalset_pipeline.core.vlm.answers import answers_agree
-from evalset_pipeline.core.vlm.base import Judgment, PageContext, WrittenQuestion
-from evalset_pipeline.core.vlm.korean_prose import read_korean_prose_tables
-from evalset_pipeline.core.vlm.korean_questions import (
+from evalset_pipeline.core.reader.answers import answers_agree
+from evalset_pipeline.core.reader.korean_prose import read_korean_prose_tables
+from evalset_pipeline.core.reader.korean_questions import (
     SECTION_WORD,
     korean_label_phrase,
     korean_period_phrase,
@@ -44,9 +44,9 @@ from evalset_pipeline.core.vlm.korean_questions import (
     parse_korean_question,
     qualify_korean_question,
 )
-from evalset_pipeline.core.vlm.prose_reader import read_prose_tables
-from evalset_pipeline.core.vlm.table_question import TableQuestion
-from evalset_pipeline.core.vlm.table_reader import (
+from evalset_pipeline.core.reader.prose_reader import read_prose_tables
+from evalset_pipeline.core.reader.table_question import TableQuestion
+from evalset_pipeline.core.reader.table_reader import (
     Column,
     Row,
     Table,
@@ -54,7 +54,7 @@ from evalset_pipeline.core.vlm.table_reader import (
     names_per_share,
     read_tables,
 )
-from evalset_pipeline.core.vlm.table_reshape import reshape_tables
+from evalset_pipeline.core.reader.table_reshape import reshape_tables
 
 __all__ = [
     "TablePage",

@@ -50,9 +50,9 @@ from pathlib import Path
 from typing import Any
 
 from evalset_pipeline.core.hashing import sha256_text
+from evalset_pipeline.core.judging.base import LabelResult, PageContext, PageView
 from evalset_pipeline.core.pagetext.layer import load_text_layer
-from evalset_pipeline.core.vlm.base import LabelResult, PageContext, PageView
-from evalset_pipeline.core.vlm.table_reader import Table, cell_unit, parse_value, read_tables
+from evalset_pipeline.core.reader.table_reader import Table, cell_unit, parse_value, read_tables
 
 __all__ = [
     "AnswerFigure",

@@ -29,7 +29,7 @@ from typing import Any
 
 from evalset_pipeline.core.pagetext.fiscal import find_dates
 from evalset_pipeline.core.pagetext.periods import MONTH_WORD
-from evalset_pipeline.core.vlm.table_reader import Column, Row, Table
+from evalset_pipeline.core.reader.table_reader import Column, Row, Table
 
 __all__ = ["read_prose_tables", "PROSE_TITLE"]
 

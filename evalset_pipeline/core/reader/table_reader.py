@@ -34,7 +34,7 @@ from evalset_pipeline.core.pagetext.fiscal import find_dates, named_quarter, par
 from evalset_pipeline.core.pagetext.korean import SCALE_WORDS, has_hangul, heading_subject
 from evalset_pipeline.core.pagetext.page_reader import parse_number
 from evalset_pipeline.core.pagetext.periods import MONTH_WORD
-from evalset_pipeline.core.vlm.korean_columns import korean_column
+from evalset_pipeline.core.reader.korean_columns import korean_column
 
 __all__ = [
     "Column",

@@ -18,12 +18,12 @@ from evalset_pipeline.core.corpus.sample_corpus import (
     plan_sample_corpus,
     render_document,
 )
+from evalset_pipeline.core.judging.base import PageContext, PageView, Qualifiers, VLMBackend
 from evalset_pipeline.core.pagetext.fiscal import FiscalCalendar
 from evalset_pipeline.core.pagetext.layer import text_layer_of
-from evalset_pipeline.core.vlm.answers import answers_agree
-from evalset_pipeline.core.vlm.base import PageContext, PageView, Qualifiers, VLMBackend
-from evalset_pipeline.core.vlm.table_questions import parse_table_question
-from evalset_pipeline.core.vlm.textlayer import (
+from evalset_pipeline.core.reader.answers import answers_agree
+from evalset_pipeline.core.reader.table_questions import parse_table_question
+from evalset_pipeline.core.reader.textlayer import (
     TextLayerBackend,
     compose_question,
     parse_question,
