@@ -18,13 +18,11 @@ from __future__ import annotations
 
 import functools
 import re
-import sys
 import threading
 import unicodedata
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any
 
 from rapidfuzz import fuzz
@@ -70,6 +68,7 @@ from evalset_pipeline.core.reader.table_questions import (
     states_measure,
     write_table_question,
 )
+from evalset_pipeline.core.sources import import_closure
 
 __all__ = [
     "TextLayerBackend",
@@ -1016,39 +1015,10 @@ def restated(tables: TablePage) -> bool:
 def _rules_source_hash() -> str:
     """The offline backend's rules are its code: any edit to the modules it reads pages with must
     re-ask (the call cache would otherwise serve answers of the old rules). RULES_VERSION still
-    names the meaning; this catches the edits nobody remembered to version."""
-    from evalset_pipeline.core.pagetext import digits, fiscal, korean, page_reader, periods
-    from evalset_pipeline.core.reader import (
-        answers,
-        korean_columns,
-        korean_prose,
-        korean_questions,
-        prose_reader,
-        table_question,
-        table_questions,
-        table_reader,
-        table_reshape,
-    )
-
-    modules = (
-        sys.modules[__name__],
-        table_questions,
-        table_reader,
-        table_reshape,
-        korean_columns,
-        korean_prose,
-        korean_questions,
-        table_question,
-        prose_reader,
-        page_reader,
-        answers,
-        periods,
-        fiscal,
-        korean,
-        digits,
-    )
-    parts = [Path(str(m.__file__)).read_bytes() for m in modules]
-    return sha256_text("\0".join(p.decode("utf-8", "replace") for p in parts))[:16]
+    names the meaning; this catches the edits nobody remembered to version. The modules are this
+    one's import closure, so a new reader module is covered the day it is imported."""
+    parts = [path.read_text(encoding="utf-8") for path in import_closure(__name__)]
+    return sha256_text("\0".join(parts))[:16]
 
 
 _SEGMENT_TITLE = re.compile(

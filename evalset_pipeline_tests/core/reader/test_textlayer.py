@@ -428,3 +428,15 @@ def test_a_kpi_tables_question_is_answered_by_the_same_quarters_chart(
         assert all(v != "sufficient" for m, v in by_metric.items() if m != rec.metric)
         checked += 1
     assert checked >= 3
+
+
+def test_the_rules_hash_covers_every_module_the_reader_runs():
+    from evalset_pipeline.core.reader import textlayer
+    from evalset_pipeline.core.sources import PACKAGE_DIR, import_closure
+
+    covered = {p.relative_to(PACKAGE_DIR).as_posix() for p in import_closure(textlayer.__name__)}
+    # no hand-kept list: every reader module and the page-text primitives it builds on
+    reader = {f"core/reader/{p.name}" for p in (PACKAGE_DIR / "core" / "reader").glob("*.py")}
+    assert reader - {"core/reader/answer_evidence.py"} <= covered
+    assert {"core/pagetext/korean.py", "core/pagetext/periods.py"} <= covered
+    assert not any(p.startswith("core/vlm/") for p in covered)  # the client is not the rules
