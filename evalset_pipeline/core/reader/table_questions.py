@@ -11,40 +11,60 @@ printed with the table's unit:
 It never computes (no sums, no shares), and a row's unit is `cell_unit`'s: a money row never
 reads as "employees", a share count never as money.
 
-Judge: the same grammar read back. A page answers when one of its tables has a row whose label
-matches (loosely: case, punctuation, word order) and a column of the asked kind and date, any
-column, comparatives included; the entity named in a qualifier must be the page's, as the page
-prints it or as its document's registrant (`PageContext`).
+Judge: the same grammar read back (`table_judge`), over the page's tables (`table_page`), with
+row labels compared as `row_labels` compares them.
 """
 
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import date
-from typing import Any
 
 from rapidfuzz import fuzz
 
 from evalset_pipeline.core.hashing import sha256_text
-from evalset_pipeline.core.judging.base import Judgment, PageContext, WrittenQuestion
-from evalset_pipeline.core.pagetext.digits import is_specific
-from evalset_pipeline.core.pagetext.fiscal import FiscalCalendar, effective_year, find_dates
-from evalset_pipeline.core.pagetext.korean import date_relative, has_hangul
-from evalset_pipeline.core.pagetext.periods import MONTH_NAMES, MONTH_WORD
-from evalset_pipeline.core.reader.answers import answers_agree
-from evalset_pipeline.core.reader.korean_prose import read_korean_prose_tables
+from evalset_pipeline.core.judging.base import PageContext, WrittenQuestion
+from evalset_pipeline.core.pagetext.fiscal import effective_year, find_dates
 from evalset_pipeline.core.reader.korean_questions import (
     SECTION_WORD,
     korean_label_phrase,
-    korean_period_phrase,
     korean_question,
     parse_korean_question,
     qualify_korean_question,
 )
-from evalset_pipeline.core.reader.prose_reader import read_prose_tables
+from evalset_pipeline.core.reader.row_labels import (
+    _ASIDE,
+    _POSSESSIVE,
+    label_words,
+    named_alike,
+    norm_words,
+    same_item,
+)
+from evalset_pipeline.core.reader.row_labels import FUNCTION_WORDS as FUNCTION_WORDS
+from evalset_pipeline.core.reader.row_labels import content_words as content_words
+from evalset_pipeline.core.reader.row_labels import same_label as same_label
+from evalset_pipeline.core.reader.table_judge import (
+    _STATISTIC_COLUMN,
+    _whole_column,
+    judge_table_question,
+    prints_answer,
+)
+from evalset_pipeline.core.reader.table_page import (
+    _BASIS,
+    _TOTAL,
+    ENTITY_MATCH,
+    MAX_MEASURE_WORDS,
+    ROW_WITHOUT_PERIOD,
+    TablePage,
+    _answer,
+    _period_phrase,
+    column_measure,
+    dated_page,
+    has_dated_table,
+    read_table_page,
+)
 from evalset_pipeline.core.reader.table_question import TableQuestion
 from evalset_pipeline.core.reader.table_reader import (
     Column,
@@ -52,9 +72,7 @@ from evalset_pipeline.core.reader.table_reader import (
     Table,
     cell_unit,
     names_per_share,
-    read_tables,
 )
-from evalset_pipeline.core.reader.table_reshape import reshape_tables
 
 __all__ = [
     "TablePage",
@@ -76,13 +94,7 @@ __all__ = [
     "ROW_WITHOUT_PERIOD",
 ]
 
-ROW_WITHOUT_PERIOD = (
-    "is on the page but not for the asked period"  # the judge's reason a labeller reads
-)
 
-LABEL_MATCH = 90.0
-ENTITY_MATCH = 90.0
-_SPANS = {3: "three months", 6: "six months", 9: "nine months", 12: "year"}
 _SPAN_WORDS = {
     "three months": 3,
     "six months": 6,
@@ -91,7 +103,11 @@ _SPAN_WORDS = {
     "fiscal year": 12,
     "twelve months": 12,
 }
+
+
 _DATE = r"[A-Z][a-z]+ \d{1,2}, \d{4}"
+
+
 _GRAMMAR = re.compile(
     r"^What (?:was|were) (?P<label>.+?)(?: under (?P<parent>.+?))?(?: in the (?P<measure>[^?]+?) column)? "
     r"(?:for the (?P<span>three months|six months|nine months|twelve months|fiscal year|year) ended (?P<end>"
@@ -100,15 +116,16 @@ _GRAMMAR = re.compile(
     r"|as of (?P<instant>" + _DATE + r")|in (?:fiscal )?(?P<year>\d{4}))"
     r"(?P<rest>(?:, for [^?]+?)?(?:, as (?:restated|originally reported))?)\?$"
 )
+
+
 _ENTITY = re.compile(r", for (?P<entity>[^?]+?)(?=, as (?:restated|originally reported)|$)")
+
+
 # A label's head noun ends its first phrase: "Debt securities", "Cost | of services", "Operating
 # income | as a percentage of net sales", "Property | and equipment".
 _PHRASE_END = re.compile(
     r"\s+(?:of|as|and|for|from|to|in|on|at|by|under|net|excluding|including)\b|[,(:;–—-]"
 )
-
-
-_POSSESSIVE = re.compile(r"\b(?:our|its|their)\s+", re.I)
 
 
 def _as_spoken(label: str) -> str:
@@ -124,46 +141,6 @@ def _plural(label: str) -> bool:
     head = _PHRASE_END.split(label.strip(), maxsplit=1)[0].split()
     word = head[-1].lower() if head else ""
     return word.endswith("s") and not word.endswith(("ss", "us", "is", "ics"))
-
-
-@dataclass(frozen=True)
-class TablePage:
-    """A page as this module reads it: its text (for entity names) and its tables, read once;
-    the figures its prose states for a named period are one-row tables too (`prose_reader`)."""
-
-    text: str
-    tables: tuple[Table, ...]
-
-
-def read_table_page(layer: dict[str, Any]) -> TablePage:
-    return TablePage(
-        str(layer.get("text") or ""),
-        tuple(reshape_tables(read_tables(layer)))
-        + tuple(read_prose_tables(layer))
-        + tuple(read_korean_prose_tables(layer)),
-    )
-
-
-def norm_words(text: str) -> str:
-    """Case, width and punctuation aside: the words a label or heading is compared by."""
-    return re.sub(r"[^\w]+", " ", unicodedata.normalize("NFKC", text).casefold()).strip()
-
-
-def _date_text(d: date) -> str:
-    return f"{MONTH_NAMES[d.month - 1]} {d.day}, {d.year}"
-
-
-def _period_phrase(col: Column, language: str = "en") -> str | None:
-    if language == "ko":
-        return korean_period_phrase(col.months, col.end, col.year)
-    if col.end is not None and col.months in _SPANS:
-        return f"for the {_SPANS[col.months]} ended {_date_text(col.end)}"
-    if col.end is not None and col.months is None:
-        return f"as of {_date_text(col.end)}"
-    if col.end is None and col.year is not None and col.months in (None, 12):
-        # As the page prints it: "Fiscal 2023" is asked "in fiscal 2023", a bare "2023" "in 2023".
-        return f"in fiscal {col.year}" if "fiscal" in col.header.casefold() else f"in {col.year}"
-    return None
 
 
 def _section(row: Row, table: Table, generic: bool) -> str:
@@ -202,10 +179,6 @@ def _label_phrase(
     return f"{label} under {parent}"
 
 
-# A bare total row: asked "Total Operating Income", read back against its section (`_row_score`).
-_TOTAL = re.compile(r"^(?:sub)?total$", re.I)
-
-
 # A label that names no line item on its own ("Total", "Other", "Americas", "Percent change").
 _GENERIC_LABEL = re.compile(
     r"^(?:(?:sub)?total|other|all other|net|corporate|percent(?:age)? change|change|"
@@ -216,6 +189,8 @@ _GENERIC_LABEL = re.compile(
     r"(?:합|소|총)\s*계|계|기\s*타|증\s*감(?:\s*률)?|비\s*율|구\s*성\s*비)$",
     re.I,
 )
+
+
 # A table "by segment", "by geographic area" or "attributed to the reportable segments" has
 # segments for rows: "More Personal Computing" names where a figure belongs, not what it is, and is
 # asked under the table's heading or not at all.
@@ -236,23 +211,23 @@ _COMPANY = re.compile(
     r"\b(?:inc|incorporated|corp|corporation|company|co|llc|ltd|limited|plc|n\.\s?a|l\.\s?p|lp|ag|sa|nv)\.?$",
     re.I,
 )
+
+
 _KO_COMPANY = re.compile(r"\(주\)|㈜|주식회사")
-# A heading that states the basis of its figures: a row under "Pro Forma Financial Information" or
-# "International Segment" is not the same figure as the statements' row of that name, so
-# it is asked under its heading.
-_BASIS = re.compile(
-    r"\bpro\s+forma\b|\bsegments?\b|\bnon-gaap\b|\bdiscontinued\s+operations\b|"
-    r"\bseparate\s+accounts?\b|\bparent\s+company\b|\bguarantors?\b|\bconstant\s+currency\b",
-    re.I,
-)
+
+
 # Ranks and counts of positions are not amounts ("# of deals", "Rank"): never asked with a money unit.
 _RANK = re.compile(r"#|\brank(?:ing)?\b|\bposition\b", re.I)
+
+
 # A row named by a currency ("British Pounds £", "Euro") holds amounts in that currency, not the table's.
 _CURRENCY_ROW = re.compile(
     r"[£€¥₩]|\b(?:pounds?|euros?|yen|won|francs?|yuan|renminbi|rupees?|pesos?|"
     r"(?:canadian|australian)\s+dollars?)\b",
     re.I,
 )
+
+
 # Year columns of a vintage or maturity table name when loans were made or fall due, not a period.
 _NOT_PERIOD_YEARS = re.compile(
     r"\borigination\b|\bvintage\b|\bmaturit|\bpayments?\s+due\b|\bdue\s+in\b", re.I
@@ -307,80 +282,6 @@ def _usable_row(row: Row) -> bool:
         and parent_ok
         and " under " not in row.parent
     )
-
-
-def has_dated_table(page: TablePage, context: PageContext | None = None) -> bool:
-    """Does the page hold a table with at least one column this writer can name a period for?"""
-    return any(_period_phrase(c) for t in dated_page(page, context).tables for c in t.columns)
-
-
-def dated_page(page: TablePage, context: PageContext | None) -> TablePage:
-    """The page with its columns named relative to the filing ("당기말", "전기") dated by the
-    filing's own period, and its quarters named without a date ("1Q21", "Q4 2020") by the
-    filer's fiscal calendar (the filing's own quarter ends on the filing's own date, so a
-    52/53-week quarter keeps its day); without the document's period they stay undated (never
-    asked)."""
-    if not any(
-        c.relative is not None or c.quarter is not None for t in page.tables for c in t.columns
-    ):
-        return page
-    if context is None or not context.period or not context.period_end:
-        return page
-    calendar = FiscalCalendar.of_period(context.period, context.period_end)
-
-    def dated(col: Column) -> Column:
-        if col.quarter is not None:
-            if calendar is None:
-                return col
-            end = calendar.quarter_end(*col.quarter)
-            own = date.fromisoformat(context.period_end)
-            if context.period == f"{col.quarter[0]}-Q{col.quarter[1]}" or (
-                context.period == str(col.quarter[0]) and col.quarter[1] == 4
-            ):
-                end = own
-            return replace(col, end=end, quarter=None)
-        if col.relative is None:
-            return col
-        found = date_relative(col.months, col.relative, context.period, context.period_end)
-        if found is None:
-            return col
-        return replace(col, months=found[0], end=found[1], relative=None)
-
-    return replace(
-        page,
-        tables=tuple(replace(t, columns=tuple(dated(c) for c in t.columns)) for t in page.tables),
-    )
-
-
-def _answer(cell: str, unit: str) -> str:
-    """A cell as printed with its unit: "1,234 (USD millions)", "12.5%", "2,663.9" (a count)."""
-    if unit == "%":
-        return cell if cell.endswith("%") else f"{cell}%"
-    return cell if not unit or cell.endswith("%") else f"{cell} ({unit})"
-
-
-_PERIOD_WORDS = re.compile(
-    r"\b(?:for\s+the\s+)?(?:(?:three|six|nine|twelve)\s+months?|(?:fiscal\s+)?years?|quarters?|"
-    r"periods?|weeks?)\s+(?:ended|ending)\b|\b(?:as\s+of|at|ended|ending|fiscal|fy)\b|"
-    r"\b" + MONTH_WORD + r"(?:\s+\d{1,2})?\b|"
-    r"\b(?:19|20)\d{2}\b",
-    re.I,
-)
-MAX_MEASURE_WORDS = 5
-
-
-def column_measure(col: Column) -> str:
-    """What a column's header says besides its period: "Fair Value" of "December 31, 2018 Fair
-    Value", "U.S." of "2021 U.S."; "" when the header is the period alone."""
-    text = _PERIOD_WORDS.sub(" ", col.header)
-    text = re.sub(r"(?<=\w)\((?:[a-z]|\d{1,2})\)", " ", text)  # footnote marks: "mortgage(d)"
-    text = re.sub(r"\(\s*[,;:]?\s*\)", " ", text)  # "(2021)" once its year is gone
-    # Parentheses inside stay as printed: "Income (loss) before tax", not "Income loss before tax".
-    text = re.sub(r"\s+", " ", re.sub(r"[,;:]+", " ", text)).strip(" -–")
-    if text.count("(") != text.count(")"):
-        text = re.sub(r"[()]", " ", text)
-        text = re.sub(r"\s+", " ", text).strip(" -–")
-    return text if sum(ch.isalpha() for ch in text) >= 2 else ""
 
 
 def _same_period(a: Column, b: Column) -> bool:
@@ -578,311 +479,6 @@ def parse_table_question(question: str) -> TableQuestion | None:
         revision,
         m["measure"] or "",
     )
-
-
-def _fiscal_year_end(context: PageContext | None) -> tuple[int, int]:
-    """(month, day) the page's fiscal year ends on: its annual report's period end, else Dec 31."""
-    if context is not None and len(context.period) == 4 and context.period_end:
-        try:
-            end = date.fromisoformat(context.period_end)
-            return end.month, end.day
-        except ValueError:
-            pass
-    return 12, 31
-
-
-def _column_fits(q: TableQuestion, col: Column, year_end: tuple[int, int] = (12, 31)) -> bool:
-    """A year asked ("in 2022", "in fiscal 2022") is the year a twelve-month column is named after,
-    and a year-ended date asked is a bare year column of that year: the same figure either way;
-    a balance asked at the fiscal year's end is a bare year column of a multi-year summary.
-    A sub-column asked must be the one its header names."""
-    if (
-        q.measure
-        and fuzz.token_set_ratio(norm_words(q.measure), norm_words(column_measure(col)))
-        < LABEL_MATCH
-    ):
-        return False
-    if q.year is not None:
-        if col.end is None:
-            return col.year == q.year and col.months in (None, 12)
-        if col.months is None:  # a balance at the fiscal year's end is that year's balance
-            return (col.end.month, col.end.day) == year_end and effective_year(col.end) == q.year
-        return col.months == 12 and effective_year(col.end) == q.year
-    if q.end is None:
-        return False
-    if col.end is None:
-        at_year_end = q.months is None and (q.end.month, q.end.day) == year_end
-        return (
-            (q.months == 12 or at_year_end)
-            and col.year == effective_year(q.end)
-            and col.months in (None, 12)
-        )
-    if {q.months, col.months} == {None, 12} and col.end == q.end:
-        return True  # a balance printed under "Year Ended December 31," is the year-end balance
-    return col.end == q.end and col.months == q.months
-
-
-def _row_score(q: TableQuestion, row: Row, table: Table | None = None) -> float:
-    """How well a row's label names the asked one (word order and punctuation aside); 0 when the
-    section differs. "Total cost of revenue" is not "Total revenue": the whole label must agree.
-    The section is the row's parent or the heading its table sits under."""
-    if q.parent and not _parent_fits(q.parent, row, table.subject if table else ""):
-        return 0.0
-    score = _label_score(q.label, row.label)
-    if _TOTAL.match(row.label.strip()):
-        section = row.parent or (table.subject if table else "")
-        if section:
-            score = max(score, _label_score(q.label, f"{row.label} {section}"))
-    return score if score >= LABEL_MATCH else 0.0
-
-
-def _parent_fits(asked: str, row: Row, subject: str) -> bool:
-    """The asked section is the row's parent, its table's heading, or both; asked as both ("Club
-    Segment, Excluding Fuel"), the part after the heading must be the row's own parent."""
-    printed = [p for p in (row.parent, subject, f"{subject} {row.parent}".strip()) if p]
-    if max((_section_score(asked, p) for p in printed), default=0.0) < LABEL_MATCH:
-        return False
-    head, _, rest = asked.partition(", ")
-    if subject and row.parent and rest and _section_score(head, subject) >= LABEL_MATCH:
-        return _section_score(rest, row.parent) >= LABEL_MATCH
-    return True
-
-
-def _section_score(asked: str, printed: str) -> float:
-    """How well a printed heading names the asked one. Every asked word must be printed: the
-    heading "Revenues" does not name "Corporate/Other Segment, Revenues" (it is another segment's)."""
-    a, b = norm_words(asked), norm_words(printed)
-    if has_hangul(a) or has_hangul(b):
-        return fuzz.ratio(a.replace(" ", ""), b.replace(" ", ""))
-    if set(a.split()) <= set(b.split()):
-        return fuzz.token_set_ratio(a, b)
-    return fuzz.token_sort_ratio(a, b)
-
-
-def _basis_named(q: TableQuestion, table: Table) -> bool:
-    """A table under a basis heading (a segment, pro forma, separate accounts) holds that basis's
-    figures, not the company's: it answers only a question that names the heading (as the writer
-    always asks such rows)."""
-    if not _BASIS.search(table.subject):
-        return True
-    return bool(q.parent) and _section_score(table.subject, q.parent) >= LABEL_MATCH
-
-
-# A sub-column that is the whole of the others ("Total", "Consolidated") answers for the row.
-_WHOLE_COLUMN = re.compile(r"^(?:total|consolidated|combined|all)\b", re.I)
-# A sub-column of a statistic over the period ("Min", "Average" of a value-at-risk table) is no
-# figure a reader asks for by its header.
-_STATISTIC_COLUMN = re.compile(r"^(?:min(?:imum)?|max(?:imum)?|avg|average|high|low|median)$", re.I)
-
-
-def _whole_column(measure: str, context: PageContext | None) -> bool:
-    """The sub-column that is the whole of the others: "Total", "Consolidated", or the one named
-    after the registrant itself (a bank's segment table ends in its own name's column)."""
-    if _WHOLE_COLUMN.match(measure):
-        return True
-    return bool(
-        context is not None
-        and context.entity
-        and fuzz.ratio(norm_words(measure), norm_words(context.entity)) >= ENTITY_MATCH
-    )
-
-
-# "Unrealized gain (loss), net" is "Unrealized gain, net" the next year: a sign word in
-# parentheses says which way the figure may go, not what it is; an aside of three words or more
-# ("(included in accounts receivable, net)") says where the row sits.
-_SIGN_WORDS = re.compile(
-    r"\s*\((?:loss|losses|gain|gains|income|expense|expenses|benefit|deficit|decrease|increase|"
-    r"used\s+in|provided\s+by)\)",
-    re.I,
-)
-# ... but "(excluding current portion)", "(before taxes)" say which figure it is: a qualifier in
-# parentheses is the same qualifier after a comma ("Long-term debt, excluding current portion"),
-# kept as words. ("(net of allowance of $12)" stays an aside: its amount changes every year.)
-_QUALIFIER_WORDS = r"(?:excluding|including|exclusive|inclusive|before|after)\b"
-_ASIDE = re.compile(r"\s*\((?!\s*" + _QUALIFIER_WORDS + r")(?:[^()\s]+\s+){2,}[^()]*\)", re.I)
-_QUALIFIER = re.compile(r"\((\s*" + _QUALIFIER_WORDS + r"[^()]*)\)", re.I)
-
-
-_TRAILING_MEASURE = re.compile(r"\s+(?:expense|expenses)$")
-FUNCTION_WORDS = frozenset("a an and as at by for from in of on or the to total net other".split())
-
-
-# "Increase (decrease) in cash", "Net decrease in cash", "Net change in cash": one line item,
-# whichever way the year went; the sign is the figure's (a filer renames the row when its sign
-# flips), so a change is compared as a change.
-_CHANGE_WORDS = re.compile(
-    r"^(?:net\s+)?(?:\(?(?:increase|decrease|change)\)?\s*/?\s*)+(?=in\b|of\b)", re.I
-)
-
-
-_LEADING_THE = re.compile(r"^the\s+", re.I)
-
-
-def label_words(label: str) -> str:
-    """A row label as compared with another: words (`norm_words`), sign words in parentheses
-    aside, a change whichever way it went ("Increase (decrease) in", "Net decrease in") read as
-    "change in", a filer's "our" and a leading "the" aside, and a last "expense(s)" that leaves
-    two content words ("Research and development expense" is the statement's "Research and
-    development"; "Interest expense" stays itself)."""
-    label = _CHANGE_WORDS.sub("change ", _LEADING_THE.sub("", _POSSESSIVE.sub("", label.strip())))
-    words = norm_words(_QUALIFIER.sub(r", \1", _ASIDE.sub("", _SIGN_WORDS.sub("", label))))
-    bare = _TRAILING_MEASURE.sub("", words)
-    content = [w for w in bare.split() if w not in FUNCTION_WORDS]
-    return bare if bare != words and len(content) >= 2 else words
-
-
-def _label_score(asked: str, printed: str) -> float:
-    """Word order and punctuation aside; Korean labels also spacing aside, as filers space the
-    same item differently ("현금및현금성자산", "현금 및 현금성자산")."""
-    a, b = label_words(asked), label_words(printed)
-    if has_hangul(a) or has_hangul(b):
-        return fuzz.ratio(a.replace(" ", ""), b.replace(" ", ""))
-    return fuzz.token_sort_ratio(a, b)
-
-
-def _entity_ok(entity: str, text: str, context: PageContext | None) -> bool:
-    if not entity:
-        return True
-    if (
-        context is not None
-        and context.entity
-        and fuzz.ratio(norm_words(entity), norm_words(context.entity)) >= ENTITY_MATCH
-    ):
-        return True
-    return norm_words(entity) in norm_words(text)
-
-
-def judge_table_question(
-    q: TableQuestion, page: TablePage, context: PageContext | None = None, restated: bool = False
-) -> Judgment:
-    """Does the page print the asked cell, in any column (comparatives included)? Among rows, only
-    the best-matching label counts ("Total revenue" never answers for "Total cost of revenue")."""
-    if not _entity_ok(q.entity, page.text, context):
-        shown = context.entity if context is not None and context.entity else "another entity"
-        return Judgment(False, None, f"question entity {q.entity!r} is not the page's ({shown!r})")
-    if q.revision == "restated" and not restated:
-        return Judgment(
-            False, None, "question asks for restated figures; page shows figures as reported"
-        )
-    if q.revision == "original" and restated:
-        return Judgment(
-            False, None, "question asks for figures as originally reported; page is restated"
-        )
-    page = dated_page(page, context)
-    year_end = _fiscal_year_end(context)
-    scored = [(_row_score(q, row, t), t, row) for t in page.tables for row in t.rows]
-    best = max((s for s, _, _ in scored), default=0.0)
-    if best == 0:
-        return Judgment(False, None, f"no row {q.label!r} on the page")
-    several = ""
-    for table, row in ((t, r) for s, t, r in scored if s == best):
-        if not _basis_named(q, table):
-            continue
-        fitting = [
-            i
-            for i, col in enumerate(table.columns)
-            if i < len(row.cells)
-            and row.cells[i]
-            and row.values[i] is not None
-            and _column_fits(q, col, year_end)
-        ]
-        if len({row.values[i] for i in fitting}) > 1 and not q.measure:
-            # Several sub-columns for the asked period (segments, regions side by side): the
-            # question names none, so only a column that is their whole answers it.
-            whole = [i for i in fitting if _whole_column(column_measure(table.columns[i]), context)]
-            if len(whole) != 1:
-                several = ", ".join(row.cells[i] or "" for i in fitting)
-                continue
-            fitting = whole
-        if fitting:
-            i = fitting[0]
-            return Judgment(
-                True,
-                _answer(row.cells[i] or "", cell_unit(table, row, i)),
-                f"row {row.label!r}, column {table.columns[i].header!r}: {row.cells[i]}",
-            )
-    if several:
-        return Judgment(
-            False, None, f"row {q.label!r} prints several figures for the asked period ({several})"
-        )
-    return Judgment(False, None, f"row {q.label!r} {ROW_WITHOUT_PERIOD}")
-
-
-def same_label(asked: str, printed: str) -> bool:
-    """Two labels of the same words: word order, case, punctuation, sign words and asides
-    aside ("Other — net" and "Other, net"; "Net revenues" and "Revenues, net")."""
-    return _label_score(asked, printed) >= LABEL_MATCH
-
-
-def content_words(label: str) -> set[str]:
-    """A label's words that say what it is: "Total other, net" has none, "EMEA" one."""
-    return set(label_words(label).split()) - FUNCTION_WORDS
-
-
-def same_item(asked: str, printed: str) -> bool:
-    """Two labels that may name one line item: the same words (`_label_score`), or one's two or
-    more content words all within the other's ("Diluted earnings per share" of "Diluted earnings
-    per ordinary share", "Changes due to collection of expected cash flows" of "Changes in MSR
-    fair value due to collection of expected cash flows"). Loose on purpose: it is only ever
-    asked together with the same figure and period."""
-    if same_label(asked, printed):
-        return True
-    a, b = content_words(asked), content_words(printed)
-    small, large = sorted((a, b), key=len)
-    return len(small) >= 2 and small <= large  # one word ("sales") is in too many labels
-
-
-# Abbreviations filers print for a line item the statements spell out.
-_ABBREVIATIONS = (
-    (re.compile(r"\bEPS\b", re.I), "earnings per share"),
-    (re.compile(r"\bR\s?&\s?D\b", re.I), "research and development"),
-)
-
-
-def _stems(label: str) -> set[str]:
-    for short, spelled in _ABBREVIATIONS:
-        label = short.sub(spelled, label)
-    words = label_words(label).split()
-    return {w[:5] for w in words if w not in FUNCTION_WORDS and len(w) > 2 and w.isalpha()}
-
-
-def named_alike(asked: str, printed: str) -> bool:
-    """Two labels that share the words of one measure, each word up to its ending ("Cash Flows
-    from Operations" and "Net cash provided by operating activities", "Diluted EPS" and "Diluted
-    earnings per share"): two such words, or the shorter label's one. Looser than `same_item`;
-    asked only of a cell printing the answer's own specific figure for the asked period."""
-    a, b = _stems(asked), _stems(printed)
-    return bool(a and b) and len(a & b) >= min(2, len(a), len(b))
-
-
-def prints_answer(
-    q: TableQuestion, page: TablePage, reference: str, context: PageContext | None = None
-) -> str | None:
-    """Where the page prints `reference` in a row of the asked label for the asked period, under
-    whatever heading ("row 'Short-term debt', column '2023': 80"), else None. The question's
-    heading says where the gold prints its figure; a page printing the same figure for the same
-    row and period states the same fact (the labeller's rule, not the judge's: the judge is
-    never told the answer). The asked sub-column ("in the Carrying Value column") is a locator
-    like the heading: the balance sheet's one column printing the same figure states it too."""
-    if not _entity_ok(q.entity, page.text, context):
-        return None
-    page = dated_page(page, context)
-    year_end = _fiscal_year_end(context)
-    q = replace(q, measure="")
-    for table in page.tables:
-        for row in table.rows:
-            same = same_item(q.label, row.label)
-            if not same and not named_alike(q.label, row.label):
-                continue
-            for i, col in enumerate(table.columns):
-                cell = row.cells[i] if i < len(row.cells) else None
-                if not cell or row.values[i] is None or not _column_fits(q, col, year_end):
-                    continue
-                if (same or is_specific(cell)) and answers_agree(
-                    _answer(cell, cell_unit(table, row, i)), reference
-                ):
-                    return f"row {row.label!r}, column {col.header!r}: {cell}"
-    return None
 
 
 def states_measure(label: str, text: str) -> bool:
