@@ -16,10 +16,10 @@ import dagster as dg
 import pyarrow.parquet as pq
 import pytest
 
-from evalset_pipeline.core.corpus.sample_corpus import generate_sample_corpus
 from evalset_pipeline.core.golden.reader import resolve_version
 from evalset_pipeline.definitions import all_assets, defs
 from evalset_pipeline.defs.resources import EmbedderResource, PipelineSettings, VLMResource
+from evalset_pipeline.samplekit.sample_corpus import generate_sample_corpus
 
 _GRAPH = defs.resolve_asset_graph()
 ASSETS = sorted(

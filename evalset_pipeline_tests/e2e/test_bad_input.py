@@ -135,7 +135,7 @@ def test_injection_text_is_flagged_and_steers_nothing(built, tmp_path):
     assert any("ko:ignore-instructions" in r["reason"] for r in flagged.values())
 
     # The judge answers each question the same on an injected page and on the clean original.
-    from evalset_pipeline.core.corpus.sample_corpus import generate_sample_corpus
+    from evalset_pipeline.samplekit.sample_corpus import generate_sample_corpus
 
     clean_root = tmp_path / "clean"
     generate_sample_corpus(clean_root, entities=5, periods=2)

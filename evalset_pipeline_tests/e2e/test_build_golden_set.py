@@ -6,10 +6,10 @@ import dagster as dg
 import duckdb
 import pytest
 
-from evalset_pipeline.core.corpus.sample_corpus import plan_sample_corpus
 from evalset_pipeline.core.golden.reader import load_golden_set
 from evalset_pipeline.definitions import all_assets
 from evalset_pipeline.defs.resources import EmbedderResource, PipelineSettings, VLMResource
+from evalset_pipeline.samplekit.sample_corpus import plan_sample_corpus
 from evalset_pipeline_tests.e2e.oracle import differing_axes, question_pins_gold, truth_by_unit
 
 

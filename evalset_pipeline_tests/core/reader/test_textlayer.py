@@ -13,11 +13,6 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from evalset_pipeline.core.corpus.sample_corpus import (
-    PageRecord,
-    plan_sample_corpus,
-    render_document,
-)
 from evalset_pipeline.core.judging.base import PageContext, PageView, Qualifiers, VLMBackend
 from evalset_pipeline.core.pagetext.fiscal import FiscalCalendar
 from evalset_pipeline.core.pagetext.layer import text_layer_of
@@ -28,6 +23,11 @@ from evalset_pipeline.core.reader.textlayer import (
     compose_question,
     parse_question,
     qualify_question,
+)
+from evalset_pipeline.samplekit.sample_corpus import (
+    PageRecord,
+    plan_sample_corpus,
+    render_document,
 )
 
 Corpus = list[tuple[PageRecord, PageView]]

@@ -868,7 +868,7 @@ def render_document(doc_plan: DocumentPlan) -> bytes:
                 "author": spec.name,
                 "subject": "Synthetic quarterly results (evalset_pipeline sample corpus)",
                 "keywords": "",
-                "creator": "evalset_pipeline.core.corpus.sample_corpus",
+                "creator": "evalset_pipeline.samplekit.sample_corpus",
                 "producer": "PyMuPDF",
                 "creationDate": PDF_DATE,
                 "modDate": PDF_DATE,
