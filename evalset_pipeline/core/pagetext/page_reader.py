@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from evalset_pipeline.core.pagetext.periods import find_periods, parse_periods
+from evalset_pipeline.core.pagetext.text import clean_text
 
 __all__ = [
     "SeriesValue",
@@ -147,18 +148,14 @@ class PageFacts:
 
     def segment_key(self, name: str) -> str | None:
         """The page's own spelling of a segment name, matched loosely (case, width, spaces)."""
-        wanted = _norm(name)
+        wanted = clean_text(name, casefold=True)
         for key in self.series:
-            if _norm(key) == wanted:
+            if clean_text(key, casefold=True) == wanted:
                 return key
         return None
 
 
 # --- text layer -------------------------------------------------------------------------------------
-
-
-def _norm(text: str) -> str:
-    return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text)).strip().casefold()
 
 
 _HANGUL = re.compile(r"[\uac00-\ud7a3\u1100-\u11ff\u3130-\u318f]")

@@ -10,6 +10,7 @@ import re
 import unicodedata
 
 from evalset_pipeline.core.pagetext.page_reader import parse_number
+from evalset_pipeline.core.pagetext.text import clean_text
 
 _CURRENCY_SIGNS = ("US$", "$", "₩", "€", "£", "¥")
 
@@ -34,11 +35,6 @@ _LEADER = re.compile(r"(?:\s*\.){3,}|(?:\s*[·…_]){2,}")
 
 
 # Format characters (soft hyphens, zero-width spaces, direction marks) are invisible on the page.
-_INVISIBLE = re.compile("[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
-
-
-def _norm(text: str) -> str:
-    return re.sub(r"\s+", " ", _INVISIBLE.sub("", unicodedata.normalize("NFKC", text))).strip()
 
 
 # Korean statements print a negative with a triangle: "△1,234" is -1,234.
@@ -142,7 +138,7 @@ _MONTH_NAMES = (
 
 def clean_label(text: str) -> str:
     """Drop dot leaders, footnote marks, a leading "Less:" / "Plus:", a trailing ":" and extra spaces."""
-    t = _LEADER.sub(" ", _norm(text))
+    t = _LEADER.sub(" ", clean_text(text))
     for _ in range(3):
         before = t
         t = _FOOTNOTE.sub("", t).strip()

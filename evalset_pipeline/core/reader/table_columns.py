@@ -12,8 +12,9 @@ from dataclasses import replace
 
 from evalset_pipeline.core.pagetext.fiscal import find_dates, named_quarter, parse_date
 from evalset_pipeline.core.pagetext.periods import MONTH_WORD
+from evalset_pipeline.core.pagetext.text import clean_text
 from evalset_pipeline.core.reader.korean_columns import korean_column
-from evalset_pipeline.core.reader.table_cells import _YEAR, _norm
+from evalset_pipeline.core.reader.table_cells import _YEAR
 from evalset_pipeline.core.reader.table_geometry import (
     _Block,
     _Cell,
@@ -259,7 +260,7 @@ def _make_column(
 ) -> Column:
     """A column's period from its header and the table's heading; `above` is every line over the
     table (a Korean statement dates its "제 55 기" columns in lines the title does not reach)."""
-    header = _norm(header)
+    header = clean_text(header)
     ko = korean_column(header, f"{above} {heading}")  # words are normalised as they are read
     if ko is not None:
         x0, x1 = round(cols[0], 2), round(cols[1], 2)

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from evalset_pipeline.core.pagetext.fiscal import find_dates
-from evalset_pipeline.core.reader.table_cells import _CURRENCY_SIGNS, _LEADER, _YEAR, _kind, _norm
+from evalset_pipeline.core.pagetext.text import clean_text
+from evalset_pipeline.core.reader.table_cells import _CURRENCY_SIGNS, _LEADER, _YEAR, _kind
 
 
 @dataclass
@@ -106,7 +107,7 @@ def _words_of(layer: dict[str, Any]) -> list[_Word]:
     out = []
     for w in layer.get("words") or []:
         try:
-            text = _norm(str(w[4]))
+            text = clean_text(str(w[4]))
             if text:
                 out.append(_Word(float(w[0]), float(w[1]), float(w[2]), float(w[3]), text))
         except (IndexError, TypeError, ValueError):

@@ -31,10 +31,10 @@ from typing import Any
 from evalset_pipeline.core.pagetext.fiscal import find_dates
 from evalset_pipeline.core.pagetext.korean import has_hangul, heading_subject
 from evalset_pipeline.core.pagetext.periods import MONTH_WORD
+from evalset_pipeline.core.pagetext.text import clean_text
 from evalset_pipeline.core.reader.table_cells import (
     _FOOTNOTE,
     _YEAR,
-    _norm,
     _strip_currency_keep_parens,
     clean_label,
     parse_value,
@@ -263,7 +263,7 @@ def _title(lines: list[_Line], floor: int, top: int, em: float) -> tuple[str, st
         if len(picked) >= 3:
             break
     subject = _subject_line(picked) or _section_heading(heading[: len(heading) - len(picked)])
-    return _norm(" ".join(picked)), " ".join(ln.text for ln in heading), subject
+    return clean_text(" ".join(picked)), " ".join(ln.text for ln in heading), subject
 
 
 def _section_heading(lines: list[_Line]) -> str:
@@ -343,7 +343,7 @@ def _subject_line(picked: list[str]) -> str:
             continue  # a statement's title or the running "Notes to … Financial Statements": no section
         if words[0][0].isupper():
             # "Top 20 country exposures (excluding the U.S.)(a)": the footnote mark is no part of it
-            return _FOOTNOTE.sub("", _norm(text)).strip()
+            return _FOOTNOTE.sub("", clean_text(text)).strip()
     return ""
 
 
