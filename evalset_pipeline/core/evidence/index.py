@@ -41,8 +41,8 @@ from evalset_pipeline.core.evidence.figures import (
 from evalset_pipeline.core.hashing import canonical_json, sha256_text
 from evalset_pipeline.core.judging.base import PageContext
 from evalset_pipeline.core.pagetext.fiscal import effective_year
-from evalset_pipeline.core.pagetext.korean import has_hangul
 from evalset_pipeline.core.pagetext.layer import text_layer_or_empty
+from evalset_pipeline.core.pagetext.text import has_hangul
 from evalset_pipeline.core.paths import DataPaths
 from evalset_pipeline.core.reader.table_questions import (
     dated_page,

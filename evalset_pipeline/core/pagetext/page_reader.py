@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from evalset_pipeline.core.pagetext.periods import find_periods, parse_periods
-from evalset_pipeline.core.pagetext.text import clean_text
+from evalset_pipeline.core.pagetext.text import HANGUL_LETTERS, HANGUL_SYLLABLES, clean_text
 
 __all__ = [
     "SeriesValue",
@@ -158,7 +158,7 @@ class PageFacts:
 # --- text layer -------------------------------------------------------------------------------------
 
 
-_HANGUL = re.compile(r"[\uac00-\ud7a3\u1100-\u11ff\u3130-\u318f]")
+_HANGUL = re.compile("[" + HANGUL_LETTERS + "]")  # jamo count: a text layer prints some apart
 _LATIN = re.compile(r"[A-Za-z]")
 
 
@@ -519,7 +519,7 @@ _SEGMENT_LIST = re.compile(
     r"^(?:by segment|by division|by business|segment-wise)\s*,?\s*|^부문별로는\s*|^사업부별로는\s*",
     re.I,
 )
-_SENTENCE_SPLIT = re.compile(r"(?<=[.!?。])\s+(?=[A-Z\uac00-\ud7a3])")
+_SENTENCE_SPLIT = re.compile(r"(?<=[.!?。])\s+(?=[A-Z" + HANGUL_SYLLABLES + r"])")
 
 
 def _read_prose(text: str, unit: str) -> _Series:

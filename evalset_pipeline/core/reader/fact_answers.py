@@ -22,9 +22,9 @@ from evalset_pipeline.core.pagetext.page_reader import (
     PageFacts,
     SeriesValue,
 )
+from evalset_pipeline.core.pagetext.text import has_hangul
 from evalset_pipeline.core.reader.answers import answers_agree
 from evalset_pipeline.core.reader.fact_questions import (
-    _HANGUL,
     _METRIC_WORD,
     ENTITY_MATCH_THRESHOLD,
     INFERRED_KINDS,
@@ -189,7 +189,7 @@ def _decimals_of(displays: Sequence[str]) -> int:
 def _with_unit(number: str, unit: str) -> str:
     if not unit:
         return number
-    return f"{number}{unit}" if _HANGUL.search(unit) else f"{number} {unit}"
+    return f"{number}{unit}" if has_hangul(unit) else f"{number} {unit}"
 
 
 def _inferred_answer(kind: str, facts: PageFacts, segment: str) -> str:

@@ -26,6 +26,7 @@ from evalset_pipeline.core.pagetext.periods import (
     normalize_period,
     parse_periods,
 )
+from evalset_pipeline.core.pagetext.text import HANGUL_SYLLABLES, has_hangul
 
 ENTITY_MATCH_THRESHOLD = 90.0
 
@@ -241,16 +242,13 @@ class ParsedQuestion:
         return values
 
 
-_HANGUL = re.compile(r"[\uac00-\ud7a3]")
-
-
 def _clean(question: str) -> str:
     q = unicodedata.normalize("NFKC", question or "")
     return re.sub(r"\s+", " ", q).strip()
 
 
 def _language(question: str) -> str:
-    return "ko" if _HANGUL.search(question) else "en"
+    return "ko" if has_hangul(question) else "en"
 
 
 @dataclass
@@ -429,7 +427,9 @@ def qualify_question(question: str, qualifiers: Qualifiers) -> str:
     language mid-sentence; Qualifiers.language is the fallback for questions with no letters.
     """
     q = _clean(question)
-    language = _language(q) if re.search(r"[A-Za-z\uac00-\ud7a3]", q) else qualifiers.language
+    language = (
+        _language(q) if re.search("[A-Za-z" + HANGUL_SYLLABLES + "]", q) else qualifiers.language
+    )
     new = {k: v for k, v in qualifiers.values.items() if v not in (None, "")}
     new_entity = new.get("entity")
     parsed = parse_question(q)

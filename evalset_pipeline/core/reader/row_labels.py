@@ -11,7 +11,7 @@ import unicodedata
 
 from rapidfuzz import fuzz
 
-from evalset_pipeline.core.pagetext.korean import has_hangul
+from evalset_pipeline.core.pagetext.text import has_hangul
 
 LABEL_MATCH = 90.0
 

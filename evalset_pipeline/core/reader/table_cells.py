@@ -10,7 +10,7 @@ import re
 import unicodedata
 
 from evalset_pipeline.core.pagetext.page_reader import parse_number
-from evalset_pipeline.core.pagetext.text import clean_text
+from evalset_pipeline.core.pagetext.text import HANGUL_SYLLABLES, clean_text
 
 _CURRENCY_SIGNS = ("US$", "$", "₩", "€", "£", "¥")
 
@@ -153,13 +153,15 @@ def clean_label(text: str) -> str:
     # Korean statements number their items ("Ⅰ. 유동자산", "1. 매출액", "(1) 이자수익", "① 제품") and
     # mark notes after them ("매출액(주석 23)", "(주1)", "(*1)"): neither is part of the name.
     t = re.sub(
-        r"^(?:\(?(?:[IVX]{1,4}|\d{1,2}|[가-하])\s*[.)]|[\u2460-\u2473])\s*(?=[\uac00-\ud7a3])",
+        r"^(?:\(?(?:[IVX]{1,4}|\d{1,2}|[가-하])\s*[.)]|[\u2460-\u2473])\s*(?=["
+        + HANGUL_SYLLABLES
+        + "])",
         "",
         t,
     )
     t = re.sub(r"\s*\((?:주석?\s*[\d,\s]+|\*\s*\d*|주\s*\d+)\)\s*$", "", t)
     # Letter-spaced labels ("매 출 액", "합 계") are the same words set wide.
-    if re.fullmatch(r"(?:[\uac00-\ud7a3] )+[\uac00-\ud7a3]", t):
+    if re.fullmatch(f"(?:[{HANGUL_SYLLABLES}] )+[{HANGUL_SYLLABLES}]", t):
         t = t.replace(" ", "")
     # "Less: cash and cash equivalents" is a line of arithmetic; the figure is the cash itself.
     t = re.sub(r"^(?:less|plus|add|deduct)\b\s*:?\s+(?!than\b)(?=[A-Za-z])", "", t, flags=re.I)

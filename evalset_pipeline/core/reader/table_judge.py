@@ -15,7 +15,7 @@ from rapidfuzz import fuzz
 from evalset_pipeline.core.judging.base import Judgment, PageContext
 from evalset_pipeline.core.pagetext.digits import is_specific
 from evalset_pipeline.core.pagetext.fiscal import effective_year
-from evalset_pipeline.core.pagetext.korean import has_hangul
+from evalset_pipeline.core.pagetext.text import has_hangul
 from evalset_pipeline.core.reader.answers import answers_agree
 from evalset_pipeline.core.reader.row_labels import (
     LABEL_MATCH,

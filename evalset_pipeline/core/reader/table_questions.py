@@ -27,6 +27,7 @@ from rapidfuzz import fuzz
 from evalset_pipeline.core.hashing import sha256_text
 from evalset_pipeline.core.judging.base import PageContext, WrittenQuestion
 from evalset_pipeline.core.pagetext.fiscal import effective_year, find_dates
+from evalset_pipeline.core.pagetext.text import is_hangul_syllable
 from evalset_pipeline.core.reader.korean_questions import (
     SECTION_WORD,
     korean_label_phrase,
@@ -236,7 +237,7 @@ _NOT_PERIOD_YEARS = re.compile(
 
 def _letters(text: str) -> int:
     """Letters a label spells, a Hangul syllable counting two ("기금" names as much as "fund")."""
-    return sum(2 if "\uac00" <= ch <= "\ud7a3" else 1 for ch in text if ch.isalpha())
+    return sum(2 if is_hangul_syllable(ch) else 1 for ch in text if ch.isalpha())
 
 
 _LEADING_PREPOSITION = re.compile(

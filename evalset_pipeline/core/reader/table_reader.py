@@ -29,9 +29,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from evalset_pipeline.core.pagetext.fiscal import find_dates
-from evalset_pipeline.core.pagetext.korean import has_hangul, heading_subject
+from evalset_pipeline.core.pagetext.korean import heading_subject
 from evalset_pipeline.core.pagetext.periods import MONTH_WORD
-from evalset_pipeline.core.pagetext.text import clean_text
+from evalset_pipeline.core.pagetext.text import clean_text, has_hangul
 from evalset_pipeline.core.reader.table_cells import (
     _FOOTNOTE,
     _YEAR,
