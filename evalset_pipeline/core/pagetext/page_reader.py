@@ -17,13 +17,18 @@ It must never crash on a real-world page: any failure degrades to kind "other" w
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from evalset_pipeline.core.pagetext.periods import find_periods, parse_periods
-from evalset_pipeline.core.pagetext.text import HANGUL_LETTERS, HANGUL_SYLLABLES, clean_text
+from evalset_pipeline.core.pagetext.text import (
+    HANGUL_LETTERS,
+    HANGUL_SYLLABLES,
+    clean_text,
+    number_value,
+    parse_number,
+)
 
 __all__ = [
     "SeriesValue",
@@ -179,25 +184,6 @@ def metric_of(text: str) -> str | None:
 
 
 _NUMBER = re.compile(r"[+\-−]?\(?\d[\d,]*(?:\.\d+)?\)?")
-_NUMERIC_CELL = re.compile(
-    r"^(?P<sign>[+\-−])?(?P<paren>\()?(?:US\$|\$|₩|€)?\s*(?P<num>\d[\d,]*(?:\.\d+)?)\)?\s*(?P<suffix>%|[^\d\s]{0,12})?$"
-)
-
-
-def parse_number(text: str) -> float | None:
-    """'1,234.5' -> 1234.5, '+8.3%' -> 8.3, '(12.0)' -> -12.0, '12,345억원' -> 12345.0; else None."""
-    m = _NUMERIC_CELL.match(unicodedata.normalize("NFKC", text.strip()))
-    if not m:
-        return None
-    try:
-        value = float(m["num"].replace(",", ""))
-    except ValueError:
-        return None
-    if m["sign"] in ("-", "−") or m["paren"]:
-        value = -value
-    return value
-
-
 # --- layout -------------------------------------------------------------------------------------------
 
 
@@ -532,7 +518,7 @@ def _read_prose(text: str, unit: str) -> _Series:
         )
         total_unit = m["unit"] or unit
         out.total = SeriesValue(
-            _display(m["num"], _canonical_unit(total_unit)), float(m["num"].replace(",", ""))
+            _display(m["num"], _canonical_unit(total_unit)), number_value(m["num"])
         )
         out.total_yoy = _pct(sign * float(m["pct"]))
     for sentence in _SENTENCE_SPLIT.split(text):
@@ -547,7 +533,7 @@ def _read_prose(text: str, unit: str) -> _Series:
             segment = cm["seg"].strip()
             clause_unit = _canonical_unit(cm["unit"] or unit)
             out.series[segment] = SeriesValue(
-                _display(cm["num"], clause_unit), float(cm["num"].replace(",", ""))
+                _display(cm["num"], clause_unit), number_value(cm["num"])
             )
             if cm["yoy"] is not None:
                 out.yoy[segment] = _pct(float(cm["yoy"]))

@@ -51,7 +51,7 @@ from typing import Any
 from evalset_pipeline.core.hashing import sha256_text
 from evalset_pipeline.core.judging.base import LabelResult, PageContext, PageView
 from evalset_pipeline.core.pagetext.layer import load_text_layer
-from evalset_pipeline.core.pagetext.text import figure_text
+from evalset_pipeline.core.pagetext.text import figure_text, number_value
 from evalset_pipeline.core.reader.table_reader import Table, cell_unit, parse_value, read_tables
 
 __all__ = [
@@ -197,7 +197,7 @@ def answer_figures(answer: str, question: str = "") -> list[AnswerFigure]:
     for m in _FIGURE.finditer(text):
         if _not_a_figure(m, text):
             continue
-        value = float(m["num"].replace(",", ""))
+        value = number_value(m["num"])
         scale_word = (m["scale"] or "").lower()
         if scale_word in ("m", "b", "k") and not m["cur"]:
             scale_word = ""  # "5 m" could be metres; only "$5m" is money
@@ -324,7 +324,7 @@ def _text_values(text: str) -> list[_PageValue]:
                 scale_word = ""
             out.append(
                 _PageValue(
-                    abs(float(m["num"].replace(",", ""))),
+                    abs(number_value(m["num"])),
                     _decimals(m["num"]),
                     bool(m["pct"]),
                     _SCALES.get(scale_word),

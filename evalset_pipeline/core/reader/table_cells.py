@@ -9,8 +9,7 @@ import functools
 import re
 import unicodedata
 
-from evalset_pipeline.core.pagetext.page_reader import parse_number
-from evalset_pipeline.core.pagetext.text import HANGUL_SYLLABLES, clean_text
+from evalset_pipeline.core.pagetext.text import HANGUL_SYLLABLES, clean_text, parse_number
 
 _CURRENCY_SIGNS = ("US$", "$", "₩", "€", "£", "¥")
 
