@@ -18,10 +18,7 @@ from evalset_pipeline.core.judging.base import (
     Qualifiers,
     WrittenQuestion,
 )
-from evalset_pipeline.core.pagetext.page_reader import (
-    PageFacts,
-    SeriesValue,
-)
+from evalset_pipeline.core.pagetext.page_reader import PageFacts, SeriesValue
 from evalset_pipeline.core.pagetext.text import has_hangul
 from evalset_pipeline.core.reader.answers import answers_agree
 from evalset_pipeline.core.reader.fact_questions import (

@@ -12,14 +12,10 @@ from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz
 
-from evalset_pipeline.core.judging.base import (
-    Qualifiers,
-)
+from evalset_pipeline.core.judging.base import Qualifiers
 from evalset_pipeline.core.pagetext.korean import subject_particle as _subj
 from evalset_pipeline.core.pagetext.korean import topic_particle as _topic
-from evalset_pipeline.core.pagetext.page_reader import (
-    METRIC_SYNONYMS,
-)
+from evalset_pipeline.core.pagetext.page_reader import METRIC_SYNONYMS
 from evalset_pipeline.core.pagetext.periods import (
     display_period,
     find_periods,

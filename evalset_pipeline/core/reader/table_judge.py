@@ -35,12 +35,7 @@ from evalset_pipeline.core.reader.table_page import (
     dated_page,
 )
 from evalset_pipeline.core.reader.table_question import TableQuestion
-from evalset_pipeline.core.reader.table_reader import (
-    Column,
-    Row,
-    Table,
-    cell_unit,
-)
+from evalset_pipeline.core.reader.table_reader import Column, Row, Table, cell_unit
 
 
 def _fiscal_year_end(context: PageContext | None) -> tuple[int, int]:

@@ -14,15 +14,9 @@ from evalset_pipeline.core.pagetext.fiscal import FiscalCalendar
 from evalset_pipeline.core.pagetext.korean import date_relative
 from evalset_pipeline.core.pagetext.periods import MONTH_NAMES, MONTH_WORD
 from evalset_pipeline.core.reader.korean_prose import read_korean_prose_tables
-from evalset_pipeline.core.reader.korean_questions import (
-    korean_period_phrase,
-)
+from evalset_pipeline.core.reader.korean_questions import korean_period_phrase
 from evalset_pipeline.core.reader.prose_reader import read_prose_tables
-from evalset_pipeline.core.reader.table_reader import (
-    Column,
-    Table,
-    read_tables,
-)
+from evalset_pipeline.core.reader.table_reader import Column, Table, read_tables
 from evalset_pipeline.core.reader.table_reshape import reshape_tables
 
 ROW_WITHOUT_PERIOD = (

@@ -67,13 +67,7 @@ from evalset_pipeline.core.reader.table_page import (
     read_table_page,
 )
 from evalset_pipeline.core.reader.table_question import TableQuestion
-from evalset_pipeline.core.reader.table_reader import (
-    Column,
-    Row,
-    Table,
-    cell_unit,
-    names_per_share,
-)
+from evalset_pipeline.core.reader.table_reader import Column, Row, Table, cell_unit, names_per_share
 
 __all__ = [
     "TablePage",

@@ -35,11 +35,7 @@ from evalset_pipeline.core.judging.base import (
 )
 from evalset_pipeline.core.pagetext.fiscal import FiscalCalendar
 from evalset_pipeline.core.pagetext.layer import text_layer_or_empty
-from evalset_pipeline.core.pagetext.page_reader import (
-    PageFacts,
-    read_page,
-    says_restated,
-)
+from evalset_pipeline.core.pagetext.page_reader import PageFacts, read_page, says_restated
 from evalset_pipeline.core.reader.answers import answers_agree
 from evalset_pipeline.core.reader.fact_answers import (
     answer_from_facts,
