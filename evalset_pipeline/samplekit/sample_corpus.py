@@ -66,6 +66,10 @@ TEMPLATES = ("cover", "segment_bar", "kpi_table", "commentary")
 LAST_PERIOD = "2024-Q3"
 PAGE_W, PAGE_H = 960.0, 540.0  # 16:9 slide
 PDF_DATE = "D:20240101000000"
+# The sample's own setting of the offline writer (VLMConfig.unanswerable_every): one question in
+# ten deliberately asks what its page does not state, so the demo build shows validation dropping
+# it. Real corpora leave it at 0.
+UNANSWERABLE_EVERY = 10
 
 # Metric display names and units per language. The unit is part of every value a page prints.
 _METRIC_LABEL = {

@@ -46,6 +46,7 @@ def test_launchpad_names_are_unchanged():
         "image_max_side",
         "timeout_s",
         "max_retries",
+        "unanswerable_every",
         "input_usd_per_mtok",
         "output_usd_per_mtok",
     ]

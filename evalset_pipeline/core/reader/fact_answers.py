@@ -1,6 +1,7 @@
 """Questions on a page's facts (page_reader.PageFacts) answered, written and labelled: the value
-asked for the asked entity and period, the question the offline writer picks for a page (about
-one in ten deliberately asks what the page does not state), and a candidate's label.
+asked for the asked entity and period, the question the offline writer picks for a page (with
+`unanswerable_every` N, about one in N deliberately asks what the page does not state), and a
+candidate's label.
 """
 
 from __future__ import annotations
@@ -223,8 +224,10 @@ def compose_question(
     return WrittenQuestion(question, judgment.answer, language)
 
 
-def write_question(facts: PageFacts) -> WrittenQuestion | None:
-    """The one question the writer asks about a page (deterministic), or None for covers/other."""
+def write_question(facts: PageFacts, unanswerable_every: int = 0) -> WrittenQuestion | None:
+    """The one question the writer asks about a page (deterministic), or None for covers/other.
+    With `unanswerable_every` N > 0, about one page in N is asked something a model would infer
+    but the page does not state (a deliberate test of the judge; `VLMConfig.unanswerable_every`)."""
     if (
         facts.kind not in ("chart", "table", "prose")
         or facts.metric is None
@@ -232,7 +235,7 @@ def write_question(facts: PageFacts) -> WrittenQuestion | None:
     ):
         return None
     h = _page_hash(facts)
-    if h % 10 == 0:  # about one in ten: something a model would infer, not read
+    if unanswerable_every > 0 and h % unanswerable_every == 0:  # inferred, not read
         kind = "share" if facts.total is not None else "total_inferred"
     else:
         kinds = _stated_kinds(facts)

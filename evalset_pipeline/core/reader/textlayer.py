@@ -9,9 +9,10 @@ question, that is a fact about the page, which is what makes validation real wor
 
 Question forms are a closed set of English and Korean templates (`fact_questions`). `judge` parses those
 forms plus the qualifiers `qualify` adds; anything else is an unknown form and is not answered.
-About one question in ten asks for something the page does not state but a model might infer
-(a total across segments on a chart that prints none, a segment's share): the judge must then
-say the gold page does not answer, which is the first check of validation.
+With `unanswerable_every` N (a setting of the sample corpus, 0 for real corpora), about one
+question in N asks for something the page does not state but a model might infer (a total
+across segments on a chart that prints none, a segment's share): the judge must then say the
+gold page does not answer, which is the first check of validation.
 """
 
 from __future__ import annotations
@@ -133,7 +134,9 @@ class TextLayerBackend:
     name = "textlayer"
     model = "textlayer-v1"
 
-    def __init__(self, cache_size: int = 4096) -> None:
+    def __init__(self, cache_size: int = 4096, unanswerable_every: int = 0) -> None:
+        # One question in N asks what its page does not state (0: never); see write_question.
+        self.unanswerable_every = unanswerable_every
         # Each reading is cached on its own: judging a table question needs only the tables
         # (the page reader's facts cost more than the tables and are not read for it).
         self._caches: dict[str, OrderedDict[tuple[str, str], Any]] = {
@@ -146,7 +149,10 @@ class TextLayerBackend:
     def prompt_hash(self, task: str) -> str:
         if task not in RULES_VERSION:
             raise ValueError(f"unknown task {task!r}; expected one of {sorted(RULES_VERSION)}")
-        return sha256_text(f"{self.model}:{task}:{RULES_VERSION[task]}:{_rules_source_hash()}")[:16]
+        key = f"{self.model}:{task}:{RULES_VERSION[task]}:{_rules_source_hash()}"
+        if task == "write" and self.unanswerable_every:  # the writer's questions depend on it
+            key += f":unanswerable-every-{self.unanswerable_every}"
+        return sha256_text(key)[:16]
 
     def facts(self, page: PageView) -> PageFacts:
         """Parsed facts of a page, cached per text layer (LRU)."""
@@ -192,14 +198,18 @@ class TextLayerBackend:
             # Korean segment table ("부문별 매출") keeps the page reader's question, which names the
             # measure ("반도체 부문의 매출은"); the one-cell grammar names only row and period.
             if facts.language == "ko" and by_segment:
-                own = write_question(facts)
+                own = write_question(facts, self.unanswerable_every)
                 if own is not None:
                     out.append(own)
                     continue
             if facts.language in ("en", "ko") and has_dated_table(tables, p.context):
                 out.append(write_table_question(tables, p.context, facts.language))
                 continue
-            out.append(write_question(facts) if by_segment and facts.language != "ko" else None)
+            out.append(
+                write_question(facts, self.unanswerable_every)
+                if by_segment and facts.language != "ko"
+                else None
+            )
         return out
 
     def judge(self, pairs: Sequence[tuple[str, PageView]]) -> list[Judgment]:

@@ -25,6 +25,7 @@ from evalset_pipeline.core.reader.textlayer import (
     qualify_question,
 )
 from evalset_pipeline.samplekit.sample_corpus import (
+    UNANSWERABLE_EVERY,
     PageRecord,
     plan_sample_corpus,
     render_document,
@@ -63,7 +64,7 @@ def _context(rec: PageRecord) -> PageContext:
 
 @pytest.fixture(scope="module")
 def backend() -> TextLayerBackend:
-    return TextLayerBackend()
+    return TextLayerBackend(unanswerable_every=UNANSWERABLE_EVERY)  # the sample's own setting
 
 
 @pytest.fixture(scope="module")
@@ -135,7 +136,10 @@ def test_writer_asks_like_a_single_page_vlm(corpus: Corpus, written: list) -> No
     total = sum(1 for wq in written if wq is not None)
     assert 0.03 <= inferred / total <= 0.2  # about one in ten
     assert [
-        wq for wq in TextLayerBackend().write_questions([pv for _, pv in corpus])
+        wq
+        for wq in TextLayerBackend(unanswerable_every=UNANSWERABLE_EVERY).write_questions(
+            [pv for _, pv in corpus]
+        )
     ] == written  # deterministic
 
 
@@ -440,3 +444,15 @@ def test_the_rules_hash_covers_every_module_the_reader_runs():
     assert reader - {"core/reader/answer_evidence.py"} <= covered
     assert {"core/pagetext/korean.py", "core/pagetext/periods.py"} <= covered
     assert not any(p.startswith("core/vlm/") for p in covered)  # the client is not the rules
+
+
+def test_unanswerable_questions_are_a_setting_off_by_default(corpus: Corpus):
+    pages = [pv for _, pv in corpus]
+    real = TextLayerBackend().write_questions(pages)
+    sample = TextLayerBackend(unanswerable_every=UNANSWERABLE_EVERY).write_questions(pages)
+    assert not any(wq is not None and _is_inferred(wq.question) for wq in real)
+    assert any(wq is not None and _is_inferred(wq.question) for wq in sample)
+    # the writer's cache key says which it is; the judge's does not change
+    on, off = TextLayerBackend(unanswerable_every=10), TextLayerBackend()
+    assert on.prompt_hash("write") != off.prompt_hash("write")
+    assert on.prompt_hash("judge") == off.prompt_hash("judge")
