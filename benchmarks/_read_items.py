@@ -23,12 +23,12 @@ def main(argv: list[str]) -> int:
     from evalset_pipeline.core.golden.reader import load_golden_set
     from evalset_pipeline.core.pagetext.layer import read_text_layer
     from evalset_pipeline.core.paths import DataPaths
-    from evalset_pipeline.core.tables import read_table
-    from evalset_pipeline.core.vlm.table_questions import (
+    from evalset_pipeline.core.reader.table_questions import (
         judge_table_question,
         parse_table_question,
         read_table_page,
     )
+    from evalset_pipeline.core.tables import read_table
 
     p = argparse.ArgumentParser(prog="python -m benchmarks._read_items")
     p.add_argument("data_dir", type=Path)

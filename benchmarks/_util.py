@@ -170,7 +170,7 @@ class TreeMemory:
 
 
 def _draw(doc_plan: Any) -> tuple[str, bytes]:
-    from evalset_pipeline.core.corpus.sample_corpus import render_document
+    from evalset_pipeline.samplekit.sample_corpus import render_document
 
     return doc_plan.path, render_document(doc_plan)
 
@@ -183,7 +183,7 @@ def cached_corpus(
     Same output as `generate_sample_corpus(out, entities=..., periods=...)`, only drawn in parallel.
     """
     from evalset_pipeline.core.atomic import write_bytes_atomic
-    from evalset_pipeline.core.corpus.sample_corpus import plan_sample_corpus, sidecar_csv
+    from evalset_pipeline.samplekit.sample_corpus import plan_sample_corpus, sidecar_csv
 
     out = bench_root() / "corpora" / f"e{entities}_p{periods}_s{seed}"
     done = out / ".complete.json"

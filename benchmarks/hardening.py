@@ -55,7 +55,7 @@ def run(
     from evalset_pipeline.core.imports.readers import read_source
     from evalset_pipeline.core.imports.report import hardening_report
     from evalset_pipeline.core.paths import DataPaths
-    from evalset_pipeline.core.vlm.answer_evidence import AnswerEvidenceJudge
+    from evalset_pipeline.core.reader.answer_evidence import AnswerEvidenceJudge
 
     root = Path(corpus or DEFAULT).resolve()
     pdfs, questions = root / "pdfs", root / "questions.jsonl"

@@ -227,7 +227,7 @@ def audit(data_dir: Path) -> dict[str, Any]:
 
     from evalset_pipeline.core.golden.reader import load_golden_set
     from evalset_pipeline.core.pagetext.layer import read_text_layer
-    from evalset_pipeline.core.vlm.table_questions import (
+    from evalset_pipeline.core.reader.table_questions import (
         judge_table_question,
         parse_table_question,
         read_table_page,

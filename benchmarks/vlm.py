@@ -32,9 +32,9 @@ def _page(tmp: Path):
     """One real page of the generated sample corpus, rendered as the pipeline renders it."""
     import pymupdf
 
-    from evalset_pipeline.core.corpus.sample_corpus import generate_sample_corpus
+    from evalset_pipeline.core.judging.base import PageView
     from evalset_pipeline.core.pagetext.layer import text_layer_of
-    from evalset_pipeline.core.vlm.base import PageView
+    from evalset_pipeline.samplekit.sample_corpus import generate_sample_corpus
 
     generate_sample_corpus(tmp / "corpus", entities=1, periods=1)
     pdf = sorted((tmp / "corpus").rglob("*.pdf"))[0]

@@ -14,7 +14,7 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 @pytest.fixture(scope="session")
 def small_corpus(tmp_path_factory) -> Path:
     """A 2-period sample corpus (about 100 pages) with its metadata sidecar."""
-    from evalset_pipeline.core.corpus.sample_corpus import generate_sample_corpus
+    from evalset_pipeline.samplekit.sample_corpus import generate_sample_corpus
 
     out = tmp_path_factory.mktemp("corpus")
     generate_sample_corpus(out, entities=5, periods=2)

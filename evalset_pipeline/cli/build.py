@@ -38,6 +38,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("build", help="Build (or confirm) the golden set for a corpus")
     add_setting_flags(p, BuildSettings, BUILD_FLAGS)
     add_vlm_options(p)
+    # Not given: the bundled sample corpus's own setting, 0 for any --corpus (_run_config).
+    p.set_defaults(unanswerable_every=None)
     add_setting_flags(p, EmbedderSpec, EMBEDDER_FLAGS)
     p.add_argument("--json", action="store_true", help="Print the summary as JSON")
     p.add_argument(
@@ -121,6 +123,10 @@ def _run_config(args: argparse.Namespace, data_dir: Path, corpus: Path) -> dict:
             "corpus_dir": str(corpus),
         },
     )
+    if args.unanswerable_every is None:  # deliberately unanswerable questions: the sample's only
+        from evalset_pipeline.samplekit.sample_corpus import UNANSWERABLE_EVERY
+
+        args.unanswerable_every = UNANSWERABLE_EVERY if args.corpus is None else 0
     vlm = to_flat(vlm_config(args))
     embedder = from_flat(EmbedderSpec, flag_values(args, EmbedderSpec, EMBEDDER_FLAGS))
     return {

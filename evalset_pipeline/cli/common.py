@@ -12,7 +12,7 @@ from evalset_pipeline.cli.flags import add_setting_flags, flag_values
 from evalset_pipeline.core.settings import from_flat
 
 if TYPE_CHECKING:
-    from evalset_pipeline.core.vlm.factory import VLMConfig
+    from evalset_pipeline.core.backends.factory import VLMConfig
 
 # Exit code of a command whose input (golden version, run file, data directory) is unusable.
 INPUT_ERROR = 1
@@ -50,15 +50,15 @@ VLM_FLAGS = {"backend": "--vlm"}
 
 def add_vlm_options(p: argparse.ArgumentParser) -> None:
     """The model backend flags of `evalset build`, reused wherever the judge is called; one per
-    VLMConfig setting (core/vlm/factory.py)."""
-    from evalset_pipeline.core.vlm.factory import VLMConfig
+    VLMConfig setting (core/backends/factory.py)."""
+    from evalset_pipeline.core.backends.factory import VLMConfig
 
     add_setting_flags(p, VLMConfig, VLM_FLAGS)
 
 
 def vlm_config(args: argparse.Namespace) -> VLMConfig:
     """The VLMConfig the flags above describe."""
-    from evalset_pipeline.core.vlm.factory import VLMConfig
+    from evalset_pipeline.core.backends.factory import VLMConfig
 
     return from_flat(VLMConfig, flag_values(args, VLMConfig, VLM_FLAGS))
 

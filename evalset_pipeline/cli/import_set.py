@@ -86,11 +86,11 @@ def register(subparsers: Any) -> None:
 def _labeller(args: argparse.Namespace, paths: Any):
     """(label function, judge identity, closer): the answer-evidence judge offline, the VLM with openai."""
     if args.vlm == "textlayer":
-        from evalset_pipeline.core.vlm.answer_evidence import AnswerEvidenceJudge
+        from evalset_pipeline.core.reader.answer_evidence import AnswerEvidenceJudge
 
         judge = AnswerEvidenceJudge()
         return judge.label, judge.identity(), lambda: None
-    from evalset_pipeline.core.vlm.factory import backend_identity, open_cached_backend
+    from evalset_pipeline.core.backends.factory import backend_identity, open_cached_backend
 
     backend = open_cached_backend(vlm_config(args), paths)
     return backend.label, backend_identity(backend.backend), backend.cache.close

@@ -54,12 +54,12 @@ def register(subparsers: Any) -> None:
 
 
 def cmd_pool_add(args: argparse.Namespace) -> int:
+    from evalset_pipeline.core.backends.factory import open_cached_backend
     from evalset_pipeline.core.golden.reader import load_golden_set
+    from evalset_pipeline.core.judging.base import BatchError
     from evalset_pipeline.core.paths import DataPaths
     from evalset_pipeline.core.scoring.pooling import pool_runs, read_runs
     from evalset_pipeline.core.scoring.runs import RunFormatError
-    from evalset_pipeline.core.vlm.base import BatchError
-    from evalset_pipeline.core.vlm.factory import open_cached_backend
 
     if args.depth < 1:
         print("error: --depth must be at least 1", file=sys.stderr)

@@ -21,7 +21,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     # Imported here so `evalset --help` stays fast (PyMuPDF and numpy load only when needed).
-    from evalset_pipeline.core.corpus.sample_corpus import generate_sample_corpus
+    from evalset_pipeline.samplekit.sample_corpus import generate_sample_corpus
 
     if args.entities < 1 or args.periods < 1:
         raise SystemExit("--entities and --periods must be at least 1")

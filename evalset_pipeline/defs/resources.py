@@ -14,6 +14,12 @@ from typing import Any
 import dagster as dg
 
 from evalset_pipeline.core import progress
+from evalset_pipeline.core.backends.factory import (
+    VLMConfig,
+    backend_identity,
+    make_backend,
+    open_cached_backend,
+)
 from evalset_pipeline.core.buildlock import step_lock
 from evalset_pipeline.core.index.embeddings import EmbedderSpec
 from evalset_pipeline.core.paths import DataPaths
@@ -21,12 +27,6 @@ from evalset_pipeline.core.pipeline.context import BuildConfig, StageContext
 from evalset_pipeline.core.pipeline.graph import READS, stage_paths
 from evalset_pipeline.core.pipeline.settings import BuildSettings
 from evalset_pipeline.core.vlm.cache import CachedBackend
-from evalset_pipeline.core.vlm.factory import (
-    VLMConfig,
-    backend_identity,
-    make_backend,
-    open_cached_backend,
-)
 from evalset_pipeline.defs.config_fields import resource_base, settings_from
 
 # Generated fields (defs/config_fields.py); typed Any, as mypy cannot see a class made at runtime.
@@ -67,7 +67,7 @@ class EmbedderResource(_EmbedderFields):
 
 
 class VLMResource(_VLMFields):
-    """The `vlm` resource: one field per VLMConfig setting, prices flattened (core/vlm/factory.py)."""
+    """The `vlm` resource: one field per VLMConfig setting, prices flattened (core/backends/factory.py)."""
 
     def config(self) -> VLMConfig:
         return settings_from(self, VLMConfig)

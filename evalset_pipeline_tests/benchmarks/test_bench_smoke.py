@@ -201,7 +201,7 @@ def test_hardening_needs_the_questions_beside_the_pdfs(tmp_path):
 
 def test_coldbuild_tiny(tmp_path, monkeypatch):
     from benchmarks import coldbuild
-    from evalset_pipeline.core.corpus.sample_corpus import generate_sample_corpus
+    from evalset_pipeline.samplekit.sample_corpus import generate_sample_corpus
 
     monkeypatch.setenv("EVALSET_BENCH_QUICK", "1")
     corpus = tmp_path / "corpus"

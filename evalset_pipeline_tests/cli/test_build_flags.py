@@ -10,11 +10,12 @@ import pytest
 from evalset_pipeline.cli.build import BUILD_FLAGS, EMBEDDER_FLAGS, _run_config
 from evalset_pipeline.cli.common import VLM_FLAGS, vlm_config
 from evalset_pipeline.cli.main import build_parser, main
+from evalset_pipeline.core.backends.factory import VLMConfig
 from evalset_pipeline.core.index.embeddings import EmbedderSpec
 from evalset_pipeline.core.pipeline.settings import BuildSettings
 from evalset_pipeline.core.settings import settings_of, to_flat
 from evalset_pipeline.core.vlm.cache import Prices
-from evalset_pipeline.core.vlm.factory import VLMConfig
+from evalset_pipeline.samplekit.sample_corpus import UNANSWERABLE_EVERY
 
 
 def _flag(name: str, flags: dict[str, str]) -> str:
@@ -73,7 +74,10 @@ def test_the_run_config_is_the_one_the_declaration_produces():
         "corpus_dir": "corpus/y",
     }
     vlm = {k: v for k, v in to_flat(VLMConfig()).items() if v is not None}
-    assert config["resources"]["vlm"]["config"] == vlm
+    # no --corpus: the bundled sample, built with its own deliberately unanswerable questions
+    assert config["resources"]["vlm"]["config"] == {**vlm, "unanswerable_every": UNANSWERABLE_EVERY}
+    args = build_parser().parse_args(["build", "--corpus", "real"])
+    assert _run_config(args, Path("d"), Path("real"))["resources"]["vlm"]["config"] == vlm
     assert config["resources"]["embedder"]["config"] == to_flat(EmbedderSpec())
 
     args = build_parser().parse_args(

@@ -7,12 +7,12 @@ from dataclasses import dataclass
 
 import pytest
 
+from evalset_pipeline.core.backends.factory import VLMConfig
 from evalset_pipeline.core.pipeline.context import BuildConfig, config_fingerprint_of
 from evalset_pipeline.core.pipeline.settings import BuildSettings
 from evalset_pipeline.core.render.pages import RenderSettings
 from evalset_pipeline.core.settings import from_flat, setting, settings_of, to_flat
 from evalset_pipeline.core.vlm.cache import Prices
-from evalset_pipeline.core.vlm.factory import VLMConfig
 
 # What golden sets built with the default knobs were fingerprinted with; never edit to make a
 # test pass: a change here moves every existing golden set's config fingerprint. (It moved once,

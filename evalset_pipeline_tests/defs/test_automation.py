@@ -10,10 +10,10 @@ import pytest
 
 from evalset_pipeline.core.checks.corpus_state import current_corpus_fingerprint, decide_rebuild
 from evalset_pipeline.core.corpus.documents import scan_corpus
-from evalset_pipeline.core.corpus.sample_corpus import generate_sample_corpus
 from evalset_pipeline.definitions import defs
 from evalset_pipeline.defs.resources import PipelineSettings
 from evalset_pipeline.defs.schedules import build_refresh_schedule
+from evalset_pipeline.samplekit.sample_corpus import generate_sample_corpus
 
 
 @pytest.fixture()

@@ -16,10 +16,10 @@ import dagster as dg
 import pyarrow.parquet as pq
 import pytest
 
-from evalset_pipeline.core.corpus.sample_corpus import generate_sample_corpus
 from evalset_pipeline.core.golden.reader import resolve_version
 from evalset_pipeline.definitions import all_assets, defs
 from evalset_pipeline.defs.resources import EmbedderResource, PipelineSettings, VLMResource
+from evalset_pipeline.samplekit.sample_corpus import generate_sample_corpus
 
 _GRAPH = defs.resolve_asset_graph()
 ASSETS = sorted(
@@ -182,6 +182,7 @@ def test_a_warning_does_not_block_and_thresholds_are_run_config(built):
 def test_each_stage_names_the_tables_its_data_version_hashes(built):
     """A stage's StageResult says what its data version is made of: tables the graph says it
     writes, and the asset's data version is exactly their hash (or the stage's own version)."""
+    from evalset_pipeline.core.backends.factory import open_cached_backend
     from evalset_pipeline.core.pipeline import graph
     from evalset_pipeline.core.pipeline.candidate_labels import build_candidate_labels
     from evalset_pipeline.core.pipeline.candidate_questions import build_candidate_questions
@@ -197,7 +198,6 @@ def test_each_stage_names_the_tables_its_data_version_hashes(built):
     from evalset_pipeline.core.pipeline.result import StageResult
     from evalset_pipeline.core.pipeline.template_groups import build_template_groups
     from evalset_pipeline.core.pipeline.validated_questions import build_validated_questions
-    from evalset_pipeline.core.vlm.factory import open_cached_backend
     from evalset_pipeline.defs.assets.metadata import table_version
 
     _, data_dir, resources, versions = built

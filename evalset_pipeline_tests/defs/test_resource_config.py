@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from evalset_pipeline.core.backends.factory import VLMConfig
 from evalset_pipeline.core.index.embeddings import EmbedderSpec
 from evalset_pipeline.core.pipeline.settings import BuildSettings
 from evalset_pipeline.core.settings import settings_of, to_flat
 from evalset_pipeline.core.vlm.cache import Prices
-from evalset_pipeline.core.vlm.factory import VLMConfig
 from evalset_pipeline.defs.resources import EmbedderResource, PipelineSettings, VLMResource
 from evalset_pipeline_tests.core.test_settings import DEFAULT_KNOBS, LAUNCHPAD
 
@@ -46,6 +46,7 @@ def test_launchpad_names_are_unchanged():
         "image_max_side",
         "timeout_s",
         "max_retries",
+        "unanswerable_every",
         "input_usd_per_mtok",
         "output_usd_per_mtok",
     ]

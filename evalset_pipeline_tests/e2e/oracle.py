@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from evalset_pipeline.core.corpus.sample_corpus import CorpusPlan, PageRecord
 from evalset_pipeline.core.pagetext.periods import parse_periods
+from evalset_pipeline.samplekit.sample_corpus import CorpusPlan, PageRecord
 
 METRIC_WORDS = {
     "revenue": ("revenue", "매출"),

@@ -17,10 +17,10 @@ import pytest
 from evalset_pipeline.cli.main import main
 from evalset_pipeline.core.golden.reader import load_golden_set
 from evalset_pipeline.core.hashing import sha256_file
+from evalset_pipeline.core.judging.base import PageView
 from evalset_pipeline.core.pagetext.layer import text_layer_of
+from evalset_pipeline.core.reader.textlayer import TextLayerBackend
 from evalset_pipeline.core.render.pages import RenderSettings
-from evalset_pipeline.core.vlm.base import PageView
-from evalset_pipeline.core.vlm.textlayer import TextLayerBackend
 from evalset_pipeline_tests.support.bad_corpus import bad_corpus_build
 
 
@@ -135,7 +135,7 @@ def test_injection_text_is_flagged_and_steers_nothing(built, tmp_path):
     assert any("ko:ignore-instructions" in r["reason"] for r in flagged.values())
 
     # The judge answers each question the same on an injected page and on the clean original.
-    from evalset_pipeline.core.corpus.sample_corpus import generate_sample_corpus
+    from evalset_pipeline.samplekit.sample_corpus import generate_sample_corpus
 
     clean_root = tmp_path / "clean"
     generate_sample_corpus(clean_root, entities=5, periods=2)

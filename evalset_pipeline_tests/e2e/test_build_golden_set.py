@@ -6,10 +6,10 @@ import dagster as dg
 import duckdb
 import pytest
 
-from evalset_pipeline.core.corpus.sample_corpus import plan_sample_corpus
 from evalset_pipeline.core.golden.reader import load_golden_set
 from evalset_pipeline.definitions import all_assets
 from evalset_pipeline.defs.resources import EmbedderResource, PipelineSettings, VLMResource
+from evalset_pipeline.samplekit.sample_corpus import UNANSWERABLE_EVERY, plan_sample_corpus
 from evalset_pipeline_tests.e2e.oracle import differing_axes, question_pins_gold, truth_by_unit
 
 
@@ -18,7 +18,7 @@ def _resources(corpus, data_dir, **settings):
         "settings": PipelineSettings(
             data_dir=str(data_dir), corpus_dir=str(corpus), workers=2, **settings
         ),
-        "vlm": VLMResource(),
+        "vlm": VLMResource(unanswerable_every=UNANSWERABLE_EVERY),  # the sample's own setting
         "embedder": EmbedderResource(),
     }
 

@@ -12,12 +12,12 @@ from __future__ import annotations
 import dagster as dg
 import pytest
 
-from evalset_pipeline.core.corpus.sample_corpus import generate_sample_corpus
 from evalset_pipeline.core.index.embeddings import EmbedderSpec, EmbeddingStore
 from evalset_pipeline.core.paths import DataPaths
 from evalset_pipeline.core.tables import read_rows
 from evalset_pipeline.definitions import all_assets
 from evalset_pipeline.defs.resources import EmbedderResource, PipelineSettings, VLMResource
+from evalset_pipeline.samplekit.sample_corpus import generate_sample_corpus
 from evalset_pipeline_tests.support.tiny_clip import DIM
 
 INDEX = ["documents", "page_renders", "page_metadata", "page_embeddings", "template_groups"]

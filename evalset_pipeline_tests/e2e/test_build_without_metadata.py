@@ -12,13 +12,13 @@ from collections import Counter
 import dagster as dg
 import pytest
 
-from evalset_pipeline.core.corpus.sample_corpus import plan_sample_corpus
 from evalset_pipeline.core.golden.reader import load_golden_set
 from evalset_pipeline.core.index.clustering import adjusted_rand_index
 from evalset_pipeline.core.paths import DataPaths
 from evalset_pipeline.core.tables import read_rows
 from evalset_pipeline.definitions import all_assets
 from evalset_pipeline.defs.resources import EmbedderResource, PipelineSettings, VLMResource
+from evalset_pipeline.samplekit.sample_corpus import plan_sample_corpus
 from evalset_pipeline_tests.e2e.oracle import differing_axes, truth_by_unit
 
 

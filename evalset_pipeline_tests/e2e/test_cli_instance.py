@@ -12,10 +12,10 @@ from pathlib import Path
 import dagster as dg
 import pytest
 
-from evalset_pipeline.core.corpus.sample_corpus import generate_sample_corpus
 from evalset_pipeline.definitions import defs
 from evalset_pipeline.defs.external import report_to_instance
 from evalset_pipeline.defs.instance import instance_home, open_instance
+from evalset_pipeline.samplekit.sample_corpus import generate_sample_corpus
 from evalset_pipeline_tests.support.staleness import stale_statuses
 
 EVALSET = str(Path(sys.executable).with_name("evalset"))

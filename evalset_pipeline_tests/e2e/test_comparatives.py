@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import pytest
 
-from evalset_pipeline.core.corpus.sample_corpus import generate_sample_corpus, plan_sample_corpus
 from evalset_pipeline.core.golden.reader import load_golden_set
 from evalset_pipeline.core.paths import DataPaths
 from evalset_pipeline.core.tables import read_rows
+from evalset_pipeline.samplekit.sample_corpus import generate_sample_corpus, plan_sample_corpus
 from evalset_pipeline_tests.e2e.oracle import truth_by_unit
 from evalset_pipeline_tests.support.offline_build import build_golden_set
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pymupdf
 
-from evalset_pipeline.core.corpus.sample_corpus import generate_sample_corpus
 from evalset_pipeline.core.pipeline.coverage import NO_TEXT
+from evalset_pipeline.samplekit.sample_corpus import generate_sample_corpus
 
 EVALSET = str(Path(sys.executable).with_name("evalset"))
 

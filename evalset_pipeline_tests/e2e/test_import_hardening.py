@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 
 from evalset_pipeline.cli.main import main
-from evalset_pipeline.core.corpus.sample_corpus import (
-    format_value,
-    plan_sample_corpus,
-)
 from evalset_pipeline.core.exports import export_golden_set
 from evalset_pipeline.core.golden.reader import load_golden_set
 from evalset_pipeline.core.imports.records import imported_item_id
+from evalset_pipeline.samplekit.sample_corpus import (
+    format_value,
+    plan_sample_corpus,
+)
 from evalset_pipeline_tests.support.import_build import small_build
 
 

@@ -16,10 +16,10 @@ import duckdb
 import pymupdf
 import pytest
 
-from evalset_pipeline.core.corpus.sample_corpus import generate_sample_corpus, plan_sample_corpus
 from evalset_pipeline.core.tables import read_rows
 from evalset_pipeline.definitions import all_assets
 from evalset_pipeline.defs.resources import EmbedderResource, PipelineSettings, VLMResource
+from evalset_pipeline.samplekit.sample_corpus import generate_sample_corpus, plan_sample_corpus
 
 MODEL_STAGES = ("candidate_questions", "validated_questions", "candidate_labels")
 GOLDEN_LINEAGE = dg.AssetSelection.assets("golden_set").upstream()

@@ -12,7 +12,7 @@ from datetime import date
 import pytest
 
 from evalset_pipeline.core.golden.reader import load_golden_set
-from evalset_pipeline.core.vlm.table_questions import parse_table_question
+from evalset_pipeline.core.reader.table_questions import parse_table_question
 from evalset_pipeline_tests.support.korean_filings import FILERS, Filer, write_korean_filings
 from evalset_pipeline_tests.support.offline_build import build_golden_set
 

@@ -15,7 +15,7 @@ import pytest
 
 from evalset_pipeline.cli.main import main
 from evalset_pipeline.core.golden.reader import load_golden_set
-from evalset_pipeline.core.vlm.table_questions import parse_table_question
+from evalset_pipeline.core.reader.table_questions import parse_table_question
 from evalset_pipeline_tests.support.annual_reports import (
     FILERS,
     NOTE,

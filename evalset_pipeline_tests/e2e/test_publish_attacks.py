@@ -20,9 +20,9 @@ import duckdb
 import pyarrow.parquet as pq
 import pytest
 
-from evalset_pipeline.core.corpus.sample_corpus import generate_sample_corpus
-from evalset_pipeline.core.vlm.base import BatchError, PageView
+from evalset_pipeline.core.judging.base import BatchError, PageView
 from evalset_pipeline.core.vlm.openai_backend import OpenAIBackend
+from evalset_pipeline.samplekit.sample_corpus import generate_sample_corpus
 from evalset_pipeline_tests.support.fake_vlm_server import FakeVLMServer, PageIndex
 
 REPO = Path(__file__).resolve().parents[2]

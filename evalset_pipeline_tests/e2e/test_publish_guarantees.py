@@ -21,8 +21,8 @@ import duckdb
 import pytest
 
 from evalset_pipeline.cli.main import main
-from evalset_pipeline.core.corpus.sample_corpus import generate_sample_corpus
 from evalset_pipeline.core.golden.reader import list_golden_sets, load_golden_set, publish_history
+from evalset_pipeline.samplekit.sample_corpus import generate_sample_corpus
 
 EVALSET = str(Path(sys.executable).with_name("evalset"))
 ENV = {**os.environ, "HF_HUB_OFFLINE": "1"}

@@ -10,10 +10,10 @@ import dagster as dg
 import pytest
 
 from evalset_pipeline.cli.main import main
-from evalset_pipeline.core.corpus.sample_corpus import generate_sample_corpus
 from evalset_pipeline.core.golden.reader import load_golden_set
 from evalset_pipeline.definitions import all_assets
 from evalset_pipeline.defs.resources import EmbedderResource, PipelineSettings, VLMResource
+from evalset_pipeline.samplekit.sample_corpus import generate_sample_corpus
 
 
 def _build(corpus: Path, data: Path) -> dg.ExecuteInProcessResult:

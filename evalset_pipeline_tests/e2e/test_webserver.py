@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from evalset_pipeline.core.corpus.sample_corpus import generate_sample_corpus
+from evalset_pipeline.samplekit.sample_corpus import generate_sample_corpus
 from evalset_pipeline_tests.support.fake_vlm_server import free_port
 
 REPO = Path(__file__).resolve().parents[2]

@@ -36,7 +36,7 @@ def seed_pdfs() -> list[bytes]:
     """Small but varied starting points: text, images, forms, fonts, encryption, object streams."""
     import pymupdf
 
-    from evalset_pipeline.core.corpus.sample_corpus import plan_sample_corpus, render_document
+    from evalset_pipeline.samplekit.sample_corpus import plan_sample_corpus, render_document
     from evalset_pipeline_tests.support import bad_corpus as bc
 
     seeds: list[bytes] = []

@@ -222,7 +222,7 @@ class BadCorpus:
 
 
 def build_bad_corpus(root: Path, *, entities: int = 5, periods: int = 2) -> BadCorpus:
-    from evalset_pipeline.core.corpus.sample_corpus import generate_sample_corpus
+    from evalset_pipeline.samplekit.sample_corpus import generate_sample_corpus
 
     root = Path(root)
     summary = generate_sample_corpus(root, entities=entities, periods=periods)

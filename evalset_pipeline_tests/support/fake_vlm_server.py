@@ -31,9 +31,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from evalset_pipeline.core.vlm.base import TASKS, PageView, Qualifiers
+from evalset_pipeline.core.judging.base import TASKS, PageView, Qualifiers
+from evalset_pipeline.core.reader.textlayer import TextLayerBackend, qualify_question
 from evalset_pipeline.core.vlm.prompt_files import load_prompt
-from evalset_pipeline.core.vlm.textlayer import TextLayerBackend, qualify_question
 
 __all__ = [
     "FakeVLMServer",

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import dagster as dg
 
-from evalset_pipeline.core.corpus.sample_corpus import generate_sample_corpus
 from evalset_pipeline.definitions import all_assets
 from evalset_pipeline.defs.resources import EmbedderResource, PipelineSettings, VLMResource
+from evalset_pipeline.samplekit.sample_corpus import generate_sample_corpus
 
 AXES = ["period", "metric", "entity", "revision"]  # the restated deck is a revision sibling
 

@@ -19,7 +19,7 @@ from typing import Any
 
 from evalset_pipeline.core.evidence.figures import Figure, answer_figure
 from evalset_pipeline.core.evidence.index import EvidenceCell, EvidenceIndex
-from evalset_pipeline.core.vlm.table_questions import named_alike, same_item
+from evalset_pipeline.core.reader.table_questions import named_alike, same_item
 
 __all__ = [
     "ItemRef",
@@ -224,9 +224,9 @@ def evidence_judge(
     page, in its document (`renders`: page_renders rows; `facts`: document_facts rows). The judge
     cannot see whose figure it reads, so a page of another company than the item's gold pages'
     never answers it."""
+    from evalset_pipeline.core.judging.base import PageContext
     from evalset_pipeline.core.pagetext.layer import text_layer_or_empty
-    from evalset_pipeline.core.vlm.answer_evidence import judge_evidence
-    from evalset_pipeline.core.vlm.base import PageContext
+    from evalset_pipeline.core.reader.answer_evidence import judge_evidence
 
     pages = {r["unit_id"]: r for r in renders}
     contexts = {

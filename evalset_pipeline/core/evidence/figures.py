@@ -17,6 +17,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from evalset_pipeline.core.pagetext.digits import MIN_DIGITS, digit_key
+from evalset_pipeline.core.pagetext.text import number_value
 
 __all__ = [
     "MIN_DIGITS",
@@ -112,7 +113,7 @@ def answer_figure(answer: str) -> Figure | None:
     number = m.group(1)
     return Figure(
         key,
-        float(number.replace(",", "")),
+        number_value(number),
         scale_of_unit(rest),
         percent=rest.lstrip().startswith("%"),
         decimals=len(number.split(".", 1)[1]) if "." in number else 0,

@@ -39,18 +39,18 @@ from evalset_pipeline.core.evidence.figures import (
     text_figure_keys,
 )
 from evalset_pipeline.core.hashing import canonical_json, sha256_text
+from evalset_pipeline.core.judging.base import PageContext
 from evalset_pipeline.core.pagetext.fiscal import effective_year
-from evalset_pipeline.core.pagetext.korean import has_hangul
 from evalset_pipeline.core.pagetext.layer import text_layer_or_empty
+from evalset_pipeline.core.pagetext.text import has_hangul
 from evalset_pipeline.core.paths import DataPaths
-from evalset_pipeline.core.vlm.base import PageContext
-from evalset_pipeline.core.vlm.table_questions import (
+from evalset_pipeline.core.reader.table_questions import (
     dated_page,
     label_words,
     norm_words,
     read_table_page,
 )
-from evalset_pipeline.core.vlm.table_reader import cell_unit
+from evalset_pipeline.core.reader.table_reader import cell_unit
 
 __all__ = [
     "CELLS_SCHEMA",

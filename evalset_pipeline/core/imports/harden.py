@@ -4,7 +4,7 @@ The siblings are the ones the build mined (`hard_negatives`: same template, one 
 nearest by appearance), and the pages that print the gold's period (`comparative_pages`), exactly
 as for written questions. Every candidate is labelled by the configured judge with the item's
 reference answer: the VLM (`openai`) or, offline, the answer-evidence judge
-(core/vlm/answer_evidence.py). The benchmark's questions are its own words, so none is
+(core/reader/answer_evidence.py). The benchmark's questions are its own words, so none is
 rewritten. Each item is classified instead:
 
   kept                 the judge finds no sibling that states the answer         -> slice main
@@ -33,11 +33,11 @@ from evalset_pipeline.core.golden.publish import publish_golden_set
 from evalset_pipeline.core.hashing import fingerprint
 from evalset_pipeline.core.imports.records import ResolvedItem, SourceSet
 from evalset_pipeline.core.imports.resolve import Resolution
+from evalset_pipeline.core.judging.base import LabelResult, PageView
 from evalset_pipeline.core.pagetext.layer import load_text_layer
 from evalset_pipeline.core.paths import DataPaths
+from evalset_pipeline.core.reader.answer_evidence import judge_evidence
 from evalset_pipeline.core.review.regression import detect_language
-from evalset_pipeline.core.vlm.answer_evidence import judge_evidence
-from evalset_pipeline.core.vlm.base import LabelResult, PageView
 
 KEPT, SIBLING, GOLD_NOT_SUFFICIENT = "kept", "sibling_answers", "gold_not_sufficient"
 STATUSES = (KEPT, SIBLING, GOLD_NOT_SUFFICIENT)

@@ -20,7 +20,6 @@ Honest by construction: an extractor sees one page's text layer plus its PDF's o
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -28,6 +27,7 @@ from typing import Any
 from evalset_pipeline.core.pagetext.layer import load_text_layer
 from evalset_pipeline.core.pagetext.page_reader import PageFacts, language_of, read_page
 from evalset_pipeline.core.pagetext.periods import parse_periods
+from evalset_pipeline.core.pagetext.text import clean_text
 from evalset_pipeline.core.render.pages import PageRender
 
 ORIGINAL, RESTATED = "original", "restated"
@@ -37,10 +37,6 @@ _RESTATED = re.compile(r"\brestated\b|\brestatement\b|정정|재작성", re.I)
 def restated_in(page_text: str, document_title: str = "") -> bool:
     """The page or its PDF title says restated / restatement."""
     return bool(_RESTATED.search(page_text) or _RESTATED.search(document_title))
-
-
-def _norm(text: str) -> str:
-    return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text)).strip().casefold()
 
 
 def period_of(facts: PageFacts, document_title: str = "") -> str:
@@ -54,11 +50,15 @@ def period_of(facts: PageFacts, document_title: str = "") -> str:
 
 def entity_of(facts: PageFacts, author: str = "", document_title: str = "") -> str:
     author = author.strip()
-    if author and _norm(author) in _norm(facts.text):
+    if author and clean_text(author, casefold=True) in clean_text(facts.text, casefold=True):
         return author
-    title = _norm(document_title)
+    title = clean_text(document_title, casefold=True)
     for candidate in facts.entity_candidates:
-        if title and _norm(candidate) and title.startswith(_norm(candidate)):
+        if (
+            title
+            and clean_text(candidate, casefold=True)
+            and title.startswith(clean_text(candidate, casefold=True))
+        ):
             return candidate  # the header name the PDF title starts with ("Acme Group Q3 2024 results")
     if facts.entity_candidates:
         return facts.entity_candidates[0]

@@ -14,6 +14,7 @@ import re
 from collections.abc import Sequence
 
 from evalset_pipeline.core.metadata.page_subject import PageLine, PageSubject
+from evalset_pipeline.core.pagetext.text import HANGUL_SYLLABLES
 
 __all__ = ["skip_reason", "SKIP_REASONS"]
 
@@ -29,7 +30,9 @@ SKIP_REASONS = (
 _CONTENTS = re.compile(r"\b(?:table\s+of\s+contents|contents|index)\b|목\s*차|차\s*례", re.I)
 # A contents line: words, then a page number, and no other figure ("Risk Factors ...... 12").
 _CONTENTS_LINE = re.compile(
-    r"^(?!.*\d[\d,.]{3,})(?=.*[A-Za-z\uac00-\ud7a3]{3}).{4,}?(?:\.{2,}|\s)\s*\d{1,3}\s*$"
+    r"^(?!.*\d[\d,.]{3,})(?=.*[A-Za-z"
+    + HANGUL_SYLLABLES
+    + r"]{3}).{4,}?(?:\.{2,}|\s)\s*\d{1,3}\s*$"
 )
 _TRAILING = re.compile(r"(\d{1,3})\s*$")
 _PAGE_NUMBER = re.compile(r"^\s*\d{1,3}\s*$")

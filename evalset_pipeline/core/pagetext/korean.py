@@ -6,8 +6,9 @@ import calendar
 import re
 from datetime import date
 
+from evalset_pipeline.core.pagetext.text import HANGUL_SYLLABLES, has_hangul, is_hangul_syllable
+
 __all__ = [
-    "has_hangul",
     "has_batchim",
     "topic_particle",
     "subject_particle",
@@ -47,14 +48,10 @@ _DIGIT_BATCHIM = {
 }
 
 
-def has_hangul(text: str) -> bool:
-    return any("\uac00" <= ch <= "\ud7a3" for ch in text)
-
-
 def has_batchim(word: str) -> bool:
     """Does the word end in a final consonant (받침)? Decides 은/는, 이/가, 을/를."""
     last = word.rstrip().rstrip(")")[-1:] or " "
-    if "\uac00" <= last <= "\ud7a3":
+    if is_hangul_syllable(last):
         return (ord(last) - 0xAC00) % 28 != 0
     return _DIGIT_BATCHIM.get(last, False)
 
@@ -192,7 +189,8 @@ _RELATIVE = re.compile(
     r"(?P<rest>(?:\s*(?:3\s*개월|누적|금액))*)\s*$"
 )
 _RELATIVE_WORD = re.compile(
-    r"(?<![\uac00-\ud7a3])(?:당|전전|전)\s*(?:분기|반기|기)\s*(?:누적)?\s*말?(?![\uac00-\ud7a3])"
+    r"(?<![" + HANGUL_SYLLABLES + r"])(?:당|전전|전)\s*(?:분기|반기|기)\s*(?:누적)?\s*말?"
+    r"(?![" + HANGUL_SYLLABLES + r"])"
 )
 
 

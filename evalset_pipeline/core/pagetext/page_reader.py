@@ -17,12 +17,18 @@ It must never crash on a real-world page: any failure degrades to kind "other" w
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from evalset_pipeline.core.pagetext.periods import find_periods, parse_periods
+from evalset_pipeline.core.pagetext.text import (
+    HANGUL_LETTERS,
+    HANGUL_SYLLABLES,
+    clean_text,
+    number_value,
+    parse_number,
+)
 
 __all__ = [
     "SeriesValue",
@@ -147,9 +153,9 @@ class PageFacts:
 
     def segment_key(self, name: str) -> str | None:
         """The page's own spelling of a segment name, matched loosely (case, width, spaces)."""
-        wanted = _norm(name)
+        wanted = clean_text(name, casefold=True)
         for key in self.series:
-            if _norm(key) == wanted:
+            if clean_text(key, casefold=True) == wanted:
                 return key
         return None
 
@@ -157,11 +163,7 @@ class PageFacts:
 # --- text layer -------------------------------------------------------------------------------------
 
 
-def _norm(text: str) -> str:
-    return re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text)).strip().casefold()
-
-
-_HANGUL = re.compile(r"[\uac00-\ud7a3\u1100-\u11ff\u3130-\u318f]")
+_HANGUL = re.compile("[" + HANGUL_LETTERS + "]")  # jamo count: a text layer prints some apart
 _LATIN = re.compile(r"[A-Za-z]")
 
 
@@ -182,25 +184,6 @@ def metric_of(text: str) -> str | None:
 
 
 _NUMBER = re.compile(r"[+\-−]?\(?\d[\d,]*(?:\.\d+)?\)?")
-_NUMERIC_CELL = re.compile(
-    r"^(?P<sign>[+\-−])?(?P<paren>\()?(?:US\$|\$|₩|€)?\s*(?P<num>\d[\d,]*(?:\.\d+)?)\)?\s*(?P<suffix>%|[^\d\s]{0,12})?$"
-)
-
-
-def parse_number(text: str) -> float | None:
-    """'1,234.5' -> 1234.5, '+8.3%' -> 8.3, '(12.0)' -> -12.0, '12,345억원' -> 12345.0; else None."""
-    m = _NUMERIC_CELL.match(unicodedata.normalize("NFKC", text.strip()))
-    if not m:
-        return None
-    try:
-        value = float(m["num"].replace(",", ""))
-    except ValueError:
-        return None
-    if m["sign"] in ("-", "−") or m["paren"]:
-        value = -value
-    return value
-
-
 # --- layout -------------------------------------------------------------------------------------------
 
 
@@ -522,7 +505,7 @@ _SEGMENT_LIST = re.compile(
     r"^(?:by segment|by division|by business|segment-wise)\s*,?\s*|^부문별로는\s*|^사업부별로는\s*",
     re.I,
 )
-_SENTENCE_SPLIT = re.compile(r"(?<=[.!?。])\s+(?=[A-Z\uac00-\ud7a3])")
+_SENTENCE_SPLIT = re.compile(r"(?<=[.!?。])\s+(?=[A-Z" + HANGUL_SYLLABLES + r"])")
 
 
 def _read_prose(text: str, unit: str) -> _Series:
@@ -535,7 +518,7 @@ def _read_prose(text: str, unit: str) -> _Series:
         )
         total_unit = m["unit"] or unit
         out.total = SeriesValue(
-            _display(m["num"], _canonical_unit(total_unit)), float(m["num"].replace(",", ""))
+            _display(m["num"], _canonical_unit(total_unit)), number_value(m["num"])
         )
         out.total_yoy = _pct(sign * float(m["pct"]))
     for sentence in _SENTENCE_SPLIT.split(text):
@@ -550,7 +533,7 @@ def _read_prose(text: str, unit: str) -> _Series:
             segment = cm["seg"].strip()
             clause_unit = _canonical_unit(cm["unit"] or unit)
             out.series[segment] = SeriesValue(
-                _display(cm["num"], clause_unit), float(cm["num"].replace(",", ""))
+                _display(cm["num"], clause_unit), number_value(cm["num"])
             )
             if cm["yoy"] is not None:
                 out.yoy[segment] = _pct(float(cm["yoy"]))

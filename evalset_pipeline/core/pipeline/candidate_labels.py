@@ -14,10 +14,12 @@ from dataclasses import asdict, replace
 
 import pyarrow as pa
 
+from evalset_pipeline.core.backends.factory import backend_identity
 from evalset_pipeline.core.evidence.figures import answer_figure
 from evalset_pipeline.core.evidence.index import EvidenceIndex
 from evalset_pipeline.core.evidence.pools import ANSWER, MINED, PoolMember, answer_cells
 from evalset_pipeline.core.golden.schema import GOLDEN_JUDGMENTS
+from evalset_pipeline.core.judging.base import PageView
 from evalset_pipeline.core.pagetext.layer import text_layer_or_empty
 from evalset_pipeline.core.pipeline.context import StageContext
 from evalset_pipeline.core.pipeline.evidence_index import load_evidence_index
@@ -45,8 +47,6 @@ from evalset_pipeline.core.questions.labels import (
 )
 from evalset_pipeline.core.questions.validation import Validated
 from evalset_pipeline.core.tables import read_rows, write_rows
-from evalset_pipeline.core.vlm.base import PageView
-from evalset_pipeline.core.vlm.factory import backend_identity
 
 # golden_judgments before publishing: no version yet, every label the model's.
 SCHEMA = pa.schema([f for f in GOLDEN_JUDGMENTS if f.name not in ("version_id", "label_source")])

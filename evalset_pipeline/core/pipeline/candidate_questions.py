@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pyarrow as pa
 
+from evalset_pipeline.core.backends.factory import backend_identity
 from evalset_pipeline.core.pipeline.context import StageContext
 from evalset_pipeline.core.pipeline.gold_sample import load_gold_sample
 from evalset_pipeline.core.pipeline.lineage import record_producer
@@ -13,7 +14,6 @@ from evalset_pipeline.core.pipeline.page_renders import load_page_renders
 from evalset_pipeline.core.pipeline.pages import page_view
 from evalset_pipeline.core.pipeline.result import StageResult
 from evalset_pipeline.core.tables import read_rows, write_rows
-from evalset_pipeline.core.vlm.factory import backend_identity
 
 SCHEMA = pa.schema(
     [

@@ -21,13 +21,13 @@ from evalset_pipeline.core.evidence.index import (
     page_evidence,
     page_key,
 )
+from evalset_pipeline.core.judging.base import PageContext
 from evalset_pipeline.core.pipeline import graph
 from evalset_pipeline.core.pipeline.context import StageContext
 from evalset_pipeline.core.pipeline.page_metadata import load_document_contexts
 from evalset_pipeline.core.pipeline.page_renders import load_page_renders
 from evalset_pipeline.core.pipeline.result import StageResult
 from evalset_pipeline.core.tables import read_table, write_table
-from evalset_pipeline.core.vlm.base import PageContext
 
 STAGE = "evidence_index"
 _CHUNK = 64  # pages per task: a progress step, and small enough to spread over the workers

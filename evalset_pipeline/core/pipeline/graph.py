@@ -13,16 +13,16 @@ UI can never again show an asset as fresh while one of its inputs changed.
 
 from __future__ import annotations
 
-import ast
 import hashlib
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
 from evalset_pipeline.core.paths import DataPaths
+from evalset_pipeline.core.sources import PACKAGE, import_closure
+from evalset_pipeline.core.sources import PACKAGE_DIR as _SOURCE_DIR
 
-PACKAGE_DIR = Path(__file__).resolve().parents[2]  # evalset_pipeline/
-PACKAGE = PACKAGE_DIR.name
+PACKAGE_DIR = _SOURCE_DIR  # evalset_pipeline/ (a module global, so a test can point it at a copy)
 
 # External inputs: the corpus folder's PDFs and its metadata sidecar, reported (not built) with
 # their content hashes as data versions, so editing metadata.csv makes exactly page_metadata and
@@ -188,65 +188,6 @@ def stage_paths(root: str | Path, stage: str) -> StagePaths:
 _DATA_SUFFIXES = (".md", ".json", ".txt", ".yaml")
 
 
-def _module_file(module: str) -> Path | None:
-    rel = Path(*module.split(".")[1:])
-    for candidate in (PACKAGE_DIR / rel.with_suffix(".py"), PACKAGE_DIR / rel / "__init__.py"):
-        if candidate.is_file():
-            return candidate
-    return None
-
-
-def _module_name(path: Path) -> str:
-    rel = path.relative_to(PACKAGE_DIR).with_suffix("")
-    parts = rel.parts[:-1] if rel.name == "__init__" else rel.parts
-    return ".".join((PACKAGE, *parts))
-
-
-def _imports(path: Path) -> frozenset[str]:
-    """Package modules `path` imports, anywhere in the file (function-level imports included)."""
-    return _imports_of(path, path.stat().st_mtime_ns)
-
-
-@cache
-def _imports_of(
-    path: Path, mtime_ns: int
-) -> frozenset[str]:  # parsed once per file version, not per stage
-    name = _module_name(path)
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
-        if isinstance(node, ast.Import):
-            found |= {a.name for a in node.names}
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
-                base = ".".join([*anchor, *([base] if base else [])])
-            found.add(base)
-            found |= {f"{base}.{a.name}" for a in node.names}  # `from pkg import module`
-    return frozenset(m for m in found if m == PACKAGE or m.startswith(PACKAGE + "."))
-
-
-def import_closure(module: str) -> list[Path]:
-    """Source files of `module` and every package module it imports, transitively (parents' __init__ too)."""
-    seen: dict[str, Path] = {}
-    todo = [module]
-    while todo:
-        name = todo.pop()
-        if name in seen:
-            continue
-        path = _module_file(name)
-        if path is None:
-            continue
-        seen[name] = path
-        parts = name.split(".")
-        todo += [
-            ".".join(parts[:i]) for i in range(2, len(parts))
-        ]  # importing a.b.c runs a.b's __init__
-        todo += sorted(_imports(path))
-    return sorted(seen.values())
-
-
 def _data_files(sources: list[Path]) -> list[Path]:
     """Non-Python files in a data folder (no __init__.py) that a closure module beside it names as a
     string (`core/vlm/prompt_files.py`: "prompts"): the files that module reads, not every data
@@ -265,7 +206,7 @@ def _data_files(sources: list[Path]) -> list[Path]:
 @cache
 def code_version(stage: str) -> str:
     """12 hex of sha256 over the stage module's import closure and its data files."""
-    sources = import_closure(STAGE_MODULES[stage])
+    sources = import_closure(STAGE_MODULES[stage], PACKAGE_DIR)
     if not sources:
         raise FileNotFoundError(
             f"stage {stage}: module {STAGE_MODULES[stage]} not found under {PACKAGE_DIR}"

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
+from evalset_pipeline.core.judging.base import PageContext
 from evalset_pipeline.core.metadata.conflict_hold import HELD_REASON, hold_conflicting
 from evalset_pipeline.core.metadata.corpus_facts import read_corpus_facts
 from evalset_pipeline.core.metadata.document_facts import SCHEMA as DOCUMENT_FACTS_SCHEMA
@@ -31,7 +32,6 @@ from evalset_pipeline.core.pipeline.memo import memoized
 from evalset_pipeline.core.pipeline.page_renders import load_page_renders
 from evalset_pipeline.core.pipeline.result import StageResult
 from evalset_pipeline.core.tables import read_rows, write_rows
-from evalset_pipeline.core.vlm.base import PageContext
 
 MAX_LISTED = 30  # documents listed one by one in asset metadata
 

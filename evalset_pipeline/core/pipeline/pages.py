@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from evalset_pipeline.core.judging.base import PageContext, PageView
 from evalset_pipeline.core.render.pages import PageRender
-from evalset_pipeline.core.vlm.base import PageContext, PageView
 
 
 def page_view(

@@ -6,6 +6,7 @@ from dataclasses import asdict
 
 import pyarrow as pa
 
+from evalset_pipeline.core.backends.factory import backend_identity
 from evalset_pipeline.core.evidence.pools import ANSWER, MINED, answer_cells
 from evalset_pipeline.core.pipeline.candidate_questions import load_candidate_questions
 from evalset_pipeline.core.pipeline.context import StageContext
@@ -29,7 +30,6 @@ from evalset_pipeline.core.questions.validation import (
     validate,
 )
 from evalset_pipeline.core.tables import read_rows, write_rows
-from evalset_pipeline.core.vlm.factory import backend_identity
 
 SCHEMA = pa.schema(
     [

@@ -18,8 +18,8 @@ from dataclasses import dataclass, replace
 
 from evalset_pipeline.core.evidence.index import EvidenceCell, specific_label
 from evalset_pipeline.core.evidence.pools import ANSWER
-from evalset_pipeline.core.vlm.base import PageContext, PageView, VLMBackend
-from evalset_pipeline.core.vlm.table_questions import (
+from evalset_pipeline.core.judging.base import PageContext, PageView, VLMBackend
+from evalset_pipeline.core.reader.table_questions import (
     FUNCTION_WORDS,
     content_words,
     named_alike,

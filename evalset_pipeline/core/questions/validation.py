@@ -34,6 +34,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from evalset_pipeline.core.judging.base import Judgment, PageView, Qualifiers, VLMBackend
 from evalset_pipeline.core.labels import Underspecified
 from evalset_pipeline.core.pagetext.periods import period_order
 from evalset_pipeline.core.questions.funnel import (
@@ -43,8 +44,7 @@ from evalset_pipeline.core.questions.funnel import (
     QUALIFY,
     FunnelRow,
 )
-from evalset_pipeline.core.vlm.answers import answers_agree
-from evalset_pipeline.core.vlm.base import Judgment, PageView, Qualifiers, VLMBackend
+from evalset_pipeline.core.reader.answers import answers_agree
 
 DISTRACTOR, POOLED = "distractor", "pooled"
 _PRINTS_IT = "prints the gold's figure for the gold's row and period"

@@ -38,10 +38,10 @@ from typing import Any
 import pyarrow as pa
 
 from evalset_pipeline.core.hashing import fingerprint
+from evalset_pipeline.core.judging.base import PageContext, PageView
 from evalset_pipeline.core.paths import DataPaths
 from evalset_pipeline.core.questions.validation import Validated
 from evalset_pipeline.core.tables import read_rows, write_rows
-from evalset_pipeline.core.vlm.base import PageContext, PageView
 
 SLICE = "regression"
 DEFAULT_FILE = "regressions.jsonl"

@@ -132,10 +132,10 @@ def pool_runs(
 ) -> PoolResult:
     """Judge the runs' unjudged top-`depth` units and publish the version that holds them.
 
-    `open_backend()` returns a CachedBackend (core/vlm/factory.open_cached_backend); it is only
+    `open_backend()` returns a CachedBackend (core/backends/factory.open_cached_backend); it is only
     opened when there is something to judge, and closed afterwards.
     """
-    from evalset_pipeline.core.vlm.base import PageView
+    from evalset_pipeline.core.judging.base import PageView
 
     def page_view(
         page: Any, root: Path

@@ -23,9 +23,7 @@ from typing import Any, TypeVar
 import duckdb
 
 from evalset_pipeline.core.hashing import canonical_json, sha256_text
-from evalset_pipeline.core.redact import redact
-from evalset_pipeline.core.settings import setting
-from evalset_pipeline.core.vlm.base import (
+from evalset_pipeline.core.judging.base import (
     BatchError,
     CallUsage,
     Judgment,
@@ -35,6 +33,8 @@ from evalset_pipeline.core.vlm.base import (
     VLMBackend,
     WrittenQuestion,
 )
+from evalset_pipeline.core.redact import redact
+from evalset_pipeline.core.settings import setting
 
 CHUNK = 64
 T = TypeVar("T")

@@ -42,8 +42,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from evalset_pipeline.core.redact import redact, register_secret_env
-from evalset_pipeline.core.vlm.base import (
+from evalset_pipeline.core.judging.base import (
     TASKS,
     BatchError,
     CallFailure,
@@ -56,6 +55,7 @@ from evalset_pipeline.core.vlm.base import (
     Rewrite,
     WrittenQuestion,
 )
+from evalset_pipeline.core.redact import redact, register_secret_env
 from evalset_pipeline.core.vlm.prompt_files import PromptFile, load_prompt
 from evalset_pipeline.core.vlm.replies import InvalidReply, parse_reply
 
@@ -142,7 +142,7 @@ class OpenAIBackend:
 
     @classmethod
     def from_config(cls, config: Any) -> OpenAIBackend:
-        """From a `VLMConfig` (core/vlm/factory.py); optional knobs it may not carry get defaults."""
+        """From a `VLMConfig` (core/backends/factory.py); optional knobs it may not carry get defaults."""
         return cls(
             config.model,
             base_url=config.base_url,

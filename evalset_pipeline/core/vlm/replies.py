@@ -15,8 +15,8 @@ import re
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
+from evalset_pipeline.core.judging.base import Judgment, LabelResult, WrittenQuestion
 from evalset_pipeline.core.labels import Label
-from evalset_pipeline.core.vlm.base import Judgment, LabelResult, WrittenQuestion
 
 __all__ = [
     "InvalidReply",

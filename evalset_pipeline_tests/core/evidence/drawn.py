@@ -13,7 +13,7 @@ from evalset_pipeline.core.evidence.index import (
     EvidenceIndex,
     page_evidence,
 )
-from evalset_pipeline_tests.core.vlm.test_table_reader import centred, draw_layer, row
+from evalset_pipeline_tests.core.reader.test_table_reader import centred, draw_layer, row
 
 
 def statement(

@@ -13,10 +13,10 @@ from pathlib import Path
 import numpy as np
 
 from evalset_pipeline.core.corpus.documents import DocumentRecord, scan_corpus
-from evalset_pipeline.core.corpus.sample_corpus import CorpusPlan, PageRecord, plan_sample_corpus
 from evalset_pipeline.core.index.embeddings import EmbedderSpec, EmbedInput, embed_pages
 from evalset_pipeline.core.paths import DataPaths
 from evalset_pipeline.core.render.pages import PageRender, render_corpus
+from evalset_pipeline.samplekit.sample_corpus import CorpusPlan, PageRecord, plan_sample_corpus
 
 # The session's `small_corpus` fixture (evalset_pipeline_tests/conftest.py) is generated with these.
 SMALL = {"entities": 5, "periods": 2}

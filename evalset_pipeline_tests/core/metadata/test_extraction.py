@@ -6,7 +6,6 @@ from collections import Counter
 
 import pytest
 
-from evalset_pipeline.core.corpus.sample_corpus import PERIOD_SPELLINGS, corpus_periods
 from evalset_pipeline.core.metadata.extraction import (
     ORIGINAL,
     RESTATED,
@@ -15,6 +14,7 @@ from evalset_pipeline.core.metadata.extraction import (
 )
 from evalset_pipeline.core.metadata.page_metadata import build_page_metadata
 from evalset_pipeline.core.metadata.sidecar import Sidecar
+from evalset_pipeline.samplekit.sample_corpus import PERIOD_SPELLINGS, corpus_periods
 from evalset_pipeline_tests.core.index.rendered_corpus import rendered
 
 FIELDS = ("period", "metric", "entity", "revision", "language")

@@ -7,17 +7,17 @@ import json
 import pymupdf
 import pytest
 
-from evalset_pipeline.core.corpus.sample_corpus import (
-    PageRecord,
-    plan_sample_corpus,
-    render_document,
-)
 from evalset_pipeline.core.pagetext.layer import text_layer_of
 from evalset_pipeline.core.pagetext.page_reader import (
     language_of,
     metric_of,
     parse_number,
     read_page,
+)
+from evalset_pipeline.samplekit.sample_corpus import (
+    PageRecord,
+    plan_sample_corpus,
+    render_document,
 )
 
 KIND = {"cover": "cover", "segment_bar": "chart", "kpi_table": "table", "commentary": "prose"}

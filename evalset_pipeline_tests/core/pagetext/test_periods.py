@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from evalset_pipeline.core.corpus.sample_corpus import PERIOD_SPELLINGS, corpus_periods
 from evalset_pipeline.core.pagetext.periods import (
     display_period,
     find_periods,
     normalize_period,
     parse_periods,
 )
+from evalset_pipeline.samplekit.sample_corpus import PERIOD_SPELLINGS, corpus_periods
 
 
 @pytest.mark.parametrize(

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from evalset_pipeline.core.corpus.sample_corpus import generate_sample_corpus
 from evalset_pipeline.core.pipeline.context import BuildConfig, StageContext
 from evalset_pipeline.core.pipeline.documents import build_documents
 from evalset_pipeline.core.pipeline.graph import stage_paths
 from evalset_pipeline.core.pipeline.memo import memo_path
 from evalset_pipeline.core.pipeline.page_metadata import build_page_metadata_table
 from evalset_pipeline.core.pipeline.page_renders import build_page_renders
+from evalset_pipeline.samplekit.sample_corpus import generate_sample_corpus
 
 
 def _ctx(data, corpus, stage: str, **knobs) -> StageContext:

@@ -6,13 +6,13 @@ one printing the gold's row for another period, company or basis supporting."""
 import pytest
 
 from evalset_pipeline.core.evidence.pools import answer_cells
+from evalset_pipeline.core.judging.base import PageContext
 from evalset_pipeline.core.questions.labels import (
     CandidateLabel,
     as_same_table,
     asked_cells,
     by_evidence,
 )
-from evalset_pipeline.core.vlm.base import PageContext
 from evalset_pipeline_tests.core.evidence.drawn import index_of, statement
 
 GOLD = PageContext("Acme Corp", "10-K", "2023", "2023-12-31")

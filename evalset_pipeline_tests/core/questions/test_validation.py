@@ -2,6 +2,7 @@
 
 from pathlib import Path
 
+from evalset_pipeline.core.judging.base import Judgment, LabelResult, PageView
 from evalset_pipeline.core.questions.funnel import summarize
 from evalset_pipeline.core.questions.validation import (
     DISTRACTOR,
@@ -10,7 +11,6 @@ from evalset_pipeline.core.questions.validation import (
     PoolPage,
     validate,
 )
-from evalset_pipeline.core.vlm.base import Judgment, LabelResult, PageView
 
 AXES = ["period", "metric", "entity"]
 GOLD = {"period": "2024-Q3", "metric": "revenue", "entity": "Acme"}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pyarrow.compute as pc
 import pytest
 
+from evalset_pipeline.core.backends.factory import VLMConfig, open_cached_backend
 from evalset_pipeline.core.golden.reader import list_golden_sets, load_golden_set
 from evalset_pipeline.core.paths import DataPaths
 from evalset_pipeline.core.scoring.baselines import baseline_run
@@ -13,7 +14,6 @@ from evalset_pipeline.core.scoring.pooling import pool_runs, top_pairs
 from evalset_pipeline.core.scoring.qrels import qrels_from_golden
 from evalset_pipeline.core.scoring.report import summarize
 from evalset_pipeline.core.scoring.runs import run_from_columns
-from evalset_pipeline.core.vlm.factory import VLMConfig, open_cached_backend
 from evalset_pipeline_tests.core.scoring.test_baselines import build_once, copy_built
 
 DEPTH = 5  # a reported cutoff (conventions.KS), so judged@DEPTH exists

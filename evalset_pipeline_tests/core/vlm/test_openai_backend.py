@@ -11,14 +11,20 @@ import duckdb
 import pymupdf
 import pytest
 
+from evalset_pipeline.core.backends.factory import VLMConfig, make_backend
+from evalset_pipeline.core.judging.base import (
+    BatchError,
+    EndpointError,
+    PageView,
+    Qualifiers,
+    Rewrite,
+)
 from evalset_pipeline.core.pagetext.layer import text_layer_of
-from evalset_pipeline.core.vlm.base import BatchError, EndpointError, PageView, Qualifiers, Rewrite
+from evalset_pipeline.core.reader.textlayer import TextLayerBackend, qualify_question
 from evalset_pipeline.core.vlm.cache import CachedBackend, CallCache, Prices
-from evalset_pipeline.core.vlm.factory import VLMConfig, make_backend
 from evalset_pipeline.core.vlm.openai_backend import OpenAIBackend, _fit
 from evalset_pipeline.core.vlm.prompt_files import PROMPTS_DIR, load_prompt
 from evalset_pipeline.core.vlm.replies import REPLY_MODELS, InvalidReply, parse_reply
-from evalset_pipeline.core.vlm.textlayer import TextLayerBackend, qualify_question
 from evalset_pipeline_tests.support.fake_vlm_server import (
     FakeVLMServer,
     PageIndex,

@@ -38,6 +38,7 @@ from evalset_pipeline.core.atomic import write_bytes_atomic
 from evalset_pipeline.core.labels import PAGE_FIELDS
 from evalset_pipeline.core.pagetext.korean import object_particle as _object
 from evalset_pipeline.core.pagetext.korean import topic_particle as _topic
+from evalset_pipeline.core.pagetext.text import HANGUL_LETTERS
 
 __all__ = [
     "EntitySpec",
@@ -65,6 +66,10 @@ TEMPLATES = ("cover", "segment_bar", "kpi_table", "commentary")
 LAST_PERIOD = "2024-Q3"
 PAGE_W, PAGE_H = 960.0, 540.0  # 16:9 slide
 PDF_DATE = "D:20240101000000"
+# The sample's own setting of the offline writer (VLMConfig.unanswerable_every): one question in
+# ten deliberately asks what its page does not state, so the demo build shows validation dropping
+# it. Real corpora leave it at 0.
+UNANSWERABLE_EVERY = 10
 
 # Metric display names and units per language. The unit is part of every value a page prints.
 _METRIC_LABEL = {
@@ -523,9 +528,8 @@ def _figures(
 
 # --- drawing ------------------------------------------------------------------------------------------
 
-_HANGUL_RUN = re.compile(
-    r"[\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3]+|[^\u1100-\u11ff\u3130-\u318f\uac00-\ud7a3]+"
-)
+_HANGUL_RUN = re.compile("[" + HANGUL_LETTERS + "]+|[^" + HANGUL_LETTERS + "]+")
+_HANGUL_LETTER = re.compile("[" + HANGUL_LETTERS + "]")
 _BLACK = (0.1, 0.1, 0.12)
 _GREY = (0.42, 0.42, 0.45)
 _RULE = (0.7, 0.7, 0.72)
@@ -557,11 +561,7 @@ def _run_width(run: str, font: str, size: float) -> float:
 
 
 def _is_hangul(run: str) -> bool:
-    return bool(run) and (
-        "\uac00" <= run[0] <= "\ud7a3"
-        or "\u1100" <= run[0] <= "\u11ff"
-        or "\u3130" <= run[0] <= "\u318f"
-    )
+    return bool(_HANGUL_LETTER.match(run))
 
 
 def _text_width(text: str, size: float, bold: bool = False) -> float:
@@ -868,7 +868,7 @@ def render_document(doc_plan: DocumentPlan) -> bytes:
                 "author": spec.name,
                 "subject": "Synthetic quarterly results (evalset_pipeline sample corpus)",
                 "keywords": "",
-                "creator": "evalset_pipeline.core.corpus.sample_corpus",
+                "creator": "evalset_pipeline.samplekit.sample_corpus",
                 "producer": "PyMuPDF",
                 "creationDate": PDF_DATE,
                 "modDate": PDF_DATE,

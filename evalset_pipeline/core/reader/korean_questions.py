@@ -16,7 +16,7 @@ import re
 from datetime import date
 
 from evalset_pipeline.core.pagetext.korean import korean_date, topic_particle
-from evalset_pipeline.core.vlm.table_question import TableQuestion
+from evalset_pipeline.core.reader.table_question import TableQuestion
 
 __all__ = [
     "korean_period_phrase",

@@ -11,7 +11,7 @@ import pymupdf
 import pytest
 
 from evalset_pipeline.core.pagetext.layer import text_layer_of
-from evalset_pipeline.core.vlm.table_reader import (
+from evalset_pipeline.core.reader.table_reader import (
     Row,
     Table,
     cell_unit,
@@ -430,7 +430,7 @@ def test_a_two_column_page_is_read_one_column_at_a_time(tmp_path: Path) -> None:
 
 
 def test_labels_that_landed_in_the_first_column_are_moved_back() -> None:
-    from evalset_pipeline.core.vlm.table_reader import Column, _labels_from_first_column
+    from evalset_pipeline.core.reader.table_reader import Column, _labels_from_first_column
 
     cols = tuple(
         Column(i, h, 12, datetime.date(y, 12, 31) if y else None, None, 0.0, 0.0)
@@ -462,8 +462,8 @@ def test_quarter_headers_are_dated_by_the_filers_calendar(tmp_path: Path) -> Non
     """ "1Q21 | 4Q20 | 1Q20" over a highlights table: quarters, not years ("1Q21" once counted as
     the year 2021), dated only by the document's fiscal calendar; the filing's own quarter keeps
     the filing's own date (a 52/53-week quarter ends on a Saturday)."""
-    from evalset_pipeline.core.vlm.base import PageContext
-    from evalset_pipeline.core.vlm.table_questions import TablePage, dated_page
+    from evalset_pipeline.core.judging.base import PageContext
+    from evalset_pipeline.core.reader.table_questions import TablePage, dated_page
 
     layer = draw_layer(
         [

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import json
 
-from evalset_pipeline.core.vlm.base import PageContext, PageView
-from evalset_pipeline.core.vlm.table_questions import (
+from evalset_pipeline.core.judging.base import PageContext, PageView
+from evalset_pipeline.core.reader.table_questions import (
     judge_table_question,
     parse_table_question,
     qualify_table_question,
     read_table_page,
     write_table_question,
 )
-from evalset_pipeline.core.vlm.textlayer import TextLayerBackend
+from evalset_pipeline.core.reader.textlayer import TextLayerBackend
 from evalset_pipeline_tests.core.metadata.drawn import draw_pdf, layers_of
 
 
@@ -277,7 +277,7 @@ def test_the_labeller_takes_the_same_figure_for_the_same_row_under_another_headi
 
 
 def test_labels_compare_without_sign_words_or_a_last_expense():
-    from evalset_pipeline.core.vlm.table_questions import label_words, states_measure
+    from evalset_pipeline.core.reader.table_questions import label_words, states_measure
 
     assert label_words("Unrealized gain (loss), net") == label_words("Unrealized gain, net")
     assert label_words("Research and development expense") == label_words(
@@ -310,7 +310,7 @@ def test_a_share_count_takes_the_scale_its_heading_gives_shares(tmp_path):
 
 
 def test_one_line_item_under_two_labels_is_one_fact_only_with_the_same_figure():
-    from evalset_pipeline.core.vlm.table_questions import same_item
+    from evalset_pipeline.core.reader.table_questions import same_item
 
     assert same_item("Diluted earnings per ordinary share", "Diluted earnings per share")
     assert same_item("Long-term debt", "Long-term debt, excluding current portion")
@@ -367,7 +367,7 @@ def test_the_labeller_takes_the_same_figure_without_the_asked_sub_column(tmp_pat
 
 
 def test_labels_naming_one_measure_in_other_words_are_alike_and_others_are_not():
-    from evalset_pipeline.core.vlm.table_questions import named_alike
+    from evalset_pipeline.core.reader.table_questions import named_alike
 
     assert named_alike("Net cash provided by operating activities", "Cash Flows from Operations")
     assert named_alike("Diluted earnings per share", "Diluted EPS")
@@ -419,7 +419,7 @@ def test_a_label_opening_with_a_preposition_is_never_asked(tmp_path):
 def test_a_change_is_one_line_item_whichever_way_it_went():
     """The statement's "Increase (decrease) in cash" is the summary's "Net decrease in cash";
     a roll-forward's "Increases" and "Decreases" (plural, two rows of one table) stay apart."""
-    from evalset_pipeline.core.vlm.table_questions import same_label
+    from evalset_pipeline.core.reader.table_questions import same_label
 
     printed = "Increase (decrease) in cash, cash equivalents and restricted cash"
     for asked in (
@@ -436,7 +436,7 @@ def test_a_change_is_one_line_item_whichever_way_it_went():
 def test_a_qualifier_in_parentheses_is_the_qualifier_after_a_comma():
     """ "(excluding current portion)" says which figure a row is, as ", excluding current portion"
     does; "(included in accounts receivable, net)" only says where it sits."""
-    from evalset_pipeline.core.vlm.table_questions import same_label
+    from evalset_pipeline.core.reader.table_questions import same_label
 
     assert same_label(
         "Long-term debt, excluding current portion", "Long-term debt (excluding current portion)"

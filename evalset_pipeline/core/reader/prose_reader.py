@@ -29,7 +29,8 @@ from typing import Any
 
 from evalset_pipeline.core.pagetext.fiscal import find_dates
 from evalset_pipeline.core.pagetext.periods import MONTH_WORD
-from evalset_pipeline.core.vlm.table_reader import Column, Row, Table
+from evalset_pipeline.core.pagetext.text import number_value
+from evalset_pipeline.core.reader.table_reader import Column, Row, Table
 
 __all__ = ["read_prose_tables", "PROSE_TITLE"]
 
@@ -255,7 +256,7 @@ def _amount(m: re.Match[str]) -> tuple[str, float, str] | None:
     """(as printed, value, unit) of an amount: "$1.821 billion" -> ("1.821", 1.821, "USD billions")."""
     num = m["num"] or m["pct"]
     try:
-        value = float(num.replace(",", ""))
+        value = number_value(num)
     except ValueError:
         return None
     if m["pct"]:

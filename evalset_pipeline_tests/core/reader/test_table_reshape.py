@@ -6,15 +6,15 @@ import datetime
 
 import pytest
 
-from evalset_pipeline.core.vlm.table_questions import (
+from evalset_pipeline.core.reader.table_questions import (
     judge_table_question,
     parse_table_question,
     read_table_page,
     write_table_question,
 )
-from evalset_pipeline.core.vlm.table_reader import read_tables
-from evalset_pipeline.core.vlm.table_reshape import balance_date, band_period, reshape_tables
-from evalset_pipeline_tests.core.vlm.test_table_reader import centred, draw_layer, row
+from evalset_pipeline.core.reader.table_reader import read_tables
+from evalset_pipeline.core.reader.table_reshape import balance_date, band_period, reshape_tables
+from evalset_pipeline_tests.core.reader.test_table_reader import centred, draw_layer, row
 
 SEGMENTS = [
     [("l", 50, "Segment information (dollars in millions)")],

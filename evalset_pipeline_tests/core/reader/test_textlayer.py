@@ -13,21 +13,22 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from evalset_pipeline.core.corpus.sample_corpus import (
-    PageRecord,
-    plan_sample_corpus,
-    render_document,
-)
+from evalset_pipeline.core.judging.base import PageContext, PageView, Qualifiers, VLMBackend
 from evalset_pipeline.core.pagetext.fiscal import FiscalCalendar
 from evalset_pipeline.core.pagetext.layer import text_layer_of
-from evalset_pipeline.core.vlm.answers import answers_agree
-from evalset_pipeline.core.vlm.base import PageContext, PageView, Qualifiers, VLMBackend
-from evalset_pipeline.core.vlm.table_questions import parse_table_question
-from evalset_pipeline.core.vlm.textlayer import (
+from evalset_pipeline.core.reader.answers import answers_agree
+from evalset_pipeline.core.reader.table_questions import parse_table_question
+from evalset_pipeline.core.reader.textlayer import (
     TextLayerBackend,
     compose_question,
     parse_question,
     qualify_question,
+)
+from evalset_pipeline.samplekit.sample_corpus import (
+    UNANSWERABLE_EVERY,
+    PageRecord,
+    plan_sample_corpus,
+    render_document,
 )
 
 Corpus = list[tuple[PageRecord, PageView]]
@@ -63,7 +64,7 @@ def _context(rec: PageRecord) -> PageContext:
 
 @pytest.fixture(scope="module")
 def backend() -> TextLayerBackend:
-    return TextLayerBackend()
+    return TextLayerBackend(unanswerable_every=UNANSWERABLE_EVERY)  # the sample's own setting
 
 
 @pytest.fixture(scope="module")
@@ -135,7 +136,10 @@ def test_writer_asks_like_a_single_page_vlm(corpus: Corpus, written: list) -> No
     total = sum(1 for wq in written if wq is not None)
     assert 0.03 <= inferred / total <= 0.2  # about one in ten
     assert [
-        wq for wq in TextLayerBackend().write_questions([pv for _, pv in corpus])
+        wq
+        for wq in TextLayerBackend(unanswerable_every=UNANSWERABLE_EVERY).write_questions(
+            [pv for _, pv in corpus]
+        )
     ] == written  # deterministic
 
 
@@ -428,3 +432,27 @@ def test_a_kpi_tables_question_is_answered_by_the_same_quarters_chart(
         assert all(v != "sufficient" for m, v in by_metric.items() if m != rec.metric)
         checked += 1
     assert checked >= 3
+
+
+def test_the_rules_hash_covers_every_module_the_reader_runs():
+    from evalset_pipeline.core.reader import textlayer
+    from evalset_pipeline.core.sources import PACKAGE_DIR, import_closure
+
+    covered = {p.relative_to(PACKAGE_DIR).as_posix() for p in import_closure(textlayer.__name__)}
+    # no hand-kept list: every reader module and the page-text primitives it builds on
+    reader = {f"core/reader/{p.name}" for p in (PACKAGE_DIR / "core" / "reader").glob("*.py")}
+    assert reader - {"core/reader/answer_evidence.py"} <= covered
+    assert {"core/pagetext/korean.py", "core/pagetext/periods.py"} <= covered
+    assert not any(p.startswith("core/vlm/") for p in covered)  # the client is not the rules
+
+
+def test_unanswerable_questions_are_a_setting_off_by_default(corpus: Corpus):
+    pages = [pv for _, pv in corpus]
+    real = TextLayerBackend().write_questions(pages)
+    sample = TextLayerBackend(unanswerable_every=UNANSWERABLE_EVERY).write_questions(pages)
+    assert not any(wq is not None and _is_inferred(wq.question) for wq in real)
+    assert any(wq is not None and _is_inferred(wq.question) for wq in sample)
+    # the writer's cache key says which it is; the judge's does not change
+    on, off = TextLayerBackend(unanswerable_every=10), TextLayerBackend()
+    assert on.prompt_hash("write") != off.prompt_hash("write")
+    assert on.prompt_hash("judge") == off.prompt_hash("judge")

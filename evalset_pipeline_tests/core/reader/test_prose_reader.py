@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import datetime
 
-from evalset_pipeline.core.vlm.base import PageContext
-from evalset_pipeline.core.vlm.prose_reader import PROSE_TITLE, read_prose_tables
-from evalset_pipeline.core.vlm.table_questions import (
+from evalset_pipeline.core.judging.base import PageContext
+from evalset_pipeline.core.reader.prose_reader import PROSE_TITLE, read_prose_tables
+from evalset_pipeline.core.reader.table_questions import (
     judge_table_question,
     parse_table_question,
     read_table_page,
     write_table_question,
 )
 from evalset_pipeline_tests.core.metadata.drawn import draw_pdf, layers_of
-from evalset_pipeline_tests.core.vlm.test_table_reader import centred, draw_layer, row
+from evalset_pipeline_tests.core.reader.test_table_reader import centred, draw_layer, row
 
 
 def _stated(lines: list[str], tmp_path, name: str = "p.pdf") -> list[tuple[str, str, str, object]]:
@@ -380,7 +380,7 @@ def test_a_figure_narrowed_after_it_or_a_subject_cut_at_initials_is_not_read(tmp
 def test_rows_that_are_not_amounts_of_the_table_or_years_that_are_not_periods_are_not_asked(
     tmp_path,
 ):
-    from evalset_pipeline.core.vlm.table_reader import cell_unit
+    from evalset_pipeline.core.reader.table_reader import cell_unit
 
     fx = read_table_page(
         draw_layer(
@@ -452,7 +452,7 @@ def test_a_clause_that_narrows_the_subject_keeps_the_figure_out(tmp_path):
 
 
 def test_counts_in_a_money_table_take_its_scale_not_its_currency(tmp_path):
-    from evalset_pipeline.core.vlm.table_reader import cell_unit
+    from evalset_pipeline.core.reader.table_reader import cell_unit
 
     page = read_table_page(
         draw_layer(

@@ -29,8 +29,9 @@ from evalset_pipeline.core.pagetext.korean import (
     month_end,
     year_of,
 )
-from evalset_pipeline.core.vlm.prose_reader import PROSE_TITLE
-from evalset_pipeline.core.vlm.table_reader import Column, Row, Table, parse_value
+from evalset_pipeline.core.pagetext.text import HANGUL_SYLLABLES
+from evalset_pipeline.core.reader.prose_reader import PROSE_TITLE
+from evalset_pipeline.core.reader.table_reader import Column, Row, Table, parse_value
 
 __all__ = ["read_korean_prose_tables"]
 
@@ -46,7 +47,8 @@ _BULLET = re.compile(
     r"^\s*(?:[○●◦•·□■▪▶▷※ㅇ\-–]|\(\d{1,2}\)|\d{1,2}[.)](?=\s)|[가-하][.)](?=\s))\s*"
 )
 _OWNER = r"(?:(?:당사|회사|우리\s*회사)의\s+)?"
-_SUBJECT = r"(?P<subject>[\uac00-\ud7a3A-Za-z]+(?:\s[\uac00-\ud7a3A-Za-z]+){0,3}?)(?:은|는|이|가)"
+_WORD = "[" + HANGUL_SYLLABLES + "A-Za-z]+"
+_SUBJECT = r"(?P<subject>" + _WORD + r"(?:\s" + _WORD + r"){0,3}?)(?:은|는|이|가)"
 _AMOUNT = (
     r"(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?:(?P<pct>%)|(?P<scale>조|억|백만|만|천)?\s*"
     r"(?:(?P<currency>원|달러)|(?P<people>명)))(?!\s*\d)"

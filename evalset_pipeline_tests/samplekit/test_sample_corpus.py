@@ -12,7 +12,7 @@ from pathlib import Path
 import pymupdf
 import pytest
 
-from evalset_pipeline.core.corpus.sample_corpus import (
+from evalset_pipeline.samplekit.sample_corpus import (
     METRICS,
     SIDECAR_COLUMNS,
     corpus_periods,

@@ -31,7 +31,7 @@ from dataclasses import replace
 from datetime import date
 
 from evalset_pipeline.core.pagetext.fiscal import find_dates
-from evalset_pipeline.core.vlm.table_reader import Column, Row, Table, clean_label, span_months
+from evalset_pipeline.core.reader.table_reader import Column, Row, Table, clean_label, span_months
 
 __all__ = ["reshape_tables", "band_period", "balance_date"]
 

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 
 from rapidfuzz.distance import Levenshtein
 
+from evalset_pipeline.core.pagetext.text import locale_decimals, locale_number
+
 __all__ = [
     "normalize_answer",
     "parse_quantity",
@@ -87,32 +89,13 @@ class Quantity:
     decimals: int = 0  # digits printed after the decimal mark: the precision it was rounded to
 
 
-def _parse_number(num: str) -> float | None:
-    """Locale-tolerant: the last of '.'/',' is the decimal mark when both occur; a lone ',' or
-    '.' followed by exactly three digits (possibly repeated) is a thousands separator."""
-    num = num.replace(" ", "").replace("'", "")
-    if "," in num and "." in num:
-        decimal = "," if num.rfind(",") > num.rfind(".") else "."
-        thousands = "." if decimal == "," else ","
-        num = num.replace(thousands, "").replace(decimal, ".")
-    elif "," in num:
-        parts = num.split(",")
-        num = num.replace(",", "") if all(len(p) == 3 for p in parts[1:]) else num.replace(",", ".")
-    elif num.count(".") > 1:
-        num = num.replace(".", "")
-    try:
-        return float(num)
-    except ValueError:
-        return None
-
-
 def parse_quantity(text: str) -> Quantity | None:
     """'1,234.5 USD m' -> Quantity(1234.5, 'usd m'); '+4.2%' -> (4.2, '%'); 'Cloud' -> None."""
     norm = normalize_answer(text)
     m = _QUANTITY.match(norm)
     if not m:
         return None
-    value = _parse_number(m["num"])
+    value = locale_number(m["num"])
     if value is None:
         return None
     if m["sign"] in ("-", "−"):
@@ -122,19 +105,7 @@ def parse_quantity(text: str) -> Quantity | None:
         unit = "usd" if m["prefix"] in ("$", "us$", "usd") else m["prefix"]
     elif m["prefix"] in ("$", "us$", "usd") and unit in ("m", "mn", "million"):
         unit = "usd m"
-    return Quantity(value, _UNIT_ALIASES.get(unit, unit), _decimals(m["num"]))
-
-
-def _decimals(num: str) -> int:
-    """Digits after the decimal mark, read as `_parse_number` reads the mark."""
-    num = num.replace(" ", "").replace("'", "")
-    if "," in num and "." in num:
-        mark: str | None = "," if num.rfind(",") > num.rfind(".") else "."
-    elif "," in num:
-        mark = None if all(len(p) == 3 for p in num.split(",")[1:]) else ","
-    else:
-        mark = "." if num.count(".") == 1 else None
-    return len(num.rsplit(mark, 1)[1]) if mark else 0
+    return Quantity(value, _UNIT_ALIASES.get(unit, unit), locale_decimals(m["num"]))
 
 
 # A unit's scale word: "usd millions" is usd times 1e6. What is left is the currency.

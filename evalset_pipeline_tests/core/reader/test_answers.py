@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from evalset_pipeline.core.vlm.answers import anls, answers_agree, normalize_answer, parse_quantity
+from evalset_pipeline.core.reader.answers import (
+    anls,
+    answers_agree,
+    normalize_answer,
+    parse_quantity,
+)
 
 
 @pytest.mark.parametrize(

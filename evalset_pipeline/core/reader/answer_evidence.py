@@ -42,7 +42,6 @@ from __future__ import annotations
 import bisect
 import math
 import re
-import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -50,9 +49,10 @@ from pathlib import Path
 from typing import Any
 
 from evalset_pipeline.core.hashing import sha256_text
+from evalset_pipeline.core.judging.base import LabelResult, PageContext, PageView
 from evalset_pipeline.core.pagetext.layer import load_text_layer
-from evalset_pipeline.core.vlm.base import LabelResult, PageContext, PageView
-from evalset_pipeline.core.vlm.table_reader import Table, cell_unit, parse_value, read_tables
+from evalset_pipeline.core.pagetext.text import figure_text, number_value
+from evalset_pipeline.core.reader.table_reader import Table, cell_unit, parse_value, read_tables
 
 __all__ = [
     "AnswerFigure",
@@ -151,10 +151,6 @@ class EvidenceVerdict:
     )  # the answer's figures (or words) are on the page, whatever their row and period; None: nothing to look for
 
 
-def _norm(text: str) -> str:
-    return unicodedata.normalize("NFKC", text or "").replace("\u2212", "-")
-
-
 def _decimals(num: str) -> int:
     return len(num.split(".", 1)[1]) if "." in num else 0
 
@@ -194,14 +190,14 @@ def _not_a_figure(m: re.Match[str], text: str) -> bool:
 
 def answer_figures(answer: str, question: str = "") -> list[AnswerFigure]:
     """The figures an answer states; years and fiscal labels ("FY2022", "Q2") are periods, not figures."""
-    asked = _ASKED_SCALE.search(_norm(question))
+    asked = _ASKED_SCALE.search(figure_text(question))
     asked_scale = _SCALES[asked.group(1).lower()] if asked else None
     out: list[AnswerFigure] = []
-    text = _norm(answer)
+    text = figure_text(answer)
     for m in _FIGURE.finditer(text):
         if _not_a_figure(m, text):
             continue
-        value = float(m["num"].replace(",", ""))
+        value = number_value(m["num"])
         scale_word = (m["scale"] or "").lower()
         if scale_word in ("m", "b", "k") and not m["cur"]:
             scale_word = ""  # "5 m" could be metres; only "$5m" is money
@@ -215,7 +211,7 @@ def answer_figures(answer: str, question: str = "") -> list[AnswerFigure]:
 def question_years(question: str) -> set[int]:
     """Years a question names: FY2018, FY20, Q2 2023, Q22023, 2021."""
     years: set[int] = set()
-    text = _norm(question)
+    text = figure_text(question)
     for pattern in _YEAR_SPELLINGS:
         for m in pattern.finditer(text):
             y = int(m.group(1))
@@ -236,7 +232,7 @@ def _stem(word: str) -> str:
 def _terms(text: str) -> set[str]:
     """Content words, stemmed: what a question is about (function words, scaffolding and years dropped)."""
     text = re.sub(
-        r"\b(?:[A-Za-z]\.){2,}", lambda m: m.group(0).replace(".", ""), _norm(text)
+        r"\b(?:[A-Za-z]\.){2,}", lambda m: m.group(0).replace(".", ""), figure_text(text)
     )  # "U.S." -> "US"
     out = set()
     for w in _WORD.findall(text):
@@ -315,7 +311,7 @@ def _table_values(tables: Sequence[Table]) -> list[_PageValue]:
 
 
 def _text_values(text: str) -> list[_PageValue]:
-    lines = [ln.strip() for ln in _norm(text).splitlines() if ln.strip()]
+    lines = [ln.strip() for ln in figure_text(text).splitlines() if ln.strip()]
     out: list[_PageValue] = []
     for i, line in enumerate(lines):
         window = " ".join(lines[max(0, i - WINDOW) : i + WINDOW + 1])
@@ -328,7 +324,7 @@ def _text_values(text: str) -> list[_PageValue]:
                 scale_word = ""
             out.append(
                 _PageValue(
-                    abs(float(m["num"].replace(",", ""))),
+                    abs(number_value(m["num"])),
                     _decimals(m["num"]),
                     bool(m["pct"]),
                     _SCALES.get(scale_word),

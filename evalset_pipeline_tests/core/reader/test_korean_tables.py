@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from evalset_pipeline.core.judging.base import PageContext, PageView, Qualifiers
 from evalset_pipeline.core.pagetext.korean import date_relative, heading_subject
-from evalset_pipeline.core.vlm.base import PageContext, PageView, Qualifiers
-from evalset_pipeline.core.vlm.korean_columns import korean_column
-from evalset_pipeline.core.vlm.korean_prose import read_korean_prose_tables
-from evalset_pipeline.core.vlm.table_questions import (
+from evalset_pipeline.core.reader.korean_columns import korean_column
+from evalset_pipeline.core.reader.korean_prose import read_korean_prose_tables
+from evalset_pipeline.core.reader.table_questions import (
     TablePage,
     judge_table_question,
     parse_table_question,
@@ -22,9 +22,9 @@ from evalset_pipeline.core.vlm.table_questions import (
     read_table_page,
     write_table_question,
 )
-from evalset_pipeline.core.vlm.table_reader import parse_value, read_tables
-from evalset_pipeline.core.vlm.textlayer import TextLayerBackend, label_table_page
-from evalset_pipeline_tests.core.vlm.test_table_reader import centred, draw_layer, row
+from evalset_pipeline.core.reader.table_reader import parse_value, read_tables
+from evalset_pipeline.core.reader.textlayer import TextLayerBackend, label_table_page
+from evalset_pipeline_tests.core.reader.test_table_reader import centred, draw_layer, row
 
 D = datetime.date
 ANNUAL = PageContext("한빛전자", "annual-report", "2023", "2023-12-31")

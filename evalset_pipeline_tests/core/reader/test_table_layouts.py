@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import datetime
 
-from evalset_pipeline.core.vlm.base import PageContext
-from evalset_pipeline.core.vlm.table_questions import (
+from evalset_pipeline.core.judging.base import PageContext
+from evalset_pipeline.core.reader.table_questions import (
     judge_table_question,
     parse_table_question,
     read_table_page,
     write_table_question,
 )
-from evalset_pipeline.core.vlm.table_reader import cell_unit, read_tables
-from evalset_pipeline_tests.core.vlm.test_table_reader import centred, draw_layer, row
+from evalset_pipeline.core.reader.table_reader import cell_unit, read_tables
+from evalset_pipeline_tests.core.reader.test_table_reader import centred, draw_layer, row
 
 
 def test_a_footnote_line_is_not_a_row_and_does_not_break_the_columns(tmp_path):
@@ -483,7 +483,7 @@ def test_a_dash_in_a_sibling_column_is_a_printed_figure_so_the_column_is_named(t
         ],
         tmp_path,
     )
-    from evalset_pipeline.core.vlm.table_questions import _cells
+    from evalset_pipeline.core.reader.table_questions import _cells
 
     phrases = [
         p for _, r, _, p in _cells(read_table_page(layer).tables) if r.label.startswith("Comm")
@@ -587,7 +587,7 @@ def test_an_adjective_row_is_never_asked_and_plural_heads_take_were(tmp_path):
 
 
 def test_running_headers_are_no_sections_and_a_notes_number_is_no_part_of_its_title():
-    from evalset_pipeline.core.vlm.table_reader import _subject_line
+    from evalset_pipeline.core.reader.table_reader import _subject_line
 
     assert _subject_line(["Table of Contents"]) == ""
     assert _subject_line(["Item 8"]) == ""

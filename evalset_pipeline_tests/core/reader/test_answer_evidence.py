@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from evalset_pipeline.core.vlm.answer_evidence import (
+from evalset_pipeline.core.judging.base import PageContext
+from evalset_pipeline.core.reader.answer_evidence import (
     answer_figures,
     answer_printed,
     judge_evidence,
     question_years,
 )
-from evalset_pipeline.core.vlm.base import PageContext
-from evalset_pipeline_tests.core.vlm.test_table_reader import centred, draw_layer, row
+from evalset_pipeline_tests.core.reader.test_table_reader import centred, draw_layer, row
 
 QUESTION = "What is the FY2022 capital expenditure (in USD millions) for Acme? Use the cash flow statement."
 

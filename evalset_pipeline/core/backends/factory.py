@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from evalset_pipeline.core.judging.base import TASKS, VLMBackend
 from evalset_pipeline.core.paths import DataPaths
 from evalset_pipeline.core.settings import nested, setting
-from evalset_pipeline.core.vlm.base import TASKS, VLMBackend
 from evalset_pipeline.core.vlm.cache import CachedBackend, CallCache, Prices
 
 BACKENDS = ("textlayer", "openai")
@@ -39,6 +39,12 @@ class VLMConfig:
     max_retries: int = setting(
         5, help="Retries of a call that timed out or met a 429/5xx, with backoff"
     )
+    unanswerable_every: int = setting(
+        0,
+        help="textlayer only: one question in N deliberately asks what its page does not state, "
+        "a test that validation drops it (0: never; `evalset build` on the bundled sample corpus: "
+        "the sample's own setting, 10)",
+    )
     prices: Prices = nested(
         Prices,
         rename={"input_per_mtok": "input_usd_per_mtok", "output_per_mtok": "output_usd_per_mtok"},
@@ -47,9 +53,9 @@ class VLMConfig:
 
 def make_backend(config: VLMConfig) -> VLMBackend:
     if config.backend == "textlayer":
-        from evalset_pipeline.core.vlm.textlayer import TextLayerBackend
+        from evalset_pipeline.core.reader.textlayer import TextLayerBackend
 
-        return TextLayerBackend()
+        return TextLayerBackend(unanswerable_every=config.unanswerable_every)
     if config.backend == "openai":
         from evalset_pipeline.core.vlm.openai_backend import OpenAIBackend
 

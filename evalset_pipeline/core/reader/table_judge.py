@@ -1,0 +1,245 @@
+"""Judge: a table question read back against a page's tables. A page answers when one of its
+tables has a row whose label matches (loosely: case, punctuation, word order) and a column of the
+asked kind and date, any column, comparatives included; the entity named in a qualifier must be
+the page's, as the page prints it or as its document's registrant (`PageContext`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from datetime import date
+
+from rapidfuzz import fuzz
+
+from evalset_pipeline.core.judging.base import Judgment, PageContext
+from evalset_pipeline.core.pagetext.digits import is_specific
+from evalset_pipeline.core.pagetext.fiscal import effective_year
+from evalset_pipeline.core.pagetext.text import has_hangul
+from evalset_pipeline.core.reader.answers import answers_agree
+from evalset_pipeline.core.reader.row_labels import (
+    LABEL_MATCH,
+    _label_score,
+    named_alike,
+    norm_words,
+    same_item,
+)
+from evalset_pipeline.core.reader.table_page import (
+    _BASIS,
+    _TOTAL,
+    ENTITY_MATCH,
+    ROW_WITHOUT_PERIOD,
+    TablePage,
+    _answer,
+    column_measure,
+    dated_page,
+)
+from evalset_pipeline.core.reader.table_question import TableQuestion
+from evalset_pipeline.core.reader.table_reader import Column, Row, Table, cell_unit
+
+
+def _fiscal_year_end(context: PageContext | None) -> tuple[int, int]:
+    """(month, day) the page's fiscal year ends on: its annual report's period end, else Dec 31."""
+    if context is not None and len(context.period) == 4 and context.period_end:
+        try:
+            end = date.fromisoformat(context.period_end)
+            return end.month, end.day
+        except ValueError:
+            pass
+    return 12, 31
+
+
+def _column_fits(q: TableQuestion, col: Column, year_end: tuple[int, int] = (12, 31)) -> bool:
+    """A year asked ("in 2022", "in fiscal 2022") is the year a twelve-month column is named after,
+    and a year-ended date asked is a bare year column of that year: the same figure either way;
+    a balance asked at the fiscal year's end is a bare year column of a multi-year summary.
+    A sub-column asked must be the one its header names."""
+    if (
+        q.measure
+        and fuzz.token_set_ratio(norm_words(q.measure), norm_words(column_measure(col)))
+        < LABEL_MATCH
+    ):
+        return False
+    if q.year is not None:
+        if col.end is None:
+            return col.year == q.year and col.months in (None, 12)
+        if col.months is None:  # a balance at the fiscal year's end is that year's balance
+            return (col.end.month, col.end.day) == year_end and effective_year(col.end) == q.year
+        return col.months == 12 and effective_year(col.end) == q.year
+    if q.end is None:
+        return False
+    if col.end is None:
+        at_year_end = q.months is None and (q.end.month, q.end.day) == year_end
+        return (
+            (q.months == 12 or at_year_end)
+            and col.year == effective_year(q.end)
+            and col.months in (None, 12)
+        )
+    if {q.months, col.months} == {None, 12} and col.end == q.end:
+        return True  # a balance printed under "Year Ended December 31," is the year-end balance
+    return col.end == q.end and col.months == q.months
+
+
+def _row_score(q: TableQuestion, row: Row, table: Table | None = None) -> float:
+    """How well a row's label names the asked one (word order and punctuation aside); 0 when the
+    section differs. "Total cost of revenue" is not "Total revenue": the whole label must agree.
+    The section is the row's parent or the heading its table sits under."""
+    if q.parent and not _parent_fits(q.parent, row, table.subject if table else ""):
+        return 0.0
+    score = _label_score(q.label, row.label)
+    if _TOTAL.match(row.label.strip()):
+        section = row.parent or (table.subject if table else "")
+        if section:
+            score = max(score, _label_score(q.label, f"{row.label} {section}"))
+    return score if score >= LABEL_MATCH else 0.0
+
+
+def _parent_fits(asked: str, row: Row, subject: str) -> bool:
+    """The asked section is the row's parent, its table's heading, or both; asked as both ("Club
+    Segment, Excluding Fuel"), the part after the heading must be the row's own parent."""
+    printed = [p for p in (row.parent, subject, f"{subject} {row.parent}".strip()) if p]
+    if max((_section_score(asked, p) for p in printed), default=0.0) < LABEL_MATCH:
+        return False
+    head, _, rest = asked.partition(", ")
+    if subject and row.parent and rest and _section_score(head, subject) >= LABEL_MATCH:
+        return _section_score(rest, row.parent) >= LABEL_MATCH
+    return True
+
+
+def _section_score(asked: str, printed: str) -> float:
+    """How well a printed heading names the asked one. Every asked word must be printed: the
+    heading "Revenues" does not name "Corporate/Other Segment, Revenues" (it is another segment's)."""
+    a, b = norm_words(asked), norm_words(printed)
+    if has_hangul(a) or has_hangul(b):
+        return fuzz.ratio(a.replace(" ", ""), b.replace(" ", ""))
+    if set(a.split()) <= set(b.split()):
+        return fuzz.token_set_ratio(a, b)
+    return fuzz.token_sort_ratio(a, b)
+
+
+def _basis_named(q: TableQuestion, table: Table) -> bool:
+    """A table under a basis heading (a segment, pro forma, separate accounts) holds that basis's
+    figures, not the company's: it answers only a question that names the heading (as the writer
+    always asks such rows)."""
+    if not _BASIS.search(table.subject):
+        return True
+    return bool(q.parent) and _section_score(table.subject, q.parent) >= LABEL_MATCH
+
+
+# A sub-column that is the whole of the others ("Total", "Consolidated") answers for the row.
+_WHOLE_COLUMN = re.compile(r"^(?:total|consolidated|combined|all)\b", re.I)
+
+
+# A sub-column of a statistic over the period ("Min", "Average" of a value-at-risk table) is no
+# figure a reader asks for by its header.
+_STATISTIC_COLUMN = re.compile(r"^(?:min(?:imum)?|max(?:imum)?|avg|average|high|low|median)$", re.I)
+
+
+def _whole_column(measure: str, context: PageContext | None) -> bool:
+    """The sub-column that is the whole of the others: "Total", "Consolidated", or the one named
+    after the registrant itself (a bank's segment table ends in its own name's column)."""
+    if _WHOLE_COLUMN.match(measure):
+        return True
+    return bool(
+        context is not None
+        and context.entity
+        and fuzz.ratio(norm_words(measure), norm_words(context.entity)) >= ENTITY_MATCH
+    )
+
+
+def _entity_ok(entity: str, text: str, context: PageContext | None) -> bool:
+    if not entity:
+        return True
+    if (
+        context is not None
+        and context.entity
+        and fuzz.ratio(norm_words(entity), norm_words(context.entity)) >= ENTITY_MATCH
+    ):
+        return True
+    return norm_words(entity) in norm_words(text)
+
+
+def judge_table_question(
+    q: TableQuestion, page: TablePage, context: PageContext | None = None, restated: bool = False
+) -> Judgment:
+    """Does the page print the asked cell, in any column (comparatives included)? Among rows, only
+    the best-matching label counts ("Total revenue" never answers for "Total cost of revenue")."""
+    if not _entity_ok(q.entity, page.text, context):
+        shown = context.entity if context is not None and context.entity else "another entity"
+        return Judgment(False, None, f"question entity {q.entity!r} is not the page's ({shown!r})")
+    if q.revision == "restated" and not restated:
+        return Judgment(
+            False, None, "question asks for restated figures; page shows figures as reported"
+        )
+    if q.revision == "original" and restated:
+        return Judgment(
+            False, None, "question asks for figures as originally reported; page is restated"
+        )
+    page = dated_page(page, context)
+    year_end = _fiscal_year_end(context)
+    scored = [(_row_score(q, row, t), t, row) for t in page.tables for row in t.rows]
+    best = max((s for s, _, _ in scored), default=0.0)
+    if best == 0:
+        return Judgment(False, None, f"no row {q.label!r} on the page")
+    several = ""
+    for table, row in ((t, r) for s, t, r in scored if s == best):
+        if not _basis_named(q, table):
+            continue
+        fitting = [
+            i
+            for i, col in enumerate(table.columns)
+            if i < len(row.cells)
+            and row.cells[i]
+            and row.values[i] is not None
+            and _column_fits(q, col, year_end)
+        ]
+        if len({row.values[i] for i in fitting}) > 1 and not q.measure:
+            # Several sub-columns for the asked period (segments, regions side by side): the
+            # question names none, so only a column that is their whole answers it.
+            whole = [i for i in fitting if _whole_column(column_measure(table.columns[i]), context)]
+            if len(whole) != 1:
+                several = ", ".join(row.cells[i] or "" for i in fitting)
+                continue
+            fitting = whole
+        if fitting:
+            i = fitting[0]
+            return Judgment(
+                True,
+                _answer(row.cells[i] or "", cell_unit(table, row, i)),
+                f"row {row.label!r}, column {table.columns[i].header!r}: {row.cells[i]}",
+            )
+    if several:
+        return Judgment(
+            False, None, f"row {q.label!r} prints several figures for the asked period ({several})"
+        )
+    return Judgment(False, None, f"row {q.label!r} {ROW_WITHOUT_PERIOD}")
+
+
+def prints_answer(
+    q: TableQuestion, page: TablePage, reference: str, context: PageContext | None = None
+) -> str | None:
+    """Where the page prints `reference` in a row of the asked label for the asked period, under
+    whatever heading ("row 'Short-term debt', column '2023': 80"), else None. The question's
+    heading says where the gold prints its figure; a page printing the same figure for the same
+    row and period states the same fact (the labeller's rule, not the judge's: the judge is
+    never told the answer). The asked sub-column ("in the Carrying Value column") is a locator
+    like the heading: the balance sheet's one column printing the same figure states it too."""
+    if not _entity_ok(q.entity, page.text, context):
+        return None
+    page = dated_page(page, context)
+    year_end = _fiscal_year_end(context)
+    q = replace(q, measure="")
+    for table in page.tables:
+        for row in table.rows:
+            same = same_item(q.label, row.label)
+            if not same and not named_alike(q.label, row.label):
+                continue
+            for i, col in enumerate(table.columns):
+                cell = row.cells[i] if i < len(row.cells) else None
+                if not cell or row.values[i] is None or not _column_fits(q, col, year_end):
+                    continue
+                if (same or is_specific(cell)) and answers_agree(
+                    _answer(cell, cell_unit(table, row, i)), reference
+                ):
+                    return f"row {row.label!r}, column {col.header!r}: {cell}"
+    return None

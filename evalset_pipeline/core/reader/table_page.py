@@ -1,0 +1,155 @@
+"""A page's tables as the table questions see them: the tables read once (`read_table_page`), the
+dated ones (`dated_page`), and what a column or cell says (its measure, its printed answer).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from datetime import date
+from typing import Any
+
+from evalset_pipeline.core.judging.base import PageContext
+from evalset_pipeline.core.pagetext.fiscal import FiscalCalendar
+from evalset_pipeline.core.pagetext.korean import date_relative
+from evalset_pipeline.core.pagetext.periods import MONTH_NAMES, MONTH_WORD
+from evalset_pipeline.core.reader.korean_prose import read_korean_prose_tables
+from evalset_pipeline.core.reader.korean_questions import korean_period_phrase
+from evalset_pipeline.core.reader.prose_reader import read_prose_tables
+from evalset_pipeline.core.reader.table_reader import Column, Table, read_tables
+from evalset_pipeline.core.reader.table_reshape import reshape_tables
+
+ROW_WITHOUT_PERIOD = (
+    "is on the page but not for the asked period"  # the judge's reason a labeller reads
+)
+
+
+ENTITY_MATCH = 90.0
+
+
+_SPANS = {3: "three months", 6: "six months", 9: "nine months", 12: "year"}
+
+
+@dataclass(frozen=True)
+class TablePage:
+    """A page as this module reads it: its text (for entity names) and its tables, read once;
+    the figures its prose states for a named period are one-row tables too (`prose_reader`)."""
+
+    text: str
+    tables: tuple[Table, ...]
+
+
+def read_table_page(layer: dict[str, Any]) -> TablePage:
+    return TablePage(
+        str(layer.get("text") or ""),
+        tuple(reshape_tables(read_tables(layer)))
+        + tuple(read_prose_tables(layer))
+        + tuple(read_korean_prose_tables(layer)),
+    )
+
+
+def _date_text(d: date) -> str:
+    return f"{MONTH_NAMES[d.month - 1]} {d.day}, {d.year}"
+
+
+def _period_phrase(col: Column, language: str = "en") -> str | None:
+    if language == "ko":
+        return korean_period_phrase(col.months, col.end, col.year)
+    if col.end is not None and col.months in _SPANS:
+        return f"for the {_SPANS[col.months]} ended {_date_text(col.end)}"
+    if col.end is not None and col.months is None:
+        return f"as of {_date_text(col.end)}"
+    if col.end is None and col.year is not None and col.months in (None, 12):
+        # As the page prints it: "Fiscal 2023" is asked "in fiscal 2023", a bare "2023" "in 2023".
+        return f"in fiscal {col.year}" if "fiscal" in col.header.casefold() else f"in {col.year}"
+    return None
+
+
+# A bare total row: asked "Total Operating Income", read back against its section (`_row_score`).
+_TOTAL = re.compile(r"^(?:sub)?total$", re.I)
+
+
+# A heading that states the basis of its figures: a row under "Pro Forma Financial Information" or
+# "International Segment" is not the same figure as the statements' row of that name, so
+# it is asked under its heading.
+_BASIS = re.compile(
+    r"\bpro\s+forma\b|\bsegments?\b|\bnon-gaap\b|\bdiscontinued\s+operations\b|"
+    r"\bseparate\s+accounts?\b|\bparent\s+company\b|\bguarantors?\b|\bconstant\s+currency\b",
+    re.I,
+)
+
+
+def has_dated_table(page: TablePage, context: PageContext | None = None) -> bool:
+    """Does the page hold a table with at least one column this writer can name a period for?"""
+    return any(_period_phrase(c) for t in dated_page(page, context).tables for c in t.columns)
+
+
+def dated_page(page: TablePage, context: PageContext | None) -> TablePage:
+    """The page with its columns named relative to the filing ("당기말", "전기") dated by the
+    filing's own period, and its quarters named without a date ("1Q21", "Q4 2020") by the
+    filer's fiscal calendar (the filing's own quarter ends on the filing's own date, so a
+    52/53-week quarter keeps its day); without the document's period they stay undated (never
+    asked)."""
+    if not any(
+        c.relative is not None or c.quarter is not None for t in page.tables for c in t.columns
+    ):
+        return page
+    if context is None or not context.period or not context.period_end:
+        return page
+    calendar = FiscalCalendar.of_period(context.period, context.period_end)
+
+    def dated(col: Column) -> Column:
+        if col.quarter is not None:
+            if calendar is None:
+                return col
+            end = calendar.quarter_end(*col.quarter)
+            own = date.fromisoformat(context.period_end)
+            if context.period == f"{col.quarter[0]}-Q{col.quarter[1]}" or (
+                context.period == str(col.quarter[0]) and col.quarter[1] == 4
+            ):
+                end = own
+            return replace(col, end=end, quarter=None)
+        if col.relative is None:
+            return col
+        found = date_relative(col.months, col.relative, context.period, context.period_end)
+        if found is None:
+            return col
+        return replace(col, months=found[0], end=found[1], relative=None)
+
+    return replace(
+        page,
+        tables=tuple(replace(t, columns=tuple(dated(c) for c in t.columns)) for t in page.tables),
+    )
+
+
+def _answer(cell: str, unit: str) -> str:
+    """A cell as printed with its unit: "1,234 (USD millions)", "12.5%", "2,663.9" (a count)."""
+    if unit == "%":
+        return cell if cell.endswith("%") else f"{cell}%"
+    return cell if not unit or cell.endswith("%") else f"{cell} ({unit})"
+
+
+_PERIOD_WORDS = re.compile(
+    r"\b(?:for\s+the\s+)?(?:(?:three|six|nine|twelve)\s+months?|(?:fiscal\s+)?years?|quarters?|"
+    r"periods?|weeks?)\s+(?:ended|ending)\b|\b(?:as\s+of|at|ended|ending|fiscal|fy)\b|"
+    r"\b" + MONTH_WORD + r"(?:\s+\d{1,2})?\b|"
+    r"\b(?:19|20)\d{2}\b",
+    re.I,
+)
+
+
+MAX_MEASURE_WORDS = 5
+
+
+def column_measure(col: Column) -> str:
+    """What a column's header says besides its period: "Fair Value" of "December 31, 2018 Fair
+    Value", "U.S." of "2021 U.S."; "" when the header is the period alone."""
+    text = _PERIOD_WORDS.sub(" ", col.header)
+    text = re.sub(r"(?<=\w)\((?:[a-z]|\d{1,2})\)", " ", text)  # footnote marks: "mortgage(d)"
+    text = re.sub(r"\(\s*[,;:]?\s*\)", " ", text)  # "(2021)" once its year is gone
+    # Parentheses inside stay as printed: "Income (loss) before tax", not "Income loss before tax".
+    text = re.sub(r"\s+", " ", re.sub(r"[,;:]+", " ", text)).strip(" -–")
+    if text.count("(") != text.count(")"):
+        text = re.sub(r"[()]", " ", text)
+        text = re.sub(r"\s+", " ", text).strip(" -–")
+    return text if sum(ch.isalpha() for ch in text) >= 2 else ""

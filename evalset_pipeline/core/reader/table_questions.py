@@ -1,0 +1,533 @@
+"""Questions about one cell of a real financial table, for the offline `textlayer` backend.
+
+Writer: from the page's tables (`table_reader`), one row and one dated column, chosen
+deterministically from the page's content; the question names the row (with its section when the
+row is a sub-item) and the column's period as the page prints it, and the answer is the cell as
+printed with the table's unit:
+
+    What was Total revenue for the year ended December 1, 2017?  ->  7,301,505 (USD thousands)
+    What were Total assets as of December 31, 2022?               ->  46,455 (USD millions)
+
+It never computes (no sums, no shares), and a row's unit is `cell_unit`'s: a money row never
+reads as "employees", a share count never as money.
+
+Judge: the same grammar read back (`table_judge`), over the page's tables (`table_page`), with
+row labels compared as `row_labels` compares them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+from datetime import date
+
+from rapidfuzz import fuzz
+
+from evalset_pipeline.core.hashing import sha256_text
+from evalset_pipeline.core.judging.base import PageContext, WrittenQuestion
+from evalset_pipeline.core.pagetext.fiscal import effective_year, find_dates
+from evalset_pipeline.core.pagetext.text import is_hangul_syllable
+from evalset_pipeline.core.reader.korean_questions import (
+    SECTION_WORD,
+    korean_label_phrase,
+    korean_question,
+    parse_korean_question,
+    qualify_korean_question,
+)
+from evalset_pipeline.core.reader.row_labels import (
+    _ASIDE,
+    _POSSESSIVE,
+    label_words,
+    named_alike,
+    norm_words,
+    same_item,
+)
+from evalset_pipeline.core.reader.row_labels import FUNCTION_WORDS as FUNCTION_WORDS
+from evalset_pipeline.core.reader.row_labels import content_words as content_words
+from evalset_pipeline.core.reader.row_labels import same_label as same_label
+from evalset_pipeline.core.reader.table_judge import (
+    _STATISTIC_COLUMN,
+    _whole_column,
+    judge_table_question,
+    prints_answer,
+)
+from evalset_pipeline.core.reader.table_page import (
+    _BASIS,
+    _TOTAL,
+    ENTITY_MATCH,
+    MAX_MEASURE_WORDS,
+    ROW_WITHOUT_PERIOD,
+    TablePage,
+    _answer,
+    _period_phrase,
+    column_measure,
+    dated_page,
+    has_dated_table,
+    read_table_page,
+)
+from evalset_pipeline.core.reader.table_question import TableQuestion
+from evalset_pipeline.core.reader.table_reader import Column, Row, Table, cell_unit, names_per_share
+
+__all__ = [
+    "TablePage",
+    "TableQuestion",
+    "read_table_page",
+    "parse_table_question",
+    "write_table_question",
+    "judge_table_question",
+    "qualify_table_question",
+    "has_dated_table",
+    "column_measure",
+    "dated_page",
+    "label_words",
+    "norm_words",
+    "prints_answer",
+    "named_alike",
+    "same_item",
+    "states_measure",
+    "ROW_WITHOUT_PERIOD",
+]
+
+
+_SPAN_WORDS = {
+    "three months": 3,
+    "six months": 6,
+    "nine months": 9,
+    "year": 12,
+    "fiscal year": 12,
+    "twelve months": 12,
+}
+
+
+_DATE = r"[A-Z][a-z]+ \d{1,2}, \d{4}"
+
+
+_GRAMMAR = re.compile(
+    r"^What (?:was|were) (?P<label>.+?)(?: under (?P<parent>.+?))?(?: in the (?P<measure>[^?]+?) column)? "
+    r"(?:for the (?P<span>three months|six months|nine months|twelve months|fiscal year|year) ended (?P<end>"
+    + _DATE
+    + r")"
+    r"|as of (?P<instant>" + _DATE + r")|in (?:fiscal )?(?P<year>\d{4}))"
+    r"(?P<rest>(?:, for [^?]+?)?(?:, as (?:restated|originally reported))?)\?$"
+)
+
+
+_ENTITY = re.compile(r", for (?P<entity>[^?]+?)(?=, as (?:restated|originally reported)|$)")
+
+
+# A label's head noun ends its first phrase: "Debt securities", "Cost | of services", "Operating
+# income | as a percentage of net sales", "Property | and equipment".
+_PHRASE_END = re.compile(
+    r"\s+(?:of|as|and|for|from|to|in|on|at|by|under|net|excluding|including)\b|[,(:;–—-]"
+)
+
+
+def _as_spoken(label: str) -> str:
+    """A label as a question says it: a phrase lifted from prose ("fair value of our senior
+    notes") gets its article and loses the filer's "our" (the question names the company);
+    a printed row name ("Total goodwill") is said as printed."""
+    if not label[:1].islower():
+        return label
+    return "the " + _POSSESSIVE.sub("", label)
+
+
+def _plural(label: str) -> bool:
+    head = _PHRASE_END.split(label.strip(), maxsplit=1)[0].split()
+    word = head[-1].lower() if head else ""
+    return word.endswith("s") and not word.endswith(("ss", "us", "is", "ics"))
+
+
+def _section(row: Row, table: Table, generic: bool) -> str:
+    """What a row is asked under: its parent row, else (for a label that says little alone, or one
+    the page prints under several headings) the heading the table sits under."""
+    if row.parent:
+        if _BASIS.search(table.subject) and norm_words(table.subject) not in norm_words(row.parent):
+            # "Net sales" under "Excluding Fuel" of the "Club Segment": both say which
+            return f"{table.subject}, {row.parent}"
+        return row.parent
+    return table.subject if generic else ""
+
+
+def _own_words(row: Row) -> str:
+    """A row's label as a question names it when nothing else is needed: asides left out."""
+    return _ASIDE.sub("", row.label).strip() or row.label.strip()
+
+
+def _label_phrase(
+    row: Row, table: Table | None = None, generic: bool = False, language: str = "en"
+) -> str:
+    # "Trade receivables (included in accounts receivable, net)": the aside says where the row
+    # sits, not what it is; a reader asks for the trade receivables.
+    label = _own_words(row)
+    parent = _section(row, table, generic) if table is not None else row.parent
+    if (
+        not parent
+        or norm_words(parent) in norm_words(label)
+        or norm_words(label) in norm_words(parent)
+    ):
+        return label  # "Employees" under "Employees and Human Capital Management" says it already
+    if language == "ko":
+        return korean_label_phrase(label, parent)
+    if _TOTAL.match(label):
+        return f"{label} {parent}"  # "Total" of "Operating Income" is total Operating Income
+    return f"{label} under {parent}"
+
+
+# A label that names no line item on its own ("Total", "Other", "Americas", "Percent change").
+_GENERIC_LABEL = re.compile(
+    r"^(?:(?:sub)?total|other|all other|net|corporate|percent(?:age)? change|change|"
+    r"increase|decrease|[A-Za-z&.-]+|(?:balance|balances)(?:,)? (?:at |as of )?(?:the )?"
+    r"(?:beginning|end) of (?:the )?(?:period|year|quarter)|(?:beginning|ending|opening|"
+    r"closing) balances?|(?:as a )?(?:percentage|percent|%) of (?:total )?\w+(?: \w+)?|"
+    # Korean: totals, "other", changes and shares name no line item either
+    r"(?:합|소|총)\s*계|계|기\s*타|증\s*감(?:\s*률)?|비\s*율|구\s*성\s*비)$",
+    re.I,
+)
+
+
+# A table "by segment", "by geographic area" or "attributed to the reportable segments" has
+# segments for rows: "More Personal Computing" names where a figure belongs, not what it is, and is
+# asked under the table's heading or not at all.
+_BY_GROUP = re.compile(
+    r"\b(?:by|to|among|across|between)\s+(?:(?:the|our|its|major|reportable|operating|business)\s+){0,3}"
+    r"(?:segments?|divisions?|regions?|geograph\w*|countr\w*|(?:geographic\s+)?areas?)\b",
+    re.I,
+)
+
+
+def section_measure(section: str) -> str:
+    """What a section's figures are, without how its rows are grouped: "Net revenues by
+    geographic region" -> "Net revenues"."""
+    return _BY_GROUP.sub("", section).strip(" ,:;") or section
+
+
+_COMPANY = re.compile(
+    r"\b(?:inc|incorporated|corp|corporation|company|co|llc|ltd|limited|plc|n\.\s?a|l\.\s?p|lp|ag|sa|nv)\.?$",
+    re.I,
+)
+
+
+_KO_COMPANY = re.compile(r"\(주\)|㈜|주식회사")
+
+
+# Ranks and counts of positions are not amounts ("# of deals", "Rank"): never asked with a money unit.
+_RANK = re.compile(r"#|\brank(?:ing)?\b|\bposition\b", re.I)
+
+
+# A row named by a currency ("British Pounds £", "Euro") holds amounts in that currency, not the table's.
+_CURRENCY_ROW = re.compile(
+    r"[£€¥₩]|\b(?:pounds?|euros?|yen|won|francs?|yuan|renminbi|rupees?|pesos?|"
+    r"(?:canadian|australian)\s+dollars?)\b",
+    re.I,
+)
+
+
+# Year columns of a vintage or maturity table name when loans were made or fall due, not a period.
+_NOT_PERIOD_YEARS = re.compile(
+    r"\borigination\b|\bvintage\b|\bmaturit|\bpayments?\s+due\b|\bdue\s+in\b", re.I
+)
+
+
+def _letters(text: str) -> int:
+    """Letters a label spells, a Hangul syllable counting two ("기금" names as much as "fund")."""
+    return sum(2 if is_hangul_syllable(ch) else 1 for ch in text if ch.isalpha())
+
+
+_LEADING_PREPOSITION = re.compile(
+    r"(?i)(?:within|of|for|as|at|by|from|with|in|into|on|to|under|per|than)\b(?!-)"
+)
+
+
+def _usable_row(row: Row) -> bool:
+    # A parent that is a footnote or a sentence ("(a) For purposes of calculating ...") is a reading
+    # accident, not a section: such a row cannot be named.
+    # Nor is one that ends mid-phrase ("Increase in earnings per share, due to"): it introduces
+    # its rows, and the question would read "... under ..., due to for the year ...".
+    parent_ok = not row.parent or (
+        row.parent[0].isalpha()
+        and len(row.parent.split()) <= 10
+        and not re.search(r"\b(?:to|of|for|by|from|with|in|and|or)\s*[:,]?$", row.parent, re.I)
+    )
+    return (
+        _letters(row.label) >= 3
+        and len(row.label) <= 90
+        and " under " not in row.label
+        and SECTION_WORD not in f" {row.label} "
+        and "?" not in row.label
+        # "QTD Down 82% Int'l.", "Consumer (14.6% of sales)", "net of tax effects of $120, $59":
+        # a label that carries figures is a reading of other cells or a note, not a name
+        and not re.search(r"\d\s?%|[$€£¥₩]\s?\d", f"{row.label} {row.parent}")
+        # "December 31, 2020 (in millions)": a header line read as a row names no line item
+        and not find_dates(row.label)
+        # "(a) For purposes of calculating …" is a footnote, "PERCENTAGE)" half a header
+        and not re.match(r"\(\w{1,2}\)\s", row.label)
+        and row.label.count("(") == row.label.count(")")
+        # "Alltel Corporation" of a debt table names an issuer, not a figure
+        and not (_COMPANY.search(row.label) and not row.label.lower().startswith("total"))
+        and not _KO_COMPANY.search(row.label)
+        and not _RANK.search(row.label)
+        # "Current" under "Auto and other", "Deferred" under "Federal": an adjective whose noun
+        # (loans, tax) the table leaves unsaid cannot be asked as a figure's name
+        and not re.fullmatch(r"(?i)(?:non-?)?current|deferred|performing|nonperforming", row.label)
+        and not _CURRENCY_ROW.search(row.label)
+        # "Within Total Operating Expenses", "Of which: ...", "as a capital lease asset": a label
+        # that opens with a preposition is the tail of a wrapped line or a sentence, not a name
+        and not _LEADING_PREPOSITION.match(row.label)
+        and parent_ok
+        and " under " not in row.parent
+    )
+
+
+def _same_period(a: Column, b: Column) -> bool:
+    return (a.months, a.end, a.year) == (b.months, b.end, b.year)
+
+
+def _after_report(col: Column, context: PageContext | None) -> bool:
+    """A column dated after the filing's own period is a projection ("2032" of a payments schedule)."""
+    if context is None or not context.period_end:
+        return False
+    try:
+        report_year = date.fromisoformat(context.period_end).year
+    except ValueError:
+        return False
+    year = col.year if col.end is None else effective_year(col.end)
+    return year is not None and year > report_year
+
+
+def _cells(
+    tables: Sequence[Table], context: PageContext | None = None, language: str = "en"
+) -> list[tuple[Table, Row, int, str]]:
+    out = []
+    for t in tables:
+        if any(_RANK.search(c.header) for c in t.columns):
+            continue  # a league table ranks: its "Rank" and "Share" columns are positions, not amounts
+        for row in t.rows:
+            if not _usable_row(row):
+                continue
+            for i, (cell, value) in enumerate(zip(row.cells, row.values, strict=False)):
+                col = t.columns[i] if i < len(t.columns) else None
+                phrase = _period_phrase(col, language) if col is not None else None
+                if (
+                    col is None
+                    or not (cell and value is not None and phrase)
+                    or _after_report(col, context)
+                ):
+                    continue
+                if col.end is None and _NOT_PERIOD_YEARS.search(
+                    " ".join([t.title, *(c.header for c in t.columns)])
+                ):
+                    continue
+                # Sub-columns of one period (U.S. / International / Total under "2021") are asked by
+                # their sub-header, when every one of them has its own; else never. Only those the
+                # row prints count (a dash is printed: it says zero): an amount beside an empty
+                # "% of revenue" cell is one figure.
+                siblings = [
+                    other
+                    for j, other in enumerate(t.columns)
+                    if j != i and _same_period(col, other) and j < len(row.cells) and row.cells[j]
+                ]
+                if siblings and language != "en":
+                    continue  # the Korean grammar names no sub-column
+                if siblings:
+                    measure = column_measure(col)
+                    names = [norm_words(column_measure(o)) for o in siblings]
+                    if (
+                        not measure
+                        or len(measure.split()) > MAX_MEASURE_WORDS
+                        or norm_words(measure) in names
+                        or not all(names)
+                    ):
+                        continue
+                    if _STATISTIC_COLUMN.match(measure):
+                        continue
+                    if not _whole_column(measure, context):
+                        # the total of the sub-columns is the row's own figure: asked plainly
+                        phrase = f"in the {measure} column {phrase}"
+                out.append((t, row, i, phrase))
+    return out
+
+
+def _period_key(col: Column) -> date:
+    return col.end or date(col.year or 1900, 12, 31)
+
+
+def write_table_question(
+    page: TablePage, context: PageContext | None = None, language: str = "en"
+) -> WrittenQuestion | None:
+    """One question about one printed cell of the page's tables (deterministic), or None; in the
+    page's language ("en" or "ko")."""
+    page = dated_page(page, context)
+    cells = _cells(page.tables, context, language)
+    if not cells:
+        return None
+    # A label that says little alone, or that the page prints in several tables, is asked under the
+    # heading its table sits under; without one it cannot be asked.
+    keys = [(norm_words(r.label), phrase) for _, r, _, phrase in cells]
+    tables_of: dict[tuple[str, str], set[int]] = {}
+    labelled_in: dict[str, set[int]] = {}
+    for (t, _, _, _), key in zip(cells, keys, strict=False):
+        tables_of.setdefault(key, set()).add(id(t))
+        labelled_in.setdefault(key[0], set()).add(id(t))
+    phrased = []
+    for (t, r, i, phrase), key in zip(cells, keys, strict=False):
+        if (
+            t.subject
+            and context is not None
+            and context.entity
+            and fuzz.ratio(norm_words(t.subject), norm_words(context.entity)) >= ENTITY_MATCH
+        ):
+            t = replace(t, subject="")  # a running header naming the company is no section
+        generic = (
+            bool(_GENERIC_LABEL.match(r.label.strip()))
+            or len(tables_of[key]) > 1
+            or bool(_BY_GROUP.search(t.title))
+            or bool(_BASIS.search(t.subject))
+            # A row the page prints in several tables (a portfolio's table beside another's, for
+            # other dates) is asked under its own table's heading where there is one.
+            or (len(labelled_in[key[0]]) > 1 and bool(t.subject))
+        )
+        if generic and not r.parent and not t.subject:
+            continue
+        if language == "ko" and generic and _GENERIC_LABEL.match(r.label.strip()):
+            continue  # "재고자산 중 합계" is no way to ask for a total: left unasked
+        if language == "ko" and t.subject:
+            # A Korean table's heading names what its rows are ("예산", "재고자산"): a row is asked
+            # under it ("예산 중 일반회계"), as a reader of the page would.
+            generic = True
+        if (
+            context is not None
+            and context.entity
+            and fuzz.token_set_ratio(norm_words(r.label), norm_words(context.entity))
+            >= ENTITY_MATCH
+        ):
+            continue  # a row naming the registrant (issuer of a debt table) says what, not which figure
+        phrased.append((t, r, i, phrase, _label_phrase(r, t, generic, language)))
+    if not phrased:
+        return None
+    # Prefer the page's own (latest) period.
+    latest = max(_period_key(t.columns[i]) for t, _, i, _, _ in phrased)
+    # A question must name one cell: a (row, period) pair printed twice on the page (a row repeated
+    # in a second table, or under a section the text layer cannot tell apart) is never asked.
+    asked = [(norm_words(label), phrase) for _, _, _, phrase, label in phrased]
+    pool = [
+        c
+        for c, key in zip(phrased, asked, strict=False)
+        if _period_key(c[0].columns[c[2]]) == latest and asked.count(key) == 1
+    ]
+    if not pool:
+        return None
+    first = int(sha256_text(page.text)[:12], 16) % len(pool)
+    # A row asked by its own words is what a reader asks; one that needs its section ("… under
+    # Relationships") or its sub-column ("… in the Min column") to be told apart is asked only
+    # when the page offers nothing plainer.
+    rotated = pool[first:] + pool[:first]
+    rotated.sort(key=lambda c: (" column " in c[3], c[4] != _own_words(c[1])))
+    for table, row, col, phrase, label in rotated:
+        verb = "were" if _plural(row.label) else "was"
+        unit = cell_unit(table, row, col)
+        cents = "." in (row.cells[col] or "")
+        if (
+            cents
+            and re.fullmatch(r"[A-Z]{3}", unit)
+            and not names_per_share(f"{row.parent} {row.label}")
+        ):
+            # Dollars and cents with no scale are a per-share figure or a price; a label that does
+            # not say so ("MN NRD resolution" of an EPS bridge, "PEER GROUP" of a performance
+            # graph) would be asked as if it were an amount.
+            continue
+        question = (
+            korean_question(label, phrase)
+            if language == "ko"
+            else f"What {verb} {_as_spoken(label)} {phrase}?"
+        )
+        answer = _answer(row.cells[col] or "", unit)
+        # Read back as the judge will: a question whose words fit another cell of the page better
+        # (a "% of revenue" column of the same year, a closer label) is not asked.
+        parsed = parse_table_question(question)
+        if parsed is not None and judge_table_question(parsed, page).answer == answer:
+            return WrittenQuestion(question, answer, language)
+    return None
+
+
+def parse_table_question(question: str) -> TableQuestion | None:
+    m = _GRAMMAR.match(question.strip())
+    if not m:
+        return parse_korean_question(question)
+
+    def when(text: str | None) -> date | None:
+        found = find_dates(text or "")
+        return found[0][2] if found else None
+
+    rest = m["rest"] or ""
+    entity = _ENTITY.search(rest)
+    revision = (
+        "restated" if "as restated" in rest else "original" if "originally reported" in rest else ""
+    )
+    return TableQuestion(
+        m["label"],
+        m["parent"] or "",
+        _SPAN_WORDS.get(m["span"] or "", None) if m["span"] else None,
+        when(m["end"]) or when(m["instant"]),
+        int(m["year"]) if m["year"] else None,
+        entity["entity"].strip() if entity else "",
+        revision,
+        m["measure"] or "",
+    )
+
+
+def states_measure(label: str, text: str) -> bool:
+    """Does a line of the page name the asked row's measure beside a figure ("Amortization expense
+    for intangible assets was $4.3 billion" for "Intangible amortization expense")? What makes
+    a page that prints the measure for another period, company or basis `supporting`. A label of
+    fewer than two content words ("Services", "Colorado") names no measure on its own."""
+    wanted = set(label_words(label).split()) - FUNCTION_WORDS
+    if len(wanted) < 2:
+        return False
+    for line in text.splitlines():
+        words = set(label_words(line).split())
+        if wanted <= words and re.search(r"\d", line):
+            return True
+    return False
+
+
+def _with_section(question: str, q: TableQuestion, section: str) -> str:
+    """The question asked under `section`, when it names none and the section reads back as one."""
+    section = re.sub(r"\s+", " ", section).strip(" :,")
+    if q.parent or not section or len(section.split()) > 10 or not section[0].isalpha():
+        return question
+    words, label = set(norm_words(section).split()), set(norm_words(q.label).split())
+    if words <= label or label <= words:
+        return question  # "Provision for income taxes under Provision for Income Taxes" says nothing more
+    m = _GRAMMAR.match(question.strip())
+    if m is None:
+        return question
+    text = question.strip()
+    out = f"{text[: m.end('label')]} under {section}{text[m.end('label') :]}"
+    back = parse_table_question(out)
+    return (
+        out if back is not None and back.parent == section and back.label == q.label else question
+    )
+
+
+def qualify_table_question(question: str, values: dict[str, str]) -> str:
+    """Name the gold's entity (and revision) after the period, and its section ("… under
+    Aerospace Segment …") after the label when the question names none; never doubled, the
+    period already asked."""
+    q = parse_table_question(question)
+    if q is None:
+        return question
+    if q.language == "ko":
+        return qualify_korean_question(
+            question, values.get("entity", ""), values.get("revision", "")
+        )
+    question = _with_section(question, q, values.get("section", ""))
+    base = question.strip().rstrip("?")
+    base = re.sub(r", for [^?]+?(?=, as (?:restated|originally reported)|$)", "", base)
+    base = re.sub(r", as (?:restated|originally reported)$", "", base)
+    entity = values.get("entity") or q.entity
+    out = base + (f", for {entity}" if entity else "")
+    revision = values.get("revision") or q.revision
+    if revision in ("restated", "original"):
+        out += ", as restated" if revision == "restated" else ", as originally reported"
+    return out + "?"

@@ -1,0 +1,51 @@
+"""The records a read table is made of: a column (its heading and the period it covers), a row
+(its label, section and values) and a table (title, units, columns, rows).
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Column:
+    index: int
+    header: str
+    months: int | None
+    end: datetime.date | None
+    year: int | None
+    x0: float
+    x1: float
+    # Years before the filing's own period, for a column named relative to it ("당기말" 0, "전기" 1);
+    # its date is the document's to give (`table_questions`), so end and year stay None.
+    relative: int | None = None
+    # A quarter named without its date ("1Q21", "Q4 2020"): (fiscal year, quarter), dated by the
+    # filer's fiscal calendar (`table_questions.dated_page`); end and year stay None until then.
+    quarter: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True)
+class Row:
+    label: str
+    parent: str
+    cells: tuple[str | None, ...]
+    values: tuple[float | None, ...]
+    indent: float
+    is_total: bool
+    y: float = 0.0  # vertical centre of the row's line on the page (PDF points)
+
+
+@dataclass(frozen=True)
+class Table:
+    columns: tuple[Column, ...]
+    rows: tuple[Row, ...]
+    unit: str
+    per_share_unit: str
+    title: str
+    top: float
+    bottom: float
+    subject: str = (
+        ""  # the heading line a table sits under ("Optical Communications"), "" when none
+    )
+    share_scale: str = ""  # "thousands" of "(… except treasury stock shares in thousands)"
