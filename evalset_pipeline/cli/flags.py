@@ -40,6 +40,8 @@ def add_setting_flags(
         kwargs: dict[str, Any] = {"help": _help(s), "default": None if s.factory else s.default}
         if s.is_sequence:
             kwargs.update(type=comma_list, metavar="A,B,...")
+        elif s.type is bool:  # a switch: --name sets it, --no-name clears it
+            kwargs["action"] = argparse.BooleanOptionalAction
         elif s.choices:
             kwargs["choices"] = list(s.choices)
         elif s.type in (int, float):

@@ -161,7 +161,9 @@ def golden_set_fresh(
     context: dg.AssetCheckExecutionContext, settings: PipelineSettings
 ) -> dg.AssetCheckResult:
     paths = DataPaths.at(settings.data_dir)
-    current = current_corpus_fingerprint(settings.corpus_dir, stat_cache_path(paths))
+    current = current_corpus_fingerprint(
+        settings.corpus_dir, stat_cache_path(paths), settings.follow_symlinks
+    )
     outcome = gates.golden_set_freshness(latest_golden_info(paths.root), current)
     return _to_result(dg.AssetCheckKey(golden_set.key, "golden_set_fresh"), outcome)
 

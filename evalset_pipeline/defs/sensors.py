@@ -46,7 +46,9 @@ def corpus_changed(
     context: dg.SensorEvaluationContext, settings: PipelineSettings
 ) -> dg.SensorResult:
     paths = DataPaths.at(settings.data_dir)
-    fingerprint = current_corpus_fingerprint(settings.corpus_dir, stat_cache_path(paths))
+    fingerprint = current_corpus_fingerprint(
+        settings.corpus_dir, stat_cache_path(paths), settings.follow_symlinks
+    )
     built = None if context.cursor else latest_golden_info(paths.root)
     decision = decide_rebuild(
         context.cursor, fingerprint, built.get("corpus_fingerprint") if built else None
@@ -83,6 +85,11 @@ def _sidecar_events(
     instance = context.instance if context.instance_ref is not None else None
     return [
         e
-        for e in changed_input_events(instance, settings.corpus_dir, settings.data_dir)
+        for e in changed_input_events(
+            instance,
+            settings.corpus_dir,
+            settings.data_dir,
+            follow_symlinks=settings.follow_symlinks,
+        )
         if e.asset_key == corpus_sidecar.key
     ]

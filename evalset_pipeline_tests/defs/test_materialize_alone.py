@@ -21,6 +21,8 @@ from evalset_pipeline.core.golden.reader import resolve_version
 from evalset_pipeline.definitions import all_assets, defs
 from evalset_pipeline.defs.resources import EmbedderResource, PipelineSettings, VLMResource
 
+pytestmark = pytest.mark.build  # materializes the assets in process itself
+
 _GRAPH = defs.resolve_asset_graph()
 ASSETS = sorted(
     k.to_user_string() for k in _GRAPH.materializable_asset_keys

@@ -30,6 +30,8 @@ from evalset_pipeline.core.scoring.qrels import qrels_from_golden
 from evalset_pipeline.core.scoring.report import summarize
 from evalset_pipeline.core.scoring.runs import read_run
 
+pytestmark = pytest.mark.build  # materializes the assets in process itself
+
 
 @dataclass(frozen=True)
 class Built:
