@@ -6,6 +6,8 @@ Three builds, each a session-wide one where tests only read the result:
     backends (textlayer writer, the bundled text embedder), the `scores` group left out unless
     `selection` says otherwise;
   * `small()`: the sample generator's 2 entities x 2 periods built once (the import tests' set);
+  * `scored(corpus)`: every asset of `corpus`, checks and `baseline_scores` included, once (the
+    scoring tests' build; `copy_built` gives a test a private copy to publish into);
   * `bad_corpus()`: the hostile corpus of support/bad_corpus.py through `evalset build --json`
     (in process, `cli.main.main`), once, with the Dagster result captured for asset metadata.
 """
@@ -15,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +29,20 @@ import pytest
 from evalset_pipeline_tests.support.bad_corpus import BadCorpus, build_bad_corpus
 
 SMALL_AXES = ["period", "metric", "entity", "revision"]  # the restated deck is a revision sibling
+
+
+@dataclass(frozen=True)
+class ScoredBuild:
+    data_dir: Path
+    baseline_scores: dict[str, Any]  # metadata of the baseline_scores materialization
+    golden_version: str  # what golden_set recorded
+
+
+def copy_built(built: ScoredBuild, tmp_path: Path) -> Path:
+    """A private copy of the built data directory, for tests that publish versions."""
+    out = tmp_path / "data"
+    shutil.copytree(built.data_dir, out)
+    return out
 
 
 @dataclass
@@ -42,6 +59,7 @@ class GoldenBuilds:
     def __init__(self, tmp_path_factory: pytest.TempPathFactory) -> None:
         self._tmp = tmp_path_factory
         self._small: tuple[Path, Path] | None = None
+        self._scored: ScoredBuild | None = None
         self._bad: BadBuild | None = None
 
     def materialize(
@@ -91,6 +109,23 @@ class GoldenBuilds:
             self.materialize(corpus, data, workers=1, sample_size=12, axes=SMALL_AXES)
             self._small = corpus, data
         return self._small
+
+    def scored(self, corpus: Path) -> ScoredBuild:
+        """`corpus` (the session's `small_corpus`) with every asset materialized once."""
+        if self._scored is None:
+            data_dir = self._tmp.mktemp("scoring_data")
+            result = self.materialize(
+                corpus, data_dir, selection=dg.AssetSelection.all(), workers=1
+            )
+            meta = {
+                k: v.value
+                for k, v in result.asset_materializations_for_node("baseline_scores")[
+                    -1
+                ].metadata.items()
+            }
+            golden = result.asset_materializations_for_node("golden_set")[-1].metadata["version_id"]
+            self._scored = ScoredBuild(data_dir, meta, str(golden.value))
+        return self._scored
 
     def bad_corpus(self) -> BadBuild:
         """The bad corpus generated and built through `evalset build --json` once per session."""

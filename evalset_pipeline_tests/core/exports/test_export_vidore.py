@@ -24,6 +24,8 @@ from evalset_pipeline.core.scoring.report import summarize
 from evalset_pipeline.core.scoring.runs import run_from_columns
 from evalset_pipeline_tests.core.exports.export_fixtures import publish_export_case
 
+pytestmark = pytest.mark.e2e  # runs vidore-benchmark in its own venv, as a subprocess
+
 REPO = Path(__file__).resolve().parents[3]
 VIDORE_PYTHON = REPO / ".venv-vidore" / "bin" / "python"
 SCRIPT = REPO / "evalset_pipeline_tests" / "support" / "vidore_eval.py"

@@ -54,6 +54,7 @@ def test_appearance_vectors_are_cached_by_render_hash(pages, tmp_path):
     np.testing.assert_array_equal(again, first[::-1])
 
 
+@pytest.mark.slow  # loads the bundled MiniLM model
 def test_text_model_embeds_the_text_layer_offline_and_caches_by_model_and_render(pages, tmp_path):
     spec = EmbedderSpec(DEFAULT_TEXT_MODEL)
     chosen = pages.pages[:5]
