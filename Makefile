@@ -63,7 +63,8 @@ browser:
 test: install-test
 	$(PY) -m pytest -q -p no:cacheprovider $(PYTEST_ARGS)
 
-test-fast: install-test
+# The unit tier needs no second venv (vidore-benchmark runs in the e2e tier).
+test-fast: $(VENV)/.installed-test
 	$(PY) -m pytest -q -p no:cacheprovider -m unit $(PYTEST_ARGS)
 
 # Runs, schedules, sensor cursors and history persist in the data directory's dagster_home

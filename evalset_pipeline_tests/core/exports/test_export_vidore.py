@@ -24,8 +24,6 @@ from evalset_pipeline.core.scoring.report import summarize
 from evalset_pipeline.core.scoring.runs import run_from_columns
 from evalset_pipeline_tests.core.exports.export_fixtures import publish_export_case
 
-pytestmark = pytest.mark.e2e  # runs vidore-benchmark in its own venv, as a subprocess
-
 REPO = Path(__file__).resolve().parents[3]
 VIDORE_PYTHON = REPO / ".venv-vidore" / "bin" / "python"
 SCRIPT = REPO / "evalset_pipeline_tests" / "support" / "vidore_eval.py"
@@ -34,10 +32,13 @@ ROUNDED = (
     5e-6 + 1e-12
 )  # vidore-benchmark (mteb 1.16) rounds nDCG/Recall means to 5 decimals; MRR is not rounded
 
-pytestmark = pytest.mark.skipif(
-    not VIDORE_PYTHON.exists(),
-    reason="no .venv-vidore: `make install-test` creates it (vidore-benchmark 5.0.0)",
-)
+pytestmark = [
+    pytest.mark.e2e,  # runs vidore-benchmark in its own venv, as a subprocess
+    pytest.mark.skipif(
+        not VIDORE_PYTHON.exists(),
+        reason="no .venv-vidore: `make install-test` creates it (vidore-benchmark 5.0.0)",
+    ),
+]
 
 
 def test_vidore_benchmark_evaluator_runs_on_the_export_for_image_and_text_retrievers(
