@@ -7,7 +7,8 @@ need not carry them:
   e2e      under e2e/: the CLI or Dagster in subprocesses, servers, the second venv
   build    requests `golden_build` (an in-process golden-set build), or its module says so
            with `pytestmark = pytest.mark.build` (a test that materializes assets itself)
-  slow     under fuzz/ or benchmarks/: fuzzing and benchmark smoke runs
+  slow     under fuzz/ or benchmarks/ (fuzzing, benchmark smoke runs), or loads a torch model
+           (requests `tiny_clip`, or says so with `@pytest.mark.slow`)
   unit     none of the above: `make test-fast` (`pytest -m unit`)
 """
 
@@ -23,7 +24,7 @@ os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 TESTS = Path(__file__).resolve().parent
 TIER_BY_FOLDER = {"e2e": "e2e", "fuzz": "slow", "benchmarks": "slow"}
-TIER_BY_FIXTURE = {"golden_build": "build", "chromium": "browser"}
+TIER_BY_FIXTURE = {"golden_build": "build", "chromium": "browser", "tiny_clip": "slow"}
 NOT_UNIT = ("build", "e2e", "browser", "slow")
 
 

@@ -46,8 +46,17 @@ def test_without_the_flag_the_first_thing_said_is_why_and_which_flag(links, tmp_
     first = next(line for line in done.stderr.splitlines() if line.strip())
     n = len(list(links.rglob("*.pdf")))
     assert first.startswith("error in documents: EveryDocumentRejected: every PDF under"), first
-    assert f"({n} of {n})" in first and OUTSIDE_ROOT in first and "--follow-symlinks" in first
+    assert (
+        f"({n} rejected, none kept)" in first
+        and OUTSIDE_ROOT in first
+        and "--follow-symlinks" in first
+    )
     assert "no main-slice item survived" not in done.stderr
+    # the paragraph's pointer works: every link is listed with its reason
+    listed = _evalset("documents", "--rejected", "--json", "--data-dir", str(tmp_path / "data"))
+    assert listed.returncode == 0, listed.stderr
+    rows = json.loads(listed.stdout)
+    assert len(rows) == n and {r["reason"] for r in rows} == {OUTSIDE_ROOT}
 
 
 def test_with_the_flag_it_builds_every_linked_document(links, tmp_path):

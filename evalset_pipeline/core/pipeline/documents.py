@@ -59,8 +59,6 @@ def build_documents(ctx: StageContext) -> StageResult:
         raise EmptyCorpus(
             f"no PDFs under {ctx.corpus_dir} (looked for *.pdf in every sub-folder); nothing to build"
         )
-    if not scan.documents:
-        raise EveryDocumentRejected(every_document_rejected(ctx.corpus_dir, scan.rejected))
     write_rows(ctx.paths.table("documents"), (asdict(d) for d in scan.documents), DOCUMENTS)
     write_rows(ctx.paths.table("rejected_documents"), (asdict(r) for r in scan.rejected), REJECTED)
     m = scan.manifest()
@@ -78,6 +76,10 @@ def build_documents(ctx: StageContext) -> StageResult:
     )
     for r in scan.rejected:
         ctx.log.warning("rejected %s: %s", r.path, r.reason)
+    if (
+        not scan.documents
+    ):  # after the tables are written: `evalset documents --rejected` lists them
+        raise EveryDocumentRejected(every_document_rejected(ctx.corpus_dir, scan.rejected))
     return StageResult(
         {
             "documents": len(scan.documents),
@@ -97,8 +99,8 @@ def every_document_rejected(corpus_dir: Path, rejected: list[RejectedDocument]) 
     example = next(r.path for r in rejected if r.reason == top)
     others = len(reasons) - 1
     text = (
-        f"every PDF under {corpus_dir} was rejected ({len(rejected)} of {len(rejected)}), so there "
-        f"is nothing to build from. The commonest reason, for {n}, is: {top} (e.g. {example})"
+        f"every PDF under {corpus_dir} was rejected ({len(rejected)} rejected, none kept), so "
+        f"there is nothing to build from. The commonest reason, for {n}, is: {top} (e.g. {example})"
         + (f"; {others} other reason{'s' if others > 1 else ''}" if others else "")
         + "."
     )

@@ -69,7 +69,7 @@ def test_a_dangling_or_looping_file_link_is_rejected_not_followed_forever(linked
 
 def test_the_all_rejected_paragraph_names_the_top_reason_and_the_flag(linked):
     text = every_document_rejected(linked, scan_corpus(linked).rejected)
-    assert text.startswith(f"every PDF under {linked} was rejected (4 of 4)")
+    assert text.startswith(f"every PDF under {linked} was rejected (4 rejected, none kept)")
     assert f"for 4, is: {OUTSIDE_ROOT}" in text and "--follow-symlinks" in text
     assert "\n" not in text  # one paragraph
 
