@@ -43,7 +43,7 @@ def test_render_memory_tiny():
     from benchmarks import render_memory
 
     r = render_memory.run(short=20, long=40)
-    assert r["pages"] == [20, 40] and r["rejected"] == 0 and r["workers_mb"] > 0
+    assert r["pages"] == [20, 40] and r["rejected"] == 0 and r["self_mb"][1] >= r["self_mb"][0] > 0
     json.dumps(r)
 
 
