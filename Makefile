@@ -7,7 +7,7 @@ PIP := $(VENV)/bin/pip
 export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 
-.PHONY: install install-test lint browser run test ui bench fuzz clean
+.PHONY: install install-test lint browser run test test-fast ui bench fuzz clean
 
 $(PY):
 	@test -n "$(PYTHON)" || { echo "need Python 3.11 (python3.11 or python3 on PATH)"; exit 1; }
@@ -58,8 +58,14 @@ browser:
 	@{ command -v chromium || command -v chromium-browser; } >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1 || \
 		{ apt-get update -qq && apt-get install -y -qq chromium chromium-driver; }
 
+# Tiers (pyproject markers, assigned in evalset_pipeline_tests/conftest.py): `make test` is every
+# tier (CI); `make test-fast` the unit tier only, the inner loop (no build, subprocess or browser).
 test: install-test
 	$(PY) -m pytest -q -p no:cacheprovider $(PYTEST_ARGS)
+
+# The unit tier needs no second venv (vidore-benchmark runs in the e2e tier).
+test-fast: $(VENV)/.installed-test
+	$(PY) -m pytest -q -p no:cacheprovider -m unit $(PYTEST_ARGS)
 
 # Runs, schedules, sensor cursors and history persist in the data directory's dagster_home
 # (data/dagster_home, git-ignored), the same instance `evalset build` records into; its

@@ -8,10 +8,9 @@
 
 from __future__ import annotations
 
-import os
-
 import dagster as dg
 
+from evalset_pipeline.core.environment import environment
 from evalset_pipeline.defs.assets import corpus, golden, index, negatives, questions, scores
 from evalset_pipeline.defs.checks import all_checks
 from evalset_pipeline.defs.resources import EmbedderResource, PipelineSettings, VLMResource
@@ -34,16 +33,14 @@ def build_executor(kind: str | None = None) -> dg.ExecutorDefinition:
     deployment image, not a dependency of this package); see docs/scaling.md and deploy/k8s/.
     Model steps are capped across runs either way by the `vlm_endpoint` concurrency pool.
     """
-    kind = kind or os.environ.get("EVALSET_EXECUTOR", "multiprocess")
+    kind = kind or environment().executor
     if kind == "k8s":
         from dagster_k8s import k8s_job_executor
 
         return k8s_job_executor
     if kind != "multiprocess":
         raise ValueError(f"EVALSET_EXECUTOR={kind!r}: expected 'multiprocess' or 'k8s'")
-    return dg.multiprocess_executor.configured(
-        {"max_concurrent": int(os.environ.get("EVALSET_MAX_CONCURRENT", "2"))}
-    )
+    return dg.multiprocess_executor.configured({"max_concurrent": environment().max_concurrent})
 
 
 executor = build_executor()

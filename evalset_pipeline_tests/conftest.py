@@ -1,4 +1,16 @@
-"""Shared fixtures: small generated corpora, built once per session where tests only read them."""
+"""Shared fixtures (small generated corpora, the one golden-set build fixture, Chromium) and the
+test tiers.
+
+Tiers (markers registered in pyproject.toml, `--strict-markers`), assigned here so test files
+need not carry them:
+  browser  requests the `chromium` fixture (Chromium + chromedriver; fails in CI without them)
+  e2e      under e2e/: the CLI or Dagster in subprocesses, servers, the second venv
+  build    requests `golden_build` (an in-process golden-set build), or its module says so
+           with `pytestmark = pytest.mark.build` (a test that materializes assets itself)
+  slow     under fuzz/ or benchmarks/ (fuzzing, benchmark smoke runs), or loads a torch model
+           (requests `tiny_clip`, or says so with `@pytest.mark.slow`)
+  unit     none of the above: `make test-fast` (`pytest -m unit`)
+"""
 
 from __future__ import annotations
 
@@ -10,6 +22,22 @@ import pytest
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
+TESTS = Path(__file__).resolve().parent
+TIER_BY_FOLDER = {"e2e": "e2e", "fuzz": "slow", "benchmarks": "slow"}
+TIER_BY_FIXTURE = {"golden_build": "build", "chromium": "browser", "tiny_clip": "slow"}
+NOT_UNIT = ("build", "e2e", "browser", "slow")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        folder = Path(str(item.path)).resolve().relative_to(TESTS).parts[0]
+        if tier := TIER_BY_FOLDER.get(folder):
+            item.add_marker(tier)
+        for fixture in set(getattr(item, "fixturenames", ())) & set(TIER_BY_FIXTURE):
+            item.add_marker(TIER_BY_FIXTURE[fixture])
+        if not any(item.get_closest_marker(m) for m in NOT_UNIT):
+            item.add_marker("unit")
+
 
 @pytest.fixture(scope="session")
 def small_corpus(tmp_path_factory) -> Path:
@@ -19,6 +47,23 @@ def small_corpus(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("corpus")
     generate_sample_corpus(out, entities=5, periods=2)
     return out
+
+
+@pytest.fixture(scope="session")
+def golden_build(tmp_path_factory):
+    """Every golden-set build a test runs (support/builds.py); requesting it marks the test `build`."""
+    from evalset_pipeline_tests.support.builds import GoldenBuilds
+
+    return GoldenBuilds(tmp_path_factory)
+
+
+@pytest.fixture(scope="session")
+def chromium():
+    """Chromium and chromedriver, or a failure in CI (CI=true) / a skip saying why elsewhere;
+    requesting it marks the test `browser`."""
+    from evalset_pipeline_tests.support.browser import require_chromium
+
+    return require_chromium()
 
 
 @pytest.fixture(scope="session")

@@ -175,7 +175,9 @@ def _build(args: argparse.Namespace, data_dir: Path, corpus: Path) -> int:
         instance = open_instance(data_dir)
         try:
             fail_dead_cli_runs(instance)
-            report_to_instance(instance, str(corpus), str(data_dir))
+            report_to_instance(
+                instance, str(corpus), str(data_dir), follow_symlinks=bool(args.follow_symlinks)
+            )
             job = defs.resolve_job_def("build_golden_set")
             show = sys.stderr.isatty() and not args.json and level == "CRITICAL"
             sink = None

@@ -24,7 +24,7 @@ def comma_list(text: str) -> tuple[str, ...]:
 
 def _help(s: Setting) -> str:
     notes = ["comma-separated"] if s.is_sequence else []
-    if s.factory is None:  # a computed default is described by the help text itself
+    if s.factory is None and s.type is not bool:  # a computed default or a switch says itself
         shown = ",".join(s.default) if s.is_sequence else s.default
         if shown not in (None, ""):
             notes.append(f"default: {shown}")
@@ -40,6 +40,8 @@ def add_setting_flags(
         kwargs: dict[str, Any] = {"help": _help(s), "default": None if s.factory else s.default}
         if s.is_sequence:
             kwargs.update(type=comma_list, metavar="A,B,...")
+        elif s.type is bool:  # a switch, off unless given (a bool setting defaults to False)
+            kwargs.update(action="store_true", default=False)
         elif s.choices:
             kwargs["choices"] = list(s.choices)
         elif s.type in (int, float):

@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.table import Table
 
 from evalset_pipeline.cli.common import add_data_dir
+from evalset_pipeline.core.scoring.conventions import DEFAULT_GAIN, GAINS
 
 EPILOG = "VERSION is 'latest', a version id (gs-…), or a unique prefix of one."
 
@@ -300,7 +301,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         args.out,
         data_dir=args.data_dir,
         overwrite=args.overwrite,
-        graded=args.graded,
+        graded=args.gain == "graded",
         referenced_only=args.referenced_only,
     )
     if args.json:
@@ -396,10 +397,12 @@ def register(subparsers: Any) -> None:
     p.add_argument("--version", default="latest")
     p.add_argument("--overwrite", action="store_true", help="write into a non-empty directory")
     p.add_argument(
-        "--graded",
-        action="store_true",
-        help="qrels sufficient=2, supporting=1 (default: binary, 1 = sufficient, as `evalset score` counts "
-        "relevance); tools then count supporting as relevant unless given relevance level 2",
+        "--gain",
+        choices=GAINS,
+        default=DEFAULT_GAIN,
+        help="qrels grades: binary (default: 1 = sufficient, what `evalset score` counts by default) or "
+        "graded (sufficient=2, supporting=1, as `evalset score --gain graded`; tools then count "
+        "supporting as relevant unless given relevance level 2)",
     )
     p.add_argument(
         "--referenced-only",

@@ -68,8 +68,9 @@ def _common(p: argparse.ArgumentParser) -> None:
         "--gain",
         choices=GAINS,
         default=DEFAULT_GAIN,
-        help="nDCG gain: graded (sufficient 2, supporting 1; default) or binary (1 per relevant unit, "
-        "what tools compute from a binary qrels export)",
+        help="nDCG gain: binary (default: 1 per relevant unit, what every tool computes from the "
+        "default export) or graded (sufficient 2, supporting 1, as in `evalset golden export --gain "
+        "graded`)",
     )
     p.add_argument(
         "--max-age-days",

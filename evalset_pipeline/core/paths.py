@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
-DEFAULT_DATA_DIR = Path("data")
-DEFAULT_CORPUS_DIR = DEFAULT_DATA_DIR / "sample_corpus"
+from evalset_pipeline.core.environment import environment
 
 
 def default_data_dir() -> Path:
-    return Path(os.environ.get("EVALSET_DATA_DIR", DEFAULT_DATA_DIR))
+    return Path(environment().data_dir)
 
 
 def default_corpus_dir() -> Path:
-    return Path(os.environ.get("EVALSET_CORPUS_DIR", DEFAULT_CORPUS_DIR))
+    return Path(environment().corpus_dir)
 
 
 @dataclass(frozen=True)

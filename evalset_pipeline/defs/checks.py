@@ -25,7 +25,6 @@ Thresholds are op config (set per run in the launchpad), their defaults from env
 variables: EVALSET_MIN_KEPT_ITEMS (10), EVALSET_MAX_REJECTED_SHARE (0.2).
 """
 
-import os
 from collections.abc import Iterator
 from dataclasses import asdict
 
@@ -39,6 +38,7 @@ from evalset_pipeline.core.checks.corpus_state import (
     latest_golden_info,
     stat_cache_path,
 )
+from evalset_pipeline.core.environment import environment
 from evalset_pipeline.core.paths import DataPaths
 from evalset_pipeline.core.pipeline.documents import load_documents, load_rejected
 from evalset_pipeline.core.pipeline.evidence_index import load_evidence_index
@@ -67,7 +67,7 @@ def _to_result(key: dg.AssetCheckKey, outcome: gates.CheckOutcome) -> dg.AssetCh
 
 class GoldenGateConfig(dg.Config):
     min_kept_items: int = Field(
-        default=int(os.environ.get("EVALSET_MIN_KEPT_ITEMS", "10")),
+        default=environment().min_kept_items,
         description="Fewer main-slice items than this is a WARN; none at all is an ERROR",
     )
 
@@ -132,7 +132,7 @@ def candidate_labels_gates(
 
 class RejectedShareConfig(dg.Config):
     max_rejected_share: float = Field(
-        default=float(os.environ.get("EVALSET_MAX_REJECTED_SHARE", "0.2")),
+        default=environment().max_rejected_share,
         description="Largest acceptable share of PDFs that could not be used",
     )
 
@@ -161,7 +161,9 @@ def golden_set_fresh(
     context: dg.AssetCheckExecutionContext, settings: PipelineSettings
 ) -> dg.AssetCheckResult:
     paths = DataPaths.at(settings.data_dir)
-    current = current_corpus_fingerprint(settings.corpus_dir, stat_cache_path(paths))
+    current = current_corpus_fingerprint(
+        settings.corpus_dir, stat_cache_path(paths), settings.follow_symlinks
+    )
     outcome = gates.golden_set_freshness(latest_golden_info(paths.root), current)
     return _to_result(dg.AssetCheckKey(golden_set.key, "golden_set_fresh"), outcome)
 

@@ -35,11 +35,13 @@ CORPUS_FILES = dg.AssetKey("corpus_files")
 CORPUS_SIDECAR = dg.AssetKey("corpus_sidecar")
 
 
-def current_inputs(corpus_dir: str, data_dir: str) -> dict[dg.AssetKey, str]:
+def current_inputs(
+    corpus_dir: str, data_dir: str, follow_symlinks: bool = False
+) -> dict[dg.AssetKey, str]:
     """Each external input's data version as the folder is now."""
     return {
         CORPUS_FILES: current_corpus_fingerprint(
-            corpus_dir, stat_cache_path(DataPaths.at(data_dir))
+            corpus_dir, stat_cache_path(DataPaths.at(data_dir)), follow_symlinks
         ),
         CORPUS_SIDECAR: sidecar_fingerprint(corpus_dir),
     }
@@ -54,11 +56,15 @@ def recorded_version(instance: dg.DagsterInstance | None, key: dg.AssetKey) -> s
 
 
 def changed_input_events(
-    instance: dg.DagsterInstance | None, corpus_dir: str, data_dir: str, description: str = ""
+    instance: dg.DagsterInstance | None,
+    corpus_dir: str,
+    data_dir: str,
+    description: str = "",
+    follow_symlinks: bool = False,
 ) -> list[dg.AssetMaterialization]:
     """Materializations for the inputs whose version differs from the instance's last record."""
     events = []
-    for key, version in current_inputs(corpus_dir, data_dir).items():
+    for key, version in current_inputs(corpus_dir, data_dir, follow_symlinks).items():
         if recorded_version(instance, key) != version:
             events.append(
                 dg.AssetMaterialization(
@@ -73,13 +79,20 @@ def changed_input_events(
 
 def report_corpus_inputs(context: dg.AssetExecutionContext, settings: PipelineSettings) -> None:
     """Inside the `documents` step: record the inputs this run reads, if the instance is behind."""
-    for event in changed_input_events(context.instance, settings.corpus_dir, settings.data_dir):
+    for event in changed_input_events(
+        context.instance,
+        settings.corpus_dir,
+        settings.data_dir,
+        follow_symlinks=settings.follow_symlinks,
+    ):
         context.log_event(event)
 
 
-def report_to_instance(instance: dg.DagsterInstance, corpus_dir: str, data_dir: str) -> int:
+def report_to_instance(
+    instance: dg.DagsterInstance, corpus_dir: str, data_dir: str, follow_symlinks: bool = False
+) -> int:
     """Outside a run (the CLI before it launches one): report changed inputs as runless events."""
-    events = changed_input_events(instance, corpus_dir, data_dir)
+    events = changed_input_events(instance, corpus_dir, data_dir, follow_symlinks=follow_symlinks)
     for event in events:
         instance.report_runless_asset_event(event)
     return len(events)

@@ -5,21 +5,15 @@ blocking checks on candidate_labels stop it before a bad version is published.
 Both the schedule and the corpus sensor launch this job; both are off until switched on in the UI
 (Automation) or with `dagster schedule start` / `dagster sensor start`, as Dagster convention goes.
 
-Settings, read when the code location loads:
-  EVALSET_REFRESH_CRON       cron of the scheduled refresh (default "0 3 * * *": nightly, 03:00)
-  EVALSET_REFRESH_TIMEZONE   its timezone (default UTC)
-  EVALSET_REFRESH_SKIP_BASELINE  1: scheduled refreshes leave baseline_scores out (default 0)
-  EVALSET_MAX_RUNTIME_S      `dagster/max_runtime` of a build run in seconds (default 21600 = 6 h);
-                             enforced by the daemon when run monitoring is on (deploy/dagster.yaml)
+Settings, read when the code location loads (core/environment.py declares them):
+EVALSET_REFRESH_CRON, EVALSET_REFRESH_TIMEZONE, EVALSET_REFRESH_SKIP_BASELINE, EVALSET_MAX_RUNTIME_S.
 """
-
-import os
 
 import dagster as dg
 
+from evalset_pipeline.core.environment import environment
 from evalset_pipeline.core.paths import default_data_dir
 
-DEFAULT_CRON = "0 3 * * *"
 BUILD_TAGS_KEY = (
     "evalset/build"  # every build run carries it, so dagster.yaml can allow one at a time
 )
@@ -29,11 +23,7 @@ DATA_DIR_TAG = "evalset/data_dir"
 
 
 def build_job(max_runtime_s: int | None = None):
-    runtime = (
-        max_runtime_s
-        if max_runtime_s is not None
-        else int(os.environ.get("EVALSET_MAX_RUNTIME_S", "21600"))
-    )
+    runtime = max_runtime_s if max_runtime_s is not None else environment().max_runtime_s
     return dg.define_asset_job(
         "build_golden_set",
         # every asset and its checks; the external corpus_files is reported by the sensor, never built
@@ -60,18 +50,15 @@ def refresh_selection(skip_baseline: bool) -> list[dg.AssetKey] | None:
 def build_refresh_schedule(
     cron: str | None = None, timezone: str | None = None, skip_baseline: bool | None = None
 ) -> dg.ScheduleDefinition:
-    skip = (
-        skip_baseline
-        if skip_baseline is not None
-        else os.environ.get("EVALSET_REFRESH_SKIP_BASELINE", "0") == "1"
-    )
+    env = environment()
+    skip = skip_baseline if skip_baseline is not None else env.refresh_skip_baseline
     selection = refresh_selection(skip)
 
     @dg.schedule(
         name="golden_set_refresh",
         job=build_golden_set_job,
-        cron_schedule=cron or os.environ.get("EVALSET_REFRESH_CRON", DEFAULT_CRON),
-        execution_timezone=timezone or os.environ.get("EVALSET_REFRESH_TIMEZONE", "UTC"),
+        cron_schedule=cron or env.refresh_cron,
+        execution_timezone=timezone or env.refresh_timezone,
         default_status=dg.DefaultScheduleStatus.STOPPED,
         tags={"evalset/trigger": "schedule"},
         description="Rebuild through the golden set on a cron (EVALSET_REFRESH_CRON; default nightly at 03:00 UTC). "

@@ -15,8 +15,6 @@ sidecar's version (`corpus_sidecar`, from the `documents` step) so page_metadata
 it show stale until it runs; a PDF change reports both.
 """
 
-import os
-
 import dagster as dg
 
 from evalset_pipeline.core.checks.corpus_state import (
@@ -25,6 +23,7 @@ from evalset_pipeline.core.checks.corpus_state import (
     latest_golden_info,
     stat_cache_path,
 )
+from evalset_pipeline.core.environment import environment
 from evalset_pipeline.core.paths import DataPaths
 from evalset_pipeline.defs.assets.corpus import corpus_files, corpus_sidecar
 from evalset_pipeline.defs.external import changed_input_events
@@ -37,7 +36,7 @@ DATA_VERSION_TAG = "dagster/data_version"
 @dg.sensor(
     name="corpus_changed",
     job=build_golden_set_job,
-    minimum_interval_seconds=int(os.environ.get("EVALSET_SENSOR_INTERVAL_S", "60")),
+    minimum_interval_seconds=environment().sensor_interval_s,
     default_status=dg.DefaultSensorStatus.STOPPED,
     description="Rebuild through the golden set when PDFs are added, changed or removed under the corpus root "
     "(cursor = corpus fingerprint; one run per change).",
@@ -46,7 +45,9 @@ def corpus_changed(
     context: dg.SensorEvaluationContext, settings: PipelineSettings
 ) -> dg.SensorResult:
     paths = DataPaths.at(settings.data_dir)
-    fingerprint = current_corpus_fingerprint(settings.corpus_dir, stat_cache_path(paths))
+    fingerprint = current_corpus_fingerprint(
+        settings.corpus_dir, stat_cache_path(paths), settings.follow_symlinks
+    )
     built = None if context.cursor else latest_golden_info(paths.root)
     decision = decide_rebuild(
         context.cursor, fingerprint, built.get("corpus_fingerprint") if built else None
@@ -83,6 +84,11 @@ def _sidecar_events(
     instance = context.instance if context.instance_ref is not None else None
     return [
         e
-        for e in changed_input_events(instance, settings.corpus_dir, settings.data_dir)
+        for e in changed_input_events(
+            instance,
+            settings.corpus_dir,
+            settings.data_dir,
+            follow_symlinks=settings.follow_symlinks,
+        )
         if e.asset_key == corpus_sidecar.key
     ]

@@ -38,6 +38,15 @@ def test_render_tiny():
     json.dumps(r)
 
 
+def test_render_memory_tiny():
+    """The render-memory benchmark runs end to end; its bounds are figures, not asserts."""
+    from benchmarks import render_memory
+
+    r = render_memory.run(short=20, long=40)
+    assert r["pages"] == [20, 40] and r["rejected"] == 0 and r["self_mb"][1] >= r["self_mb"][0] > 0
+    json.dumps(r)
+
+
 def test_embed_tiny():
     from benchmarks import embed
 

@@ -7,12 +7,12 @@ import json
 import pytest
 
 from evalset_pipeline.cli.main import main
-from evalset_pipeline_tests.core.scoring.test_baselines import build_once, copy_built
+from evalset_pipeline_tests.support.builds import copy_built
 
 
 @pytest.fixture(scope="module")
-def built(small_corpus, tmp_path_factory):
-    return build_once(small_corpus, tmp_path_factory)
+def built(small_corpus, golden_build):
+    return golden_build.scored(small_corpus)
 
 
 def test_baseline_then_score_works_out_of_the_box(built, tmp_path, capsys):

@@ -87,7 +87,16 @@ def test_export_formats(data, tmp_path: Path, capsys):
     ).exists()
     write_page_tables(d, n_pages=10)
     assert (
-        run("export", "--format", "vidore", "--out", str(tmp_path / "vidore"), "--graded", "--json")
+        run(
+            "export",
+            "--format",
+            "vidore",
+            "--out",
+            str(tmp_path / "vidore"),
+            "--gain",
+            "graded",
+            "--json",
+        )
         == 0
     )
     summary = json.loads(capsys.readouterr().out)

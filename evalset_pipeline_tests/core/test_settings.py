@@ -32,6 +32,7 @@ DEFAULT_FINGERPRINT = "3938e4b8c8fafc94"  # config_fingerprint_of(DEFAULT_KNOBS,
 LAUNCHPAD = [
     "data_dir",
     "corpus_dir",
+    "follow_symlinks",
     "seed",
     "sample_size",
     "negatives_per_axis",

@@ -21,6 +21,8 @@ from evalset_pipeline.definitions import all_assets, defs
 from evalset_pipeline.defs.resources import EmbedderResource, PipelineSettings, VLMResource
 from evalset_pipeline.samplekit.sample_corpus import generate_sample_corpus
 
+pytestmark = pytest.mark.build  # materializes the assets in process itself
+
 _GRAPH = defs.resolve_asset_graph()
 ASSETS = sorted(
     k.to_user_string() for k in _GRAPH.materializable_asset_keys

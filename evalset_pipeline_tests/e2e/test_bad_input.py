@@ -21,12 +21,13 @@ from evalset_pipeline.core.judging.base import PageView
 from evalset_pipeline.core.pagetext.layer import text_layer_of
 from evalset_pipeline.core.reader.textlayer import TextLayerBackend
 from evalset_pipeline.core.render.pages import RenderSettings
-from evalset_pipeline_tests.support.bad_corpus import bad_corpus_build
+from evalset_pipeline.core.judging.base import PageView
+from evalset_pipeline.core.reader.textlayer import TextLayerBackend
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    b = bad_corpus_build(tmp_path_factory)
+def built(golden_build):
+    b = golden_build.bad_corpus()
     assert b.rc == 0, b.stderr[-4000:]
     return b
 

@@ -18,17 +18,16 @@ from evalset_pipeline_tests.support.chart_reviews import (
     SEGMENTS,
     write_chart_reviews,
 )
-from evalset_pipeline_tests.support.offline_build import build_golden_set
 
 QUARTERS = ((2024, 1), (2024, 2), (2024, 3))
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
+def built(tmp_path_factory, golden_build):
     corpus = tmp_path_factory.mktemp("chart_reviews")
     write_chart_reviews(corpus, QUARTERS)
     data_dir = tmp_path_factory.mktemp("data")
-    build_golden_set(corpus, data_dir, sample_size=40)
+    golden_build.materialize(corpus, data_dir, sample_size=40)
     return data_dir, load_golden_set("latest", data_dir=data_dir)
 
 

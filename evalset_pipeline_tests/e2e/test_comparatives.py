@@ -16,17 +16,16 @@ from evalset_pipeline.core.paths import DataPaths
 from evalset_pipeline.core.tables import read_rows
 from evalset_pipeline.samplekit.sample_corpus import generate_sample_corpus, plan_sample_corpus
 from evalset_pipeline_tests.e2e.oracle import truth_by_unit
-from evalset_pipeline_tests.support.offline_build import build_golden_set
 
 ENTITIES, PERIODS = 3, 5
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
+def built(tmp_path_factory, golden_build):
     corpus = tmp_path_factory.mktemp("comparative_corpus")
     generate_sample_corpus(corpus, entities=ENTITIES, periods=PERIODS)
     data_dir = tmp_path_factory.mktemp("data")
-    build_golden_set(corpus, data_dir, sample_size=1000)
+    golden_build.materialize(corpus, data_dir, sample_size=1000)
     paths = DataPaths.at(data_dir)
     truth = truth_by_unit(
         plan_sample_corpus(entities=ENTITIES, periods=PERIODS),

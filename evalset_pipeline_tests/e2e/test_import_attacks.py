@@ -17,7 +17,6 @@ import pytest
 from evalset_pipeline.core.buildlock import build_lock
 from evalset_pipeline.core.golden.reader import load_golden_set
 from evalset_pipeline.core.paths import DataPaths
-from evalset_pipeline_tests.support.import_build import small_build
 
 EVALSET = str(Path(sys.executable).with_name("evalset"))
 
@@ -36,8 +35,8 @@ def one_line_error(done: subprocess.CompletedProcess) -> str:
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> tuple[Path, Path, str]:
-    corpus, data = small_build(tmp_path_factory)
+def built(golden_build) -> tuple[Path, Path, str]:
+    corpus, data = golden_build.small()
     return corpus, data, load_golden_set("latest", data).version_id
 
 

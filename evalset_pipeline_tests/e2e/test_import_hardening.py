@@ -12,16 +12,12 @@ from evalset_pipeline.cli.main import main
 from evalset_pipeline.core.exports import export_golden_set
 from evalset_pipeline.core.golden.reader import load_golden_set
 from evalset_pipeline.core.imports.records import imported_item_id
-from evalset_pipeline.samplekit.sample_corpus import (
-    format_value,
-    plan_sample_corpus,
-)
-from evalset_pipeline_tests.support.import_build import small_build
+from evalset_pipeline.samplekit.sample_corpus import format_value, plan_sample_corpus
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> tuple[Path, Path]:
-    return small_build(tmp_path_factory)
+def built(golden_build) -> tuple[Path, Path]:
+    return golden_build.small()
 
 
 def _planted() -> list[dict]:

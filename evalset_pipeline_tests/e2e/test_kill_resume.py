@@ -30,7 +30,6 @@ import pytest
 from evalset_pipeline.cli.main import main
 from evalset_pipeline.core.golden.reader import load_golden_set
 from evalset_pipeline.core.render.pages import TMP_DIR
-from evalset_pipeline_tests.support.bad_corpus import bad_corpus_build
 
 EVALSET = str(Path(sys.executable).with_name("evalset"))
 
@@ -129,8 +128,10 @@ def _assert_no_partial_golden(data: Path, reference: str) -> None:
     assert versions in ([], [reference]), versions
 
 
-def test_sigkill_at_each_stage_then_rebuild_equals_an_uninterrupted_build(tmp_path_factory):
-    ref = bad_corpus_build(tmp_path_factory)
+def test_sigkill_at_each_stage_then_rebuild_equals_an_uninterrupted_build(
+    tmp_path_factory, golden_build
+):
+    ref = golden_build.bad_corpus()
     assert ref.rc == 0, ref.stderr[-3000:]
     reference = ref.summary["version_id"]
     corpus, data = ref.corpus.root, tmp_path_factory.mktemp("killed") / "data"

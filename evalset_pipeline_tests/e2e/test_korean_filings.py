@@ -14,17 +14,16 @@ import pytest
 from evalset_pipeline.core.golden.reader import load_golden_set
 from evalset_pipeline.core.reader.table_questions import parse_table_question
 from evalset_pipeline_tests.support.korean_filings import FILERS, Filer, write_korean_filings
-from evalset_pipeline_tests.support.offline_build import build_golden_set
 
 YEARS = (2022, 2023, 2024)
 
 
 @pytest.fixture(scope="module")
-def golden(tmp_path_factory):
+def golden(tmp_path_factory, golden_build):
     corpus = tmp_path_factory.mktemp("korean_filings")
     write_korean_filings(corpus, YEARS)
     data_dir = tmp_path_factory.mktemp("data")
-    build_golden_set(corpus, data_dir, sample_size=40)
+    golden_build.materialize(corpus, data_dir, sample_size=40)
     return load_golden_set("latest", data_dir=data_dir)
 
 

@@ -24,15 +24,14 @@ from evalset_pipeline_tests.support.annual_reports import (
     figure_of,
     write_annual_reports,
 )
-from evalset_pipeline_tests.support.offline_build import build_golden_set
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
+def built(tmp_path_factory, golden_build):
     corpus = tmp_path_factory.mktemp("annual_reports")
     write_annual_reports(corpus)
     data_dir = tmp_path_factory.mktemp("data")
-    build_golden_set(corpus, data_dir, sample_size=40)
+    golden_build.materialize(corpus, data_dir, sample_size=40)
     return data_dir, load_golden_set("latest", data_dir=data_dir)
 
 

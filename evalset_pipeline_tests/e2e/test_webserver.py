@@ -254,21 +254,15 @@ def test_launching_one_asset_runs_it_from_its_persisted_upstream(server):
 
 # --- the browser -------------------------------------------------------------------------------
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-CHROMEDRIVER = shutil.which("chromedriver")
-
 
 @pytest.fixture(scope="module")
-def browser():
-    if not (CHROMIUM and CHROMEDRIVER):
-        pytest.skip(
-            "Chromium is not installed (Debian: apt-get install chromium chromium-driver; `make test` tries)"
-        )
-    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is in the test extras")
+def browser(chromium):
+    """Through the one requirement (conftest `chromium`): fails in CI without Chromium."""
+    from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
     options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
+    options.binary_location = chromium.binary
     profile = tempfile.mkdtemp(prefix="chromium-profile-")
     for arg in (
         "--headless",
@@ -285,12 +279,31 @@ def browser():
         f"--user-data-dir={profile}",
     ):
         options.add_argument(arg)
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver = webdriver.Chrome(service=Service(chromium.driver), options=options)
     try:
         yield driver
     finally:
         driver.quit()
         shutil.rmtree(profile, ignore_errors=True)
+
+
+DIALOG_OPACITY = """let e = document.querySelector("img[alt='gold']");
+    while (e && !(e.getAttribute('role') === 'dialog' || /dialog/i.test(String(e.className)))) e = e.parentElement;
+    return e ? getComputedStyle(e).opacity : null"""
+
+
+def _settled(browser, script: str):
+    """A predicate for _wait_until: `script`'s value once two reads in a row agree (an animation
+    has ended), instead of sleeping for however long it usually takes."""
+    seen: list = []
+
+    def same_twice():
+        now = browser.execute_script(script)
+        settled = bool(seen) and now is not None and now == seen[-1]
+        seen.append(now)
+        return now if settled else None
+
+    return same_twice
 
 
 def _screenshot_dir(tmp_path: Path) -> Path:
@@ -353,8 +366,7 @@ def test_the_asset_graph_page_renders_in_chromium(server, browser, tmp_path):
         if all(n in text() for n in names):
             return True
         browser.execute_script(zoom_out)
-        time.sleep(0.5)
-        return False
+        return False  # _wait_until polls again after its pause
 
     try:
         _wait_until(every_node_shown, 90, "every asset node in the graph", server.log)
@@ -363,7 +375,7 @@ def test_the_asset_graph_page_renders_in_chromium(server, browser, tmp_path):
         raise AssertionError(
             f"{exc}\nmissing: {[n for n in names if n not in text()]}; page: {tmp_path}"
         ) from None
-    time.sleep(2)  # let the zoom-to-fit settle
+    _wait_until(_settled(browser, GRAPH_BOX), 30, "the zoom-to-fit to settle", server.log)
     browser.execute_script(
         "document.querySelectorAll('[class*=zoomSliderContainer]').forEach(e => e.style.visibility = 'hidden')"
     )
@@ -393,7 +405,9 @@ def test_the_golden_set_preview_shows_pages_large_enough_to_compare(server, brow
     assert alts.count("gold") >= 3 and sum(a.endswith("distractor") for a in alts) >= 3
     # large enough to tell a gold page from its look-alikes: decoded at 280 px, drawn at 240 px or more
     assert all(natural >= 240 and drawn >= 240 for _, _, natural, drawn in shown), shown
-    time.sleep(1)  # the dialog fades in
+    _wait_until(
+        _settled(browser, DIALOG_OPACITY), 30, "the dialog to fade in", server.log
+    )  # opacity stops changing
     dialog = browser.execute_script("""let e = document.querySelector("img[alt='gold']");
         while (e && !(e.getAttribute('role') === 'dialog' || /dialog/i.test(String(e.className)))) e = e.parentElement;
         if (!e) return null; const r = e.getBoundingClientRect();

@@ -48,8 +48,11 @@ def _load_cache(path: Path | None) -> dict[str, list]:
         return {}  # a damaged cache only costs a re-hash
 
 
-def current_corpus_fingerprint(root: str | Path, cache_file: str | Path | None = None) -> str:
-    """The corpus fingerprint `scan_corpus(root)` would record, re-hashing only changed files."""
+def current_corpus_fingerprint(
+    root: str | Path, cache_file: str | Path | None = None, follow_symlinks: bool = False
+) -> str:
+    """The corpus fingerprint `scan_corpus(root, follow_symlinks)` would record, re-hashing only
+    changed files."""
     root = Path(root)
     if not root.is_dir():
         raise FileNotFoundError(f"corpus root {root} is not a directory")
@@ -58,7 +61,7 @@ def current_corpus_fingerprint(root: str | Path, cache_file: str | Path | None =
     new: dict[str, list] = {}
     rejected: list[RejectedDocument] = []
     entries: list[tuple[str, str]] = []
-    for path in _walk_pdfs(root, rejected):
+    for path in _walk_pdfs(root, rejected, follow_symlinks):
         rel = _rel(path, root)
         try:
             st = path.stat()

@@ -3,6 +3,10 @@
 One broken file never stops the corpus: it becomes a `RejectedDocument` with a reason, and the
 scan goes on. Identical files under two names are one document with both paths recorded.
 
+A link to a file elsewhere (a corpus folder of symlinks) is read only with `follow_symlinks`:
+off, the root is the whole corpus and nothing outside it is read. Folder links are never walked
+either way, so no link can loop the walk or pull a whole tree in.
+
 Reasons, by stage. `scan` (not read): symlink points outside the corpus root; cannot read file
 (a dangling link or a loop); not a regular file (a FIFO named .pdf); file name is not valid
 UTF-8; cannot list folder. `open` (read and hashed, so with a sha256): empty file (0 bytes); not
@@ -70,10 +74,13 @@ PASSWORD_PROTECTED = (
 )
 
 
-def _walk_pdfs(root: Path, rejected: list[RejectedDocument]) -> Iterator[Path]:
+def _walk_pdfs(
+    root: Path, rejected: list[RejectedDocument], follow_symlinks: bool = False
+) -> Iterator[Path]:
     """PDF files under root, in sorted order; what cannot be taken is reported, never followed.
 
-    Reported: symlinks that leave the root (or loop), names that are not valid UTF-8 (they could
+    Reported: symlinks that leave the root (or loop; with `follow_symlinks` only folder links
+    are, a file link is read wherever it points and a loop fails to stat), names that are not valid UTF-8 (they could
     not be stored or shown faithfully), things named `.pdf` that are not regular files (a FIFO
     would block the hash forever), and folders that cannot be listed.
     """
@@ -109,7 +116,7 @@ def _walk_pdfs(root: Path, rejected: list[RejectedDocument]) -> Iterator[Path]:
             if not name.lower().endswith(".pdf"):
                 continue
             path = here / name
-            if path.is_symlink() and _outside(path, real_root):
+            if not follow_symlinks and path.is_symlink() and _outside(path, real_root):
                 rejected.append(RejectedDocument(_rel(path, root), "", OUTSIDE_ROOT, "scan"))
                 continue
             if not _utf8(name):
@@ -209,13 +216,15 @@ def _text(value: str) -> str:
     return value.encode("utf-8", "replace").decode("utf-8").replace("\x00", "")
 
 
-def scan_corpus(root: str | Path) -> CorpusScan:
+def scan_corpus(root: str | Path, follow_symlinks: bool = False) -> CorpusScan:
+    """Every PDF under `root` as a document or a rejection; `follow_symlinks` also reads file
+    links that point outside the root."""
     root = Path(root)
     if not root.is_dir():
         raise FileNotFoundError(f"corpus root {root} is not a directory")
     scan = CorpusScan(root=root)
     by_sha: dict[str, list[tuple[str, Path]]] = {}
-    for path in _walk_pdfs(root, scan.rejected):
+    for path in _walk_pdfs(root, scan.rejected, follow_symlinks):
         rel = _rel(path, root)
         try:
             sha = sha256_file(path)

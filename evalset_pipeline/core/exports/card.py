@@ -22,13 +22,13 @@ def _policy_text(data: ExportData) -> str:
             "**binary** (default): a qrels row with score 1 = the unit is labelled *sufficient* (a reader can "
             "derive the answer from that page alone). Supporting and irrelevant units have no row. Every tool "
             "counts score >= 1 as relevant, so every tool's default reads it the way `evalset score` does.\n\n"
-            "- Recall@k and MRR@k from any tool = plain `evalset score` (relevant = sufficient).\n"
-            "- nDCG@k from any tool is *binary* nDCG = `evalset score --gain binary`; plain `evalset score` "
-            "reports graded nDCG (sufficient 2, supporting 1): export with `--graded` and use relevance level 2 "
-            "for that number."
+            "- Recall@k, MRR@k and nDCG@k from any tool = plain `evalset score` (relevant = sufficient, "
+            "binary gain: its defaults).\n"
+            "- Graded nDCG (sufficient 2, supporting 1) is the option on both sides: `evalset score --gain "
+            "graded`, and an export written with `--gain graded` scored at relevance level 2."
         )
     return (
-        "**graded** (`--graded`): score 2 = *sufficient*, 1 = *supporting* (on-subject, does not answer), "
+        "**graded** (`--gain graded`): score 2 = *sufficient*, 1 = *supporting* (on-subject, does not answer), "
         "irrelevant units have no row.\n\n"
         "> **Warning.** BEIR, pytrec_eval, trec_eval, ranx and MTEB count every score >= 1 as relevant unless "
         "told otherwise, so by default they count *supporting* pages — the look-alike distractors — as hits, "
@@ -36,7 +36,7 @@ def _policy_text(data: ExportData) -> str:
         "`pytrec_eval.RelevanceEvaluator(qrels, measures, relevance_level=2)`. A tool without that option "
         "(BEIR's `EvaluateRetrieval`, ranx, MTEB, vidore-benchmark) computes "
         "`evalset score --relevance supporting`.\n\n"
-        "- nDCG@k uses the grades as gains in every tool = plain `evalset score`.\n"
+        "- nDCG@k uses the grades as gains in every tool = `evalset score --gain graded`.\n"
         "- Recall@k, MRR@k at relevance level 2 = plain `evalset score`; "
         "at level 1 = `evalset score --relevance supporting`."
     )
@@ -51,13 +51,13 @@ def _tool_sections(data: ExportData, fmt: str) -> list[str]:
     level = data.policy.tool_relevance_level
     if data.policy.graded:
         reference = [
-            f"evalset score RUN --golden {v}                         # = tools at relevance level 2",
-            f"evalset score RUN --golden {v} --relevance supporting  # = tools at their default (level 1)",
+            f"evalset score RUN --golden {v} --gain graded                         # = tools at level 2",
+            f"evalset score RUN --golden {v} --gain graded --relevance supporting  # = tools at level 1",
         ]
     else:
         reference = [
-            f"evalset score RUN --golden {v} --gain binary   # = every tool's default on this export",
-            f"evalset score RUN --golden {v}                 # same Recall/MRR; nDCG graded",
+            f"evalset score RUN --golden {v}                 # = every tool's default on this export",
+            f"evalset score RUN --golden {v} --gain graded   # same Recall/MRR; nDCG sufficient 2, supporting 1",
         ]
     out = [
         "### evalset score (the reference)",
@@ -105,8 +105,8 @@ def _tool_sections(data: ExportData, fmt: str) -> list[str]:
             'evaluate(Qrels(qrels), Run(results), ["recall@10", "ndcg@10", "mrr@10"])',
             "```",
             "",
-            "ranx counts every score >= 1 as relevant: with the default (binary) export that is `evalset score "
-            "--gain binary`. (Documented, not checked by this project's tests.)",
+            "ranx counts every score >= 1 as relevant: with the default (binary) export that is plain "
+            "`evalset score`. (Documented, not checked by this project's tests.)",
             "",
         ]
     if fmt == "mteb":

@@ -2,10 +2,11 @@
 
 External tools (BEIR, pytrec_eval, ranx, MTEB, vidore-benchmark) count every qrels score >= 1 as
 relevant unless told otherwise. So the default export is **binary**: relevant = labelled
-sufficient, score 1, the same as `evalset score`'s default (`--relevance sufficient`); supporting
-and irrelevant units get no row. `graded` writes the scorer's own grades (sufficient 2,
-supporting 1), which only matches `evalset score` when the tool is told the relevance level
-(trec_eval `-l 2`, pytrec_eval `relevance_level=2`).
+sufficient, score 1, the same as `evalset score`'s defaults (`--relevance sufficient --gain
+binary`); supporting and irrelevant units get no row. `graded` (`--gain graded`, the name
+`evalset score` uses too) writes the scorer's own grades (sufficient 2, supporting 1), which
+matches `evalset score --gain graded` when the tool is told the relevance level (trec_eval `-l 2`,
+pytrec_eval `relevance_level=2`).
 
 The qrels come from the scorer's own `Qrels` (same de-duplication, same label check), and the
 grades from `scoring/conventions.GRADES`: one source for both.
@@ -44,9 +45,9 @@ class RelevancePolicy:
     @property
     def evalset_score_flags(self) -> str:
         """`evalset score` flags that compute what a tool computes from this export by default."""
-        # Tools count every score >= 1 as relevant: binary export = sufficient only, nDCG binary;
-        # graded export = sufficient or supporting, nDCG graded.
-        return "--gain binary" if not self.graded else "--relevance supporting"
+        # Tools count every score >= 1 as relevant: binary export = sufficient only, nDCG binary
+        # (evalset score's defaults); graded export = sufficient or supporting, nDCG graded.
+        return "" if not self.graded else "--gain graded --relevance supporting"
 
 
 def export_qrels(golden: GoldenSet, policy: RelevancePolicy) -> dict[str, list[QrelsRow]]:

@@ -31,6 +31,7 @@ from typing import Any
 import pyarrow as pa
 
 from evalset_pipeline.core.atomic import fsync_dir
+from evalset_pipeline.core.environment import environment
 from evalset_pipeline.core.flock import open_lock_file, try_flock
 from evalset_pipeline.core.golden import warehouse
 from evalset_pipeline.core.golden.errors import GoldenSetCorrupt, GoldenSetLocked
@@ -56,8 +57,6 @@ log = logging.getLogger(__name__)
 _PHASE_HOOK: Callable[[str], None] | None = None
 
 DEFAULT_LOCK_TIMEOUT_S = 120.0
-# A reader holding the warehouse delays a publish this long at most (EVALSET_WAREHOUSE_WAIT_S).
-DEFAULT_WAREHOUSE_WAIT_S = 10.0
 
 
 def _phase(name: str) -> None:
@@ -220,7 +219,7 @@ def _backfill_events(
 
 
 def _warehouse_wait_s() -> float:
-    return float(os.environ.get("EVALSET_WAREHOUSE_WAIT_S", str(DEFAULT_WAREHOUSE_WAIT_S)))
+    return environment().warehouse_wait_s
 
 
 def publish_golden_set(

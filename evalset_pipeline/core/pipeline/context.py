@@ -28,6 +28,11 @@ class BuildConfig:
         "(default: $EVALSET_CORPUS_DIR or data/sample_corpus)",
         factory=lambda: str(default_corpus_dir()),
     )
+    follow_symlinks: bool = setting(
+        False,
+        help="Also read PDFs that are symlinks to files outside the corpus folder (a folder of "
+        "links to files kept elsewhere); folder links are never followed",
+    )
     seed: int = setting(
         13, help="Seed of the gold sample, template clustering and the random-negative baseline"
     )
@@ -60,6 +65,7 @@ class BuildConfig:
     def knobs(self) -> dict[str, Any]:
         d = asdict(self)
         d.pop("corpus_dir")  # where the corpus is does not change what it is; its fingerprint does
+        d.pop("follow_symlinks")  # which files were read is in the corpus fingerprint too
         d.pop("workers")
         return d
 

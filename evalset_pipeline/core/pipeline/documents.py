@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import asdict
 from datetime import datetime
+from pathlib import Path
 
 import pyarrow as pa
 
 from evalset_pipeline.core.atomic import write_text_atomic
-from evalset_pipeline.core.corpus.documents import DocumentRecord, RejectedDocument, scan_corpus
+from evalset_pipeline.core.corpus.documents import (
+    OUTSIDE_ROOT,
+    DocumentRecord,
+    RejectedDocument,
+    scan_corpus,
+)
 from evalset_pipeline.core.golden.model import CorpusManifest
 from evalset_pipeline.core.pipeline.context import StageContext
 from evalset_pipeline.core.pipeline.result import StageResult
@@ -41,10 +48,14 @@ class EmptyCorpus(RuntimeError):
     """The corpus root holds no PDF at all (not even a rejected one)."""
 
 
+class EveryDocumentRejected(RuntimeError):
+    """Every PDF under the corpus root was rejected: there is nothing to build from."""
+
+
 def build_documents(ctx: StageContext) -> StageResult:
-    scan = scan_corpus(ctx.corpus_dir)
+    scan = scan_corpus(ctx.corpus_dir, follow_symlinks=ctx.config.follow_symlinks)
+    # Both said here, not as "no main-slice item survived" four stages later.
     if not scan.documents and not scan.rejected:
-        # Said here, not as "no main-slice item survived" four stages later.
         raise EmptyCorpus(
             f"no PDFs under {ctx.corpus_dir} (looked for *.pdf in every sub-folder); nothing to build"
         )
@@ -65,6 +76,10 @@ def build_documents(ctx: StageContext) -> StageResult:
     )
     for r in scan.rejected:
         ctx.log.warning("rejected %s: %s", r.path, r.reason)
+    if (
+        not scan.documents
+    ):  # after the tables are written: `evalset documents --rejected` lists them
+        raise EveryDocumentRejected(every_document_rejected(ctx.corpus_dir, scan.rejected))
     return StageResult(
         {
             "documents": len(scan.documents),
@@ -75,6 +90,27 @@ def build_documents(ctx: StageContext) -> StageResult:
         version=scan.fingerprint,
         rows=[asdict(r) for r in scan.rejected],
     )
+
+
+def every_document_rejected(corpus_dir: Path, rejected: list[RejectedDocument]) -> str:
+    """One paragraph: all were rejected, the commonest reason with an example, and what to do."""
+    reasons = Counter(r.reason for r in rejected)
+    top, n = reasons.most_common(1)[0]
+    example = next(r.path for r in rejected if r.reason == top)
+    others = len(reasons) - 1
+    text = (
+        f"every PDF under {corpus_dir} was rejected ({len(rejected)} rejected, none kept), so "
+        f"there is nothing to build from. The commonest reason, for {n}, is: {top} (e.g. {example})"
+        + (f"; {others} other reason{'s' if others > 1 else ''}" if others else "")
+        + "."
+    )
+    if top == OUTSIDE_ROOT:
+        text += (
+            " A folder of links to files kept elsewhere is read only when asked: build with "
+            "--follow-symlinks (the follow_symlinks setting in the launchpad); folder links are "
+            "never followed."
+        )
+    return text + " `evalset documents --rejected` lists every file with its reason."
 
 
 def load_documents(ctx: StageContext) -> list[DocumentRecord]:

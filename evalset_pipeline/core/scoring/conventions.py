@@ -23,12 +23,16 @@ Relevance = Literal["sufficient", "supporting"]
 RELEVANCE_THRESHOLDS: Final[dict[str, int]] = {"sufficient": SUFFICIENT, "supporting": SUPPORTING}
 DEFAULT_RELEVANCE: Final[Relevance] = "sufficient"
 
-# nDCG gain: `graded` uses the grade itself (sufficient 2, supporting 1); `binary` gives 1 to a
-# relevant unit (per the relevance policy) and 0 otherwise, which is what every external tool
-# computes from a binary qrels file (exports' default), so both numbers can be set side by side.
-Gain = Literal["graded", "binary"]
-GAINS: Final[tuple[str, ...]] = ("graded", "binary")
-DEFAULT_GAIN: Final[Gain] = "graded"
+# One relevance policy for scoring and exports: by default a unit is relevant when it is labelled
+# sufficient and nDCG's gain is `binary` (1 for a relevant unit, 0 otherwise), which is exactly
+# what every external tool computes from the default export's binary qrels, so `evalset score`
+# and BEIR/pytrec_eval/MTEB on the export give the same numbers. `graded` (sufficient 2,
+# supporting 1) is the option, named the same in both: `evalset score --gain graded` and
+# `evalset golden export --gain graded`. Binary is the headline because a supporting page (the
+# right table for the wrong period) must not earn a retriever credit.
+Gain = Literal["binary", "graded"]
+GAINS: Final[tuple[str, ...]] = ("binary", "graded")
+DEFAULT_GAIN: Final[Gain] = "binary"
 
 # Guards: the bench refuses to measure (exit 2) past these, unless explicitly overridden.
 DEFAULT_MAX_AGE_DAYS: Final[float] = 30.0
@@ -102,14 +106,15 @@ def conventions(
     )
     if gain == "binary":
         gain_text = (
-            f"nDCG@k (--gain binary): gain 1 for a relevant unit ({thr}), 0 otherwise (as any tool computes "
-            "from binary qrels); discount 1/log2(rank+1); ideal DCG per query from all its relevant judged "
-            "units, not from the run"
+            f"nDCG@k (--gain binary, the default): gain 1 for a relevant unit ({thr}), 0 otherwise "
+            "(as any tool computes from the default, binary qrels export); discount 1/log2(rank+1); "
+            "ideal DCG per query from all its relevant judged units, not from the run"
         )
     else:
         gain_text = (
-            "nDCG@k: linear graded gain sufficient=2, supporting=1, irrelevant/unjudged=0; discount "
-            "1/log2(rank+1); ideal DCG per query from all judged units of that query, not from the run"
+            "nDCG@k (--gain graded): linear graded gain sufficient=2, supporting=1, irrelevant/unjudged=0 "
+            "(as any tool computes from a `--gain graded` export); discount 1/log2(rank+1); ideal DCG "
+            "per query from all judged units of that query, not from the run"
         )
     return {
         "relevance": (

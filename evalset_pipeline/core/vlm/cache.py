@@ -10,7 +10,6 @@ dies on call 900 of 1000 resumes at call 900.
 from __future__ import annotations
 
 import json
-import os
 import re
 import threading
 import time
@@ -22,6 +21,7 @@ from typing import Any, TypeVar
 
 import duckdb
 
+from evalset_pipeline.core.environment import environment
 from evalset_pipeline.core.hashing import canonical_json, sha256_text
 from evalset_pipeline.core.judging.base import (
     BatchError,
@@ -149,7 +149,7 @@ class CallCache:
     def __init__(self, path: str | Path, wait_s: float | None = None):
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        wait = float(os.environ.get("EVALSET_CACHE_WAIT_S", "30")) if wait_s is None else wait_s
+        wait = environment().cache_wait_s if wait_s is None else wait_s
         self._con = _connect(self.path, wait)
         self._con.execute(_DDL)
         self._con.execute(_FAILURES_DDL)

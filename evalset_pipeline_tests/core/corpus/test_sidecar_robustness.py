@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import resource
-import time
-
 from evalset_pipeline.core.metadata.sidecar import SHOWN_ISSUES, read_sidecar
 
 HEADER = "document,page,template_id,entity,metric,period,revision,language\n"
@@ -48,12 +45,10 @@ def test_a_huge_sidecar_of_bad_rows_is_bounded_and_summarised(tmp_path):
                 if i % 2
                 else f"a.pdf,x{i},bar,,,,,\n"
             )
-    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    t0 = time.perf_counter()
     sc = read_sidecar(tmp_path, {"a.pdf": 2})
-    elapsed = time.perf_counter() - t0
-    grown_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024
     assert len(sc.rows) == 2
+    # Bounded by count, not by a clock: SHOWN_ISSUES issue objects and one summary, whatever n is
+    # (a million such rows used to make 996,069 warnings, 2.2 GB and 817 s).
     assert len(sc.issues) == SHOWN_ISSUES + 1
     summary = sc.issues[-1].message
     assert f"{n - SHOWN_ISSUES:,} more issue(s)" in summary
@@ -63,5 +58,3 @@ def test_a_huge_sidecar_of_bad_rows_is_bounded_and_summarised(tmp_path):
     assert (
         sc.issues[0].line == 4 and "not a number" in sc.issues[0].message
     )  # the first ones, with their lines
-    assert elapsed < 30, elapsed  # ~3 s here on 2 shared cores
-    assert grown_mb < 200, grown_mb

@@ -32,10 +32,13 @@ ROUNDED = (
     5e-6 + 1e-12
 )  # vidore-benchmark (mteb 1.16) rounds nDCG/Recall means to 5 decimals; MRR is not rounded
 
-pytestmark = pytest.mark.skipif(
-    not VIDORE_PYTHON.exists(),
-    reason="no .venv-vidore: `make install-test` creates it (vidore-benchmark 5.0.0)",
-)
+pytestmark = [
+    pytest.mark.e2e,  # runs vidore-benchmark in its own venv, as a subprocess
+    pytest.mark.skipif(
+        not VIDORE_PYTHON.exists(),
+        reason="no .venv-vidore: `make install-test` creates it (vidore-benchmark 5.0.0)",
+    ),
+]
 
 
 def test_vidore_benchmark_evaluator_runs_on_the_export_for_image_and_text_retrievers(

@@ -176,7 +176,7 @@ def test_every_export_has_a_card(golden, tmp_path):
             "query id = `item_id`",
             f"{N_BUILD_PAGES} pages",
             "evalset score RUN --golden",
-            "--gain binary",
+            "--gain graded",  # the option, named as `evalset score` names it
         ):
             assert fact in card, (fmt, fact)
         assert (

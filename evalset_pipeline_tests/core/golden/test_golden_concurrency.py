@@ -27,6 +27,8 @@ from evalset_pipeline.core.golden.publish import publish_golden_set
 from evalset_pipeline.core.paths import DataPaths
 from evalset_pipeline_tests.core.golden.golden_synth import child_env
 
+pytestmark = pytest.mark.e2e  # publishers and readers in subprocesses, killed at random
+
 JUDGMENTS_PER_ITEM = 3  # golden_synth: gold + two distractors
 
 # Publishes variant k with 6 + k % 5 items, so a read mixing two versions would show.

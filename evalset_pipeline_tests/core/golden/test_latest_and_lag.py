@@ -67,6 +67,7 @@ def test_an_import_alone_is_never_backfilled_into_latest(data_dir: Path, draft):
     assert verify_golden(paths).ok
 
 
+@pytest.mark.e2e  # a publishing subprocess killed mid-way
 @pytest.mark.parametrize("phase", ["renamed", "committed", "reader_db_swapped"])
 def test_an_interrupted_publish_is_a_lag_not_corruption(data_dir: Path, draft, phase, capsys):
     publish_golden_set(DataPaths(data_dir), draft())

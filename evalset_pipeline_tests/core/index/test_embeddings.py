@@ -54,6 +54,7 @@ def test_appearance_vectors_are_cached_by_render_hash(pages, tmp_path):
     np.testing.assert_array_equal(again, first[::-1])
 
 
+@pytest.mark.slow  # loads the bundled MiniLM model
 def test_text_model_embeds_the_text_layer_offline_and_caches_by_model_and_render(pages, tmp_path):
     spec = EmbedderSpec(DEFAULT_TEXT_MODEL)
     chosen = pages.pages[:5]
@@ -87,6 +88,7 @@ def test_text_model_embeds_the_text_layer_offline_and_caches_by_model_and_render
     assert float(v[0] @ v[1]) > float(v[0] @ v[2])
 
 
+@pytest.mark.slow  # loads the bundled MiniLM model
 def test_an_image_embedder_that_cannot_read_images_is_refused_clearly(pages, tmp_path):
     spec = EmbedderSpec(DEFAULT_TEXT_MODEL, modality="image")
     with pytest.raises(ValueError, match="does not read images"):

@@ -11,7 +11,6 @@ from evalset_pipeline.core.review.packets import export_packets
 from evalset_pipeline.core.review.sheets import import_sheet
 from evalset_pipeline.core.review.store import ReviewStore
 from evalset_pipeline_tests.core.review.review_synth import HOSTILE_Q, publish_small_golden
-from evalset_pipeline_tests.support.browser import require_chromium
 
 CAPTURE = """
 window.__csv = null;
@@ -25,8 +24,7 @@ return window.__csv;
 
 
 @pytest.fixture
-def browser():
-    chromium = require_chromium()
+def browser(chromium):
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 

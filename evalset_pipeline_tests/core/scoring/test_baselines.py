@@ -1,17 +1,11 @@
 """Built-in baselines on a small generated corpus built through Dagster (with `baseline_scores`).
 
-The build is shared by every scoring module of the session through `build_once` (one corpus,
-one materialization); tests that write to the data directory work on a copy (`copy_built`).
+The build is shared by every scoring module of the session through `golden_build.scored` (one
+corpus, one materialization); tests that write to the data directory work on a copy (`copy_built`).
 """
 
 from __future__ import annotations
 
-import shutil
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
-
-import dagster as dg
 import numpy as np
 import pyarrow.compute as pc
 import pytest
@@ -29,57 +23,12 @@ from evalset_pipeline.core.scoring.metrics import score_run
 from evalset_pipeline.core.scoring.qrels import qrels_from_golden
 from evalset_pipeline.core.scoring.report import summarize
 from evalset_pipeline.core.scoring.runs import read_run
-
-
-@dataclass(frozen=True)
-class Built:
-    data_dir: Path
-    baseline_scores: dict[str, Any]  # metadata of the baseline_scores materialization
-    golden_version: str  # what golden_set recorded
-
-
-_BUILT: dict[str, Built] = {}
-
-
-def build_once(small_corpus: Path, tmp_path_factory: pytest.TempPathFactory) -> Built:
-    """The small corpus materialized once per test process (every asset, checks included)."""
-    if "built" not in _BUILT:
-        from evalset_pipeline.definitions import all_assets
-        from evalset_pipeline.defs.resources import EmbedderResource, PipelineSettings, VLMResource
-
-        data_dir = tmp_path_factory.mktemp("scoring_data")
-        resources = {
-            "settings": PipelineSettings(
-                data_dir=str(data_dir), corpus_dir=str(small_corpus), workers=1
-            ),
-            "vlm": VLMResource(),
-            "embedder": EmbedderResource(),
-        }
-        result = dg.materialize(all_assets, resources=resources)
-        assert result.success
-        meta = {
-            k: v.value
-            for k, v in result.asset_materializations_for_node("baseline_scores")[
-                -1
-            ].metadata.items()
-        }
-        golden = (
-            result.asset_materializations_for_node("golden_set")[-1].metadata["version_id"].value
-        )
-        _BUILT["built"] = Built(data_dir, meta, str(golden))
-    return _BUILT["built"]
-
-
-def copy_built(built: Built, tmp_path: Path) -> Path:
-    """A private copy of the built data directory, for tests that publish versions."""
-    out = tmp_path / "data"
-    shutil.copytree(built.data_dir, out)
-    return out
+from evalset_pipeline_tests.support.builds import ScoredBuild
 
 
 @pytest.fixture(scope="module")
-def built(small_corpus, tmp_path_factory) -> Built:
-    return build_once(small_corpus, tmp_path_factory)
+def built(small_corpus, golden_build) -> ScoredBuild:
+    return golden_build.scored(small_corpus)
 
 
 def _main_means(golden, run) -> dict[str, float | None]:

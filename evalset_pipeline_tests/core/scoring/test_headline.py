@@ -22,12 +22,11 @@ from evalset_pipeline.core.scoring.headline import (
     pool_sizes,
     random_negative_count,
 )
-from evalset_pipeline_tests.core.scoring.test_baselines import build_once
 
 
 @pytest.fixture(scope="module")
-def setup(small_corpus, tmp_path_factory):
-    built = build_once(small_corpus, tmp_path_factory)
+def setup(small_corpus, golden_build):
+    built = golden_build.scored(small_corpus)
     paths = DataPaths.at(built.data_dir)
     return paths, load_golden_set(built.golden_version, built.data_dir), load_corpus_index(paths)
 

@@ -14,14 +14,15 @@ from evalset_pipeline.core.scoring.pooling import pool_runs, top_pairs
 from evalset_pipeline.core.scoring.qrels import qrels_from_golden
 from evalset_pipeline.core.scoring.report import summarize
 from evalset_pipeline.core.scoring.runs import run_from_columns
-from evalset_pipeline_tests.core.scoring.test_baselines import build_once, copy_built
+from evalset_pipeline.core.backends.factory import VLMConfig, open_cached_backend
+from evalset_pipeline_tests.support.builds import copy_built
 
 DEPTH = 5  # a reported cutoff (conventions.KS), so judged@DEPTH exists
 
 
 @pytest.fixture()
-def data(small_corpus, tmp_path_factory, tmp_path):
-    return copy_built(build_once(small_corpus, tmp_path_factory), tmp_path)
+def data(small_corpus, golden_build, tmp_path):
+    return copy_built(golden_build.scored(small_corpus), tmp_path)
 
 
 def _judged(golden) -> set[tuple[str, str]]:

@@ -69,7 +69,7 @@ def per_query(scores, item: str) -> dict[str, float]:
 
 
 def test_query_with_every_label(golden, run):
-    q1 = per_query(score_run(qrels_from_golden(golden), run), "q1")
+    q1 = per_query(score_run(qrels_from_golden(golden), run, gain="graded"), "q1")
     # Recall: 2 sufficient units (u1, u4). Top 1 none, top 3 has u1, top 5 has both.
     assert (q1["recall@1"], q1["recall@3"], q1["recall@5"], q1["recall@10"]) == (0.0, 0.5, 1.0, 1.0)
     # MRR: first sufficient at rank 3 -> 0 within k=1, 1/3 from k=3 on.
@@ -98,7 +98,7 @@ def test_query_with_every_label(golden, run):
 
 
 def test_judged_only_twins_drop_unjudged_units(golden, run):
-    q1 = per_query(score_run(qrels_from_golden(golden), run), "q1")
+    q1 = per_query(score_run(qrels_from_golden(golden), run, gain="graded"), "q1")
     # Condensed ranking: 1 u2 (1), 2 u1 (2), 3 u3 (0), 4 u4 (2).
     assert (q1["recall@1_judged"], q1["recall@3_judged"], q1["recall@5_judged"]) == (0.0, 0.5, 1.0)
     assert (q1["mrr@1_judged"], q1["mrr@3_judged"]) == (0.0, 0.5)
@@ -112,7 +112,7 @@ def test_judged_only_twins_drop_unjudged_units(golden, run):
 
 
 def test_supporting_only_and_short_ranking(golden, run):
-    q2 = per_query(score_run(qrels_from_golden(golden), run), "q2")
+    q2 = per_query(score_run(qrels_from_golden(golden), run, gain="graded"), "q2")
     # Ranking u6 (supporting), u7 (unjudged): something on-subject, nothing sufficient.
     assert q2["supporting_only@1"] == q2["supporting_only@10"] == 1.0
     assert q2["sufficient@10"] == q2["recall@10"] == q2["mrr@10"] == 0.0
@@ -124,7 +124,7 @@ def test_supporting_only_and_short_ranking(golden, run):
 
 
 def test_missing_query_counts_as_zero_and_zero_relevant_is_excluded(golden, run):
-    scores = score_run(qrels_from_golden(golden), run)
+    scores = score_run(qrels_from_golden(golden), run, gain="graded")
     q3 = per_query(scores, "q3")
     assert all(v == 0.0 for v in q3.values())  # every metric, never dropped
     q4 = per_query(scores, "q4")
@@ -169,8 +169,14 @@ def test_relevance_threshold_supporting():
     assert (strict["recall@1"], strict["recall@3"], strict["mrr@3"]) == pytest.approx((0, 1, 1 / 3))
     # sufficient or supporting: 2 relevant; rank 2 holds u2 -> recall@3 = 2/2, MRR@3 = 1/2.
     assert (loose["recall@1"], loose["recall@3"], loose["mrr@3"]) == pytest.approx((0, 1, 1 / 2))
-    # nDCG and sufficient@k do not depend on the threshold.
-    assert loose["ndcg@3"] == strict["ndcg@3"] and loose["sufficient@1"] == strict["sufficient@1"]
+    # Graded nDCG and sufficient@k do not depend on the threshold; binary nDCG (the default)
+    # gains 1 for u2 once supporting counts as relevant.
+    assert loose["sufficient@1"] == strict["sufficient@1"] and loose["ndcg@3"] > strict["ndcg@3"]
+    graded = [
+        per_query(score_run(qrels_from_golden(golden), run, relevance=r, gain="graded"), "q")
+        for r in ("sufficient", "supporting")
+    ]
+    assert graded[0]["ndcg@3"] == graded[1]["ndcg@3"]
 
 
 def test_slices_are_scored_separately_and_underspecified_has_no_recall():

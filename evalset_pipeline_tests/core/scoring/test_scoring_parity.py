@@ -127,7 +127,7 @@ def assert_parity(
 def test_parity_with_ties_pre_ranked(seed: int, row_order: str, relevance: str, level: int):
     golden, run = random_case(seed, row_order=row_order)
     qrels = qrels_from_golden(golden)
-    scores = score_run(qrels, run, relevance=relevance)  # type: ignore[arg-type]
+    scores = score_run(qrels, run, gain="graded", relevance=relevance)  # type: ignore[arg-type]
     compared = assert_parity(
         scores, qrels.to_trec(), pre_ranked(run), lambda k: pre_ranked(run, k), level
     )
@@ -142,7 +142,7 @@ def test_parity_judged_only_equals_trec_eval_on_the_condensed_run():
     def judged(q: str, u: str) -> bool:
         return u in trec_qrels.get(q, {})
 
-    scores = score_run(qrels, run)
+    scores = score_run(qrels, run, gain="graded")
     compared = assert_parity(
         scores,
         trec_qrels,
@@ -157,7 +157,7 @@ def test_parity_judged_only_equals_trec_eval_on_the_condensed_run():
 def test_parity_on_raw_scores_without_ties():
     golden, run = random_case(3, tie_scores=False)
     qrels = qrels_from_golden(golden)
-    scores = score_run(qrels, run)
+    scores = score_run(qrels, run, gain="graded")
     raw: dict[str, dict[str, float]] = {}
     for q, u, s in zip(
         run.query_ids.to_pylist(), run.unit_ids.to_pylist(), run.scores.tolist(), strict=False
@@ -184,7 +184,7 @@ def test_graded_gain_and_ideal_match_trec_eval_conventions():
     )
     qrels = qrels_from_golden(golden)
     run = run_from_columns(["q", "q"], ["b", "a"], [2.0, 1.0])
-    ours = score_run(qrels, run).values["ndcg@3"][0]
+    ours = score_run(qrels, run, gain="graded").values["ndcg@3"][0]
     theirs = trec_eval(qrels.to_trec(), {"q": {"b": 2.0, "a": 1.0}}, 2)["q"]["ndcg_cut_3"]
     # DCG = 1 + 2*0.630930 = 2.261860; IDCG (z unretrieved still counts) = 2 + 2*0.630930 + 1*0.5 = 3.761860
     assert ours == pytest.approx(theirs, abs=1e-12) == pytest.approx(2.261860 / 3.761860, abs=1e-6)

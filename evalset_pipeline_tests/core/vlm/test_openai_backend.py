@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
-import time
 
 import duckdb
 import pymupdf
@@ -220,11 +219,10 @@ def test_requests_run_max_in_flight_at_a_time(server, pages):
     server.latency_s = 0.2
     b = OpenAIBackend("fake-vlm", base_url=server.url, max_in_flight=8)
     q = _written(pages)[0][0]
-    start = time.perf_counter()
     b.judge([(q, pages[i % len(pages)]) for i in range(32)])
-    elapsed = time.perf_counter() - start
+    # Counted by the server, not timed: with 0.2 s a reply, 8 requests overlapped at the peak and
+    # never more (32 in 4 rounds, not 32 one after the other nor 32 at once).
     assert server.max_in_flight == 8
-    assert 0.75 <= elapsed < 1.6, elapsed  # 4 rounds of 0.2 s, not 32
 
 
 # --- faults ------------------------------------------------------------------------------------------
