@@ -21,8 +21,6 @@ from evalset_pipeline.core.judging.base import PageView
 from evalset_pipeline.core.pagetext.layer import text_layer_of
 from evalset_pipeline.core.reader.textlayer import TextLayerBackend
 from evalset_pipeline.core.render.pages import RenderSettings
-from evalset_pipeline.core.judging.base import PageView
-from evalset_pipeline.core.reader.textlayer import TextLayerBackend
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,6 @@ from evalset_pipeline.core.scoring.pooling import pool_runs, top_pairs
 from evalset_pipeline.core.scoring.qrels import qrels_from_golden
 from evalset_pipeline.core.scoring.report import summarize
 from evalset_pipeline.core.scoring.runs import run_from_columns
-from evalset_pipeline.core.backends.factory import VLMConfig, open_cached_backend
 from evalset_pipeline_tests.support.builds import copy_built
 
 DEPTH = 5  # a reported cutoff (conventions.KS), so judged@DEPTH exists
