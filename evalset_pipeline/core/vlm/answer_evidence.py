@@ -192,7 +192,14 @@ def _not_a_figure(m: re.Match[str], text: str) -> bool:
     )
 
 
-def answer_figures(answer: str, question: str = "") -> list[AnswerFigure]:
+# The analyses below are pure functions of a string and are cached: a question is judged against
+# each of its ~6 candidate pages, and a page's value contexts against every question asking it, so
+# an import of 1M rows would otherwise redo them millions of times (cProfile: most of the judge).
+_STRING_CACHE = 65_536
+
+
+@lru_cache(maxsize=_STRING_CACHE)
+def answer_figures(answer: str, question: str = "") -> tuple[AnswerFigure, ...]:
     """The figures an answer states; years and fiscal labels ("FY2022", "Q2") are periods, not figures."""
     asked = _ASKED_SCALE.search(_norm(question))
     asked_scale = _SCALES[asked.group(1).lower()] if asked else None
@@ -209,10 +216,11 @@ def answer_figures(answer: str, question: str = "") -> list[AnswerFigure]:
         out.append(
             AnswerFigure(m.group(0).strip(), abs(value), _decimals(m["num"]), bool(m["pct"]), scale)
         )
-    return out
+    return tuple(out)
 
 
-def question_years(question: str) -> set[int]:
+@lru_cache(maxsize=_STRING_CACHE)
+def question_years(question: str) -> frozenset[int]:
     """Years a question names: FY2018, FY20, Q2 2023, Q22023, 2021."""
     years: set[int] = set()
     text = _norm(question)
@@ -220,7 +228,7 @@ def question_years(question: str) -> set[int]:
         for m in pattern.finditer(text):
             y = int(m.group(1))
             years.add(2000 + y if y < 100 else y)
-    return {y for y in years if 1900 <= y <= 2100}
+    return frozenset(y for y in years if 1900 <= y <= 2100)
 
 
 def _stem(word: str) -> str:
@@ -233,7 +241,8 @@ def _stem(word: str) -> str:
     return w
 
 
-def _terms(text: str) -> set[str]:
+@lru_cache(maxsize=_STRING_CACHE)
+def _terms(text: str) -> frozenset[str]:
     """Content words, stemmed: what a question is about (function words, scaffolding and years dropped)."""
     text = re.sub(
         r"\b(?:[A-Za-z]\.){2,}", lambda m: m.group(0).replace(".", ""), _norm(text)
@@ -244,14 +253,18 @@ def _terms(text: str) -> set[str]:
         if len(s) < 2 or s in _STOP or re.fullmatch(r"(?:fy|q[1-4])?'?\d+(?:st|nd|rd|th)?", s):
             continue
         out.add(s)
-    return out
+    return frozenset(out)
 
 
-def _overlap(wanted: set[str], have: set[str] | Sequence[str]) -> set[str]:
+@lru_cache(maxsize=_STRING_CACHE)
+def _ordered(words: frozenset[str]) -> list[str]:
+    return sorted(words)
+
+
+def _overlap(wanted: frozenset[str], have: frozenset[str]) -> set[str]:
     """Words of `wanted` that `have` holds, or holds as a prefix/extension of 4+ letters
     ("expect"/"expected", "share"/"shareholder"): the stemming a reader does without thinking."""
-    ordered = have if isinstance(have, list) else sorted(have)
-    pool = set(ordered)
+    ordered, pool = _ordered(have), have
     out = set()
     for w in wanted:
         if w in pool:
@@ -346,19 +359,15 @@ def _text_values(text: str) -> list[_PageValue]:
 class _Page:
     text: str
     values: list[_PageValue]
-    terms: set[str]
+    terms: frozenset[str]
     context: PageContext | None
 
-    @property
-    def sorted_terms(self) -> list[str]:
-        return sorted(self.terms)
-
-    def years_near(self, near: str) -> set[int]:
+    def years_near(self, near: str) -> frozenset[int]:
         """Years printed near a value; where none is, the document's own fiscal period (a statement
         page need not print its year on every row). A year printed nearby always wins."""
         years = question_years(near)
         if not years and self.context is not None and self.context.period:
-            years = {int(y) for y in re.findall(r"(?:19|20)\d{2}", self.context.period)}
+            years = frozenset(int(y) for y in re.findall(r"(?:19|20)\d{2}", self.context.period))
         return years
 
 
@@ -403,7 +412,7 @@ def _same(f: AnswerFigure, p: _PageValue) -> bool:
     return abs(a - round(a, p.decimals)) <= 1e-9 and abs(a - b) <= 1e-9
 
 
-def _period_ok(p: _PageValue, years: set[int], page: _Page) -> bool:
+def _period_ok(p: _PageValue, years: frozenset[int], page: _Page) -> bool:
     if not years:
         return True
     if p.year is not None:
@@ -416,7 +425,7 @@ def _significant_digits(f: AnswerFigure) -> int:
     return len(digits.lstrip("0"))
 
 
-def _subject_ok(f: AnswerFigure, p: _PageValue, subject: set[str]) -> bool:
+def _subject_ok(f: AnswerFigure, p: _PageValue, subject: frozenset[str]) -> bool:
     """The figure's own row (or line) shares a word with the question; a figure of 3+ significant
     digits may lean on its table's title or the lines around it instead ("Statement of Cash Flows"
     for a capital-expenditure question). Short figures ("2.5", "20%") occur by chance on most
@@ -427,7 +436,7 @@ def _subject_ok(f: AnswerFigure, p: _PageValue, subject: set[str]) -> bool:
 
 
 def _find(
-    f: AnswerFigure, page: _Page, subject: set[str], years: set[int]
+    f: AnswerFigure, page: _Page, subject: frozenset[str], years: frozenset[int]
 ) -> tuple[_PageValue | None, bool]:
     """(a printed value that states this figure for the question's subject and period,
     whether the value is printed at all)."""
@@ -441,7 +450,7 @@ def _find(
     return None, printed
 
 
-def _own_words(answer: str, question: str) -> set[str]:
+def _own_words(answer: str, question: str) -> frozenset[str]:
     return _terms(answer) - _terms(question) - {"yes", "no"}
 
 
@@ -452,7 +461,7 @@ def judge_evidence(
     page = _read(layer, context)
     subject = _terms(question)
     years = question_years(question)
-    shows_subject = bool(_overlap(subject, page.sorted_terms)) and (
+    shows_subject = bool(_overlap(subject, page.terms)) and (
         not years or bool(years & page.years_near(page.text))
     )
     fallback = "supporting" if shows_subject else "irrelevant"
@@ -486,7 +495,7 @@ def judge_evidence(
         return EvidenceVerdict(
             fallback, "the answer states no figure or word a page could show", None
         )
-    share = len(_overlap(words, page.sorted_terms)) / len(words)
+    share = len(_overlap(words, page.terms)) / len(words)
     if share >= TEXT_SHARE and shows_subject:
         return EvidenceVerdict(
             "sufficient",
