@@ -72,7 +72,7 @@ def register(subparsers: Any) -> None:
         type=int,
         default=None,
         metavar="N",
-        help="refuse an input with more questions than this before judging any (default 100,000)",
+        help="refuse an input with more questions than this before judging any (default 1,000,000)",
     )
     p.add_argument(
         "--as-latest",
@@ -97,21 +97,21 @@ def _labeller(args: argparse.Namespace, paths: Any):
 
 
 class _JudgeProgress:
-    """`judging: N of M candidate pages (P%)` on stderr, once per tenth, for imports large enough
-    to take a while (a 900k-row import used to print nothing for hours)."""
+    """`judging: N of M rows (P%)` on stderr, once per tenth, for imports large enough to take a
+    while (a 900k-row import used to print nothing for hours)."""
 
-    def __init__(self, min_pages: int = 2048) -> None:
-        self.min_pages = min_pages
+    def __init__(self, min_rows: int = 500) -> None:
+        self.min_rows = min_rows
         self.shown = -1
 
     def __call__(self, done: int, total: int) -> None:
-        if total < self.min_pages:
+        if total < self.min_rows:
             return
         tenth = done * 10 // total
         if tenth > self.shown:
             self.shown = tenth
             print(
-                f"judging: {done:,} of {total:,} candidate pages ({done / total:.0%})",
+                f"judging: {done:,} of {total:,} rows ({done / total:.0%})",
                 file=sys.stderr,
                 flush=True,
             )
@@ -124,6 +124,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     from evalset_pipeline.core.imports.harden import harden
     from evalset_pipeline.core.imports.readers import read_source
     from evalset_pipeline.core.imports.records import DEFAULT_MAX_ROWS, ImportFormatError
+    from evalset_pipeline.core.imports.staging import remove_leftovers
     from evalset_pipeline.core.paths import DataPaths
 
     problem = vlm_flags_error(args) or (
@@ -161,9 +162,10 @@ def cmd_import(args: argparse.Namespace) -> int:
             on_wait=lambda who: print(f"waiting: {who}", file=sys.stderr, flush=True),
             kind="evalset import",
         ):
+            remove_leftovers(paths)  # staging a killed import left (we hold the lock)
             label, identity, close = _labeller(args, paths)
             try:
-                result, draft, resolution = harden(
+                result, prov, resolution = harden(
                     paths,
                     source,
                     label,
@@ -179,7 +181,6 @@ def cmd_import(args: argparse.Namespace) -> int:
     except (ImportFormatError, FileNotFoundError, ValueError, GoldenSetError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
-    prov = draft.provenance
     summary = {
         "version_id": result.version_id,
         "created": result.created,

@@ -34,5 +34,10 @@ def test_identical_files_are_named_by_the_plausible_name(tmp_path, names, chosen
 
 
 def test_ordinary_names_do_not_look_like_copies():
-    for name in ("copyright-2023.pdf", "10-K 2023.pdf", "templates/annual.pdf", "Q2 (restated).pdf"):
+    for name in (
+        "copyright-2023.pdf",
+        "10-K 2023.pdf",
+        "templates/annual.pdf",
+        "Q2 (restated).pdf",
+    ):
         assert not looks_like_a_copy(name), name
