@@ -13,12 +13,15 @@ could share an id and "immutable" would mean nothing.
 from __future__ import annotations
 
 import hashlib
+import json.encoder
 from collections.abc import Iterable, Iterator, Sequence
 
 import pyarrow as pa
 
 from evalset_pipeline.core.golden.schema import TABLES
 from evalset_pipeline.core.hashing import canonical_json
+
+_encode_string = json.encoder.encode_basestring  # what json.dumps(..., ensure_ascii=False) uses
 
 # Bump when the canonical encoding changes; old ids then stay valid names for old content.
 IDENTITY_FORMAT = "golden-set/v1"
@@ -48,7 +51,11 @@ def compute_version_id(
 
 
 def canonical_row(values: list[object]) -> str:
-    """One row as the version id encodes it (values in `content_columns` order)."""
+    """One row as the version id encodes it (values in `content_columns` order). A row of
+    strings (items, judgments) is encoded by json's own string encoder directly: the same text as
+    `canonical_json`, ~5x faster, which counts at 7M rows."""
+    if all(isinstance(v, str) for v in values):
+        return "[" + ",".join(map(_encode_string, values)) + "]"  # type: ignore[arg-type]
     return canonical_json(values)
 
 

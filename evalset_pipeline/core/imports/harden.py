@@ -331,39 +331,41 @@ def harden(
     `load_golden_set("latest")` keep getting the last build's set (issue 30)."""
     from evalset_pipeline.core.golden.publish import publish_prepared
     from evalset_pipeline.core.golden.validate import normalise_table
-    from evalset_pipeline.core.imports.resolve import iter_resolved, resolve
+    from evalset_pipeline.core.imports.resolve import Tally, iter_resolved
     from evalset_pipeline.core.imports.staging import staging
     from evalset_pipeline.core.review.regression import corpus_index
 
     corpus = corpus or load_working_corpus(paths)
     index = corpus_index(paths)
-    resolution = resolve(source, index, corpus.renders, keep_items=False)
-    if not resolution.count:
-        shown = "\n  ".join(str(i) for i in resolution.issues[:10])
-        raise ValueError(
-            f"nothing to import from {source.path}: no item has a gold page in this corpus"
-            + (f"\n  {shown}" if shown else "")
-        )
+    # Rows the reader parsed: what progress counts against and what the provenance sample is a
+    # share of (the items that resolve are only known once streamed).
+    total = len(source.items)
+    tally = Tally()
     statuses: Counter[str] = Counter()
     per_item: dict[str, Any] = {}
     used: set[str] = set()
-    done = 0
     with staging(paths) as staged:
         # a tenth of the rows at most, so even a small import's progress moves
-        size = max(64, min(BATCH_ROWS, resolution.count // 10))
-        for batch in _batches(iter_resolved(source, index, corpus.renders), size):
+        size = max(64, min(BATCH_ROWS, total // 10))
+        for batch in _batches(iter_resolved(source, index, corpus.renders, tally), size):
             classified = classify(batch, corpus, labeller)
             items, judgments, records = _rows_of(source, classified)
             staged.add("golden_items", items)
             staged.add("golden_judgments", judgments)
             used.update(j["unit_id"] for j in judgments)
             statuses.update(c.status for c in classified)
-            per_item.update(
-                (k, v) for k, v in records.items() if _in_provenance(k, resolution.count)
-            )
-            done += len(batch)
+            per_item.update((k, v) for k, v in records.items() if _in_provenance(k, total))
             if progress is not None:
-                progress(done, resolution.count)
+                progress(tally.seen, total)
+        resolution = tally.resolution(source)
+        if not resolution.count:  # nothing was judged nor staged: the staging area just goes
+            shown = "\n  ".join(str(i) for i in resolution.issues[:10])
+            raise ValueError(
+                f"nothing to import from {source.path}: no item has a gold page in this corpus"
+                + (f"\n  {shown}" if shown else "")
+            )
+        if progress is not None:
+            progress(total, total)
         imported = sum(statuses.values())
         provenance = {
             "kind": "import",

@@ -11,7 +11,7 @@ pages that resolve.
 from __future__ import annotations
 
 from collections.abc import Container, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from evalset_pipeline.core.imports.records import ImportIssue, ResolvedItem, SourceItem, SourceSet
 from evalset_pipeline.core.review.regression import CorpusIndex
@@ -19,7 +19,7 @@ from evalset_pipeline.core.review.regression import CorpusIndex
 
 @dataclass(frozen=True)
 class Resolution:
-    items: tuple[ResolvedItem, ...]  # empty when resolved with keep_items=False (a large import)
+    items: tuple[ResolvedItem, ...]  # empty when streamed (`iter_resolved`, a large import)
     issues: tuple[ImportIssue, ...]  # the reader's and the resolver's, in file then line order
     refs: int  # gold references read
     refs_resolved: int
@@ -62,36 +62,42 @@ def _resolve_item(
     return (ResolvedItem(item, tuple(dict.fromkeys(found))) if ok else None), issues, len(found)
 
 
-def resolve(
-    source: SourceSet, index: CorpusIndex, unit_ids: Iterable[str], *, keep_items: bool = True
-) -> Resolution:
-    """Every item resolved once: the issues and counts, and the items unless `keep_items` is
-    False (an import of a million rows streams them again with `iter_resolved`)."""
-    units = set(unit_ids)
-    whole_row = source.format == "jsonl"
-    issues = list(source.issues)
-    out: list[ResolvedItem] = []
-    refs = resolved = count = 0
-    for item in source.items:
-        got, why, n = _resolve_item(item, index, units, whole_row)
-        refs += len(item.gold)
-        resolved += n
-        issues += why
-        if got is not None:
-            count += 1
-            if keep_items:
-                out.append(got)
-    issues.sort(key=lambda i: (i.file, i.line))
-    return Resolution(tuple(out), tuple(issues), refs, resolved, count)
+@dataclass
+class Tally:
+    """What resolving saw so far: issues and counts (items streamed by `iter_resolved`)."""
+
+    issues: list[ImportIssue] = field(default_factory=list)
+    refs: int = 0
+    refs_resolved: int = 0
+    count: int = 0  # items that resolve
+    seen: int = 0  # items looked at
+
+    def resolution(self, source: SourceSet, items: tuple[ResolvedItem, ...] = ()) -> Resolution:
+        issues = sorted([*source.issues, *self.issues], key=lambda i: (i.file, i.line))
+        return Resolution(items, tuple(issues), self.refs, self.refs_resolved, self.count)
 
 
 def iter_resolved(
-    source: SourceSet, index: CorpusIndex, unit_ids: Iterable[str]
+    source: SourceSet, index: CorpusIndex, unit_ids: Iterable[str], tally: Tally | None = None
 ) -> Iterator[ResolvedItem]:
-    """The items that resolve, one at a time, in the source's order (issues: see `resolve`)."""
+    """The items that resolve, one at a time in the source's order; issues and counts go to
+    `tally` (an import of a million rows resolves and judges in one pass, holding no item list)."""
     units = set(unit_ids)
     whole_row = source.format == "jsonl"
+    tally = tally if tally is not None else Tally()
     for item in source.items:
-        got, _, _ = _resolve_item(item, index, units, whole_row)
+        got, why, n = _resolve_item(item, index, units, whole_row)
+        tally.seen += 1
+        tally.refs += len(item.gold)
+        tally.refs_resolved += n
+        tally.issues += why
         if got is not None:
+            tally.count += 1
             yield got
+
+
+def resolve(source: SourceSet, index: CorpusIndex, unit_ids: Iterable[str]) -> Resolution:
+    """Every item resolved: the items, the issues (the reader's and these) and the counts."""
+    tally = Tally()
+    items = tuple(iter_resolved(source, index, unit_ids, tally))
+    return tally.resolution(source, items)
