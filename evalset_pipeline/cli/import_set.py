@@ -17,6 +17,7 @@ build or another import (as `evalset build`).
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import sys
 from pathlib import Path
@@ -121,7 +122,7 @@ def cmd_import(args: argparse.Namespace) -> int:
     from evalset_pipeline.cli.build import EXIT_BUSY
     from evalset_pipeline.core.buildlock import BuildLocked, build_lock
     from evalset_pipeline.core.golden.errors import GoldenSetError
-    from evalset_pipeline.core.imports.harden import harden
+    from evalset_pipeline.core.imports.harden import harden, load_working_corpus
     from evalset_pipeline.core.imports.readers import read_source
     from evalset_pipeline.core.imports.records import DEFAULT_MAX_ROWS, ImportFormatError
     from evalset_pipeline.core.imports.staging import remove_leftovers
@@ -163,6 +164,10 @@ def cmd_import(args: argparse.Namespace) -> int:
             kind="evalset import",
         ):
             remove_leftovers(paths)  # staging a killed import left (we hold the lock)
+            corpus = load_working_corpus(paths)
+            # The corpus (renders, views, mined siblings) lives to the end: out of the collector's
+            # sight, its full passes stop rescanning it while a million rows stream by.
+            gc.freeze()
             label, identity, close = _labeller(args, paths)
             try:
                 result, prov, resolution = harden(
@@ -170,6 +175,7 @@ def cmd_import(args: argparse.Namespace) -> int:
                     source,
                     label,
                     identity,
+                    corpus,
                     as_latest=args.as_latest,
                     progress=_JudgeProgress(),
                 )

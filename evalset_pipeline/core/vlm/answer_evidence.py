@@ -246,13 +246,18 @@ def _terms(text: str) -> frozenset[str]:
     text = re.sub(
         r"\b(?:[A-Za-z]\.){2,}", lambda m: m.group(0).replace(".", ""), _norm(text)
     )  # "U.S." -> "US"
-    out = set()
-    for w in _WORD.findall(text):
-        s = _stem(w)
-        if len(s) < 2 or s in _STOP or re.fullmatch(r"(?:fy|q[1-4])?'?\d+(?:st|nd|rd|th)?", s):
-            continue
-        out.add(s)
-    return frozenset(out)
+    return frozenset(t for w in _WORD.findall(text) if (t := _term(w)))
+
+
+_NUMBERISH = re.compile(r"(?:fy|q[1-4])?'?\d+(?:st|nd|rd|th)?")
+
+
+@lru_cache(maxsize=_STRING_CACHE)
+def _term(word: str) -> str:
+    """A word's stem, or "" for a function word, a year or a number (words repeat across
+    questions: each is stemmed once)."""
+    s = _stem(word)
+    return "" if len(s) < 2 or s in _STOP or _NUMBERISH.fullmatch(s) else s
 
 
 @lru_cache(maxsize=_STRING_CACHE)
@@ -269,9 +274,13 @@ def _overlap(wanted: frozenset[str], have: frozenset[str]) -> set[str]:
     return {
         w
         for w in wanted
-        if w in have
-        or (len(w) >= 4 and (w in starts or any(w[:n] in have for n in range(4, len(w)))))
+        if w in have or (len(w) >= 4 and (w in starts or not have.isdisjoint(_proper_starts(w))))
     }
+
+
+@lru_cache(maxsize=_STRING_CACHE)
+def _proper_starts(word: str) -> tuple[str, ...]:
+    return tuple(word[:n] for n in range(4, len(word)))
 
 
 def _scale_of_unit(unit: str) -> tuple[float | None, bool]:
