@@ -35,7 +35,7 @@ from evalset_pipeline.core.imports.resolve import Resolution
 from evalset_pipeline.core.pagetext.layer import load_text_layer
 from evalset_pipeline.core.paths import DataPaths
 from evalset_pipeline.core.review.regression import detect_language
-from evalset_pipeline.core.vlm.answer_evidence import judge_evidence
+from evalset_pipeline.core.vlm.answer_evidence import answer_printed
 from evalset_pipeline.core.vlm.base import LabelResult, PageView
 
 KEPT, SIBLING, GOLD_NOT_SUFFICIENT = "kept", "sibling_answers", "gold_not_sufficient"
@@ -156,9 +156,9 @@ def _printed(item: ResolvedItem, corpus: WorkingCorpus) -> bool | None:
     """Is the answer on a gold page at all (figures anywhere on it, or its words)? The reference the
     judge is validated against; it ignores row, subject and period, which the judge checks."""
     verdicts = [
-        judge_evidence(
+        answer_printed(
             item.item.question, item.item.answer, load_text_layer(str(corpus.views[u].text_path))
-        ).printed
+        )
         for u in item.gold_units
     ]
     if any(v is True for v in verdicts):

@@ -514,8 +514,17 @@ def judge_evidence(
 
 
 def answer_printed(question: str, answer: str, layer: dict[str, Any]) -> bool | None:
-    """Is the answer on the page at all (figures anywhere, or 80% of its words)? None: nothing to look for."""
-    return judge_evidence(question, answer, layer).printed
+    """Is the answer on the page at all (figures anywhere, or 80% of its words)? None: nothing to look for.
+    `judge_evidence(question, answer, layer).printed` without its subject and period checks,
+    which it never needs (an import asks this once per row)."""
+    page = _read(layer, None)
+    figures = answer_figures(answer, question)
+    if figures:
+        return all(any(_same(f, p) for p in page.values) for f in figures)
+    words = _own_words(answer, question)
+    if not words:
+        return None
+    return len(_overlap(words, page.terms)) / len(words) >= TEXT_SHARE
 
 
 @lru_cache(maxsize=1)
