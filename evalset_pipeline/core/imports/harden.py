@@ -15,7 +15,9 @@ rewritten. Each item is classified instead:
 
 The human's gold pages stay `sufficient` with `label_source = human` (the benchmark's own label;
 the judge's verdict is in the rationale and the provenance). The version's provenance holds the
-source, its file hash, every import issue, and per item its original id, status and verdicts.
+source, its file hash, the import issues (the first 500 and their count), and per item its
+original id, status and verdicts (every item up to 20,000, past that a fixed sample by item id).
+Items stream: resolved, judged and staged on disk a batch at a time (`staging.py`).
 """
 
 from __future__ import annotations
