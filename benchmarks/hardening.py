@@ -73,7 +73,7 @@ def run(
         built = time.perf_counter() - t0
         judge = AnswerEvidenceJudge()
         t1 = time.perf_counter()
-        result, draft, resolution = harden(
+        result, prov, resolution = harden(
             paths, read_source("jsonl", questions, source=root.name), judge.label, judge.identity()
         )
         imported = time.perf_counter() - t1
@@ -83,7 +83,6 @@ def run(
     finally:
         if scratch is not None:
             shutil.rmtree(scratch, ignore_errors=True)
-    prov = draft.provenance
     jv = report["judge_validation"]
     mapped = prov["gold_refs_resolved"] / prov["gold_refs"] if prov["gold_refs"] else None
     return {

@@ -17,6 +17,7 @@ build or another import (as `evalset build`).
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import sys
 from pathlib import Path
@@ -72,7 +73,7 @@ def register(subparsers: Any) -> None:
         type=int,
         default=None,
         metavar="N",
-        help="refuse an input with more questions than this before judging any (default 100,000)",
+        help="refuse an input with more questions than this before judging any (default 1,000,000)",
     )
     p.add_argument(
         "--as-latest",
@@ -97,21 +98,21 @@ def _labeller(args: argparse.Namespace, paths: Any):
 
 
 class _JudgeProgress:
-    """`judging: N of M candidate pages (P%)` on stderr, once per tenth, for imports large enough
-    to take a while (a 900k-row import used to print nothing for hours)."""
+    """`judging: N of M rows (P%)` on stderr, once per tenth, for imports large enough to take a
+    while (a 900k-row import used to print nothing for hours)."""
 
-    def __init__(self, min_pages: int = 2048) -> None:
-        self.min_pages = min_pages
+    def __init__(self, min_rows: int = 500) -> None:
+        self.min_rows = min_rows
         self.shown = -1
 
     def __call__(self, done: int, total: int) -> None:
-        if total < self.min_pages:
+        if total < self.min_rows:
             return
         tenth = done * 10 // total
         if tenth > self.shown:
             self.shown = tenth
             print(
-                f"judging: {done:,} of {total:,} candidate pages ({done / total:.0%})",
+                f"judging: {done:,} of {total:,} rows ({done / total:.0%})",
                 file=sys.stderr,
                 flush=True,
             )
@@ -121,9 +122,10 @@ def cmd_import(args: argparse.Namespace) -> int:
     from evalset_pipeline.cli.build import EXIT_BUSY
     from evalset_pipeline.core.buildlock import BuildLocked, build_lock
     from evalset_pipeline.core.golden.errors import GoldenSetError
-    from evalset_pipeline.core.imports.harden import harden
+    from evalset_pipeline.core.imports.harden import harden, load_working_corpus
     from evalset_pipeline.core.imports.readers import read_source
     from evalset_pipeline.core.imports.records import DEFAULT_MAX_ROWS, ImportFormatError
+    from evalset_pipeline.core.imports.staging import remove_leftovers
     from evalset_pipeline.core.paths import DataPaths
 
     problem = vlm_flags_error(args) or (
@@ -161,13 +163,19 @@ def cmd_import(args: argparse.Namespace) -> int:
             on_wait=lambda who: print(f"waiting: {who}", file=sys.stderr, flush=True),
             kind="evalset import",
         ):
+            remove_leftovers(paths)  # staging a killed import left (we hold the lock)
+            corpus = load_working_corpus(paths)
+            # The corpus (renders, views, mined siblings) lives to the end: out of the collector's
+            # sight, its full passes stop rescanning it while a million rows stream by.
+            gc.freeze()
             label, identity, close = _labeller(args, paths)
             try:
-                result, draft, resolution = harden(
+                result, prov, resolution = harden(
                     paths,
                     source,
                     label,
                     identity,
+                    corpus,
                     as_latest=args.as_latest,
                     progress=_JudgeProgress(),
                 )
@@ -179,7 +187,6 @@ def cmd_import(args: argparse.Namespace) -> int:
     except (ImportFormatError, FileNotFoundError, ValueError, GoldenSetError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
-    prov = draft.provenance
     summary = {
         "version_id": result.version_id,
         "created": result.created,

@@ -318,3 +318,38 @@ def test_score_refuses_runs_that_would_mislead(built, tmp_path):
     assert done.returncode == 1
     line = one_line_error(done)
     assert "not a run file" in line and str(garbage) in line and "codec" not in line
+
+
+def test_an_import_killed_while_staging_publishes_nothing_and_the_next_one_cleans_up(
+    built, tmp_path
+):
+    """Rows stream into a staging file in the data directory; SIGKILL mid-way leaves no version,
+    latest where it was, and a staging directory the next import (holding the lock) removes."""
+    _, data, build_version = built
+    one = _questions(data, build_version, 1)[0]
+    rows = [{**one, "id": f"k{i}", "question": f"{one['question']} [{i}]"} for i in range(3000)]
+    path = _jsonl(tmp_path / "killed.jsonl", rows)
+    before = sorted(p.name for p in (data / "golden" / "versions").iterdir())
+    latest = (data / "golden" / "LATEST").read_bytes()
+    env = {**os.environ, "COLUMNS": "200"}
+    proc = subprocess.Popen(
+        [EVALSET, "import", "jsonl", str(path), "--data-dir", str(data)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    assert proc.stderr is not None
+    for line in proc.stderr:  # the first batch is staged: rows are on disk, nothing published
+        if line.startswith("judging: "):
+            break
+    proc.kill()
+    proc.wait(timeout=60)
+    assert sorted(p.name for p in (data / "golden" / "versions").iterdir()) == before
+    assert (data / "golden" / "LATEST").read_bytes() == latest
+    assert list(data.glob(".import-staging-*"))  # what the killed import left
+    done = evalset("import", "jsonl", str(path), "--data-dir", str(data), "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["imported"] == 3000
+    assert not list(data.glob(".import-staging-*"))
+    assert (data / "golden" / "LATEST").read_bytes() == latest  # an import, not latest

@@ -1,7 +1,8 @@
 """Find every PDF under the corpus root, identify it by content, and reject what cannot be read.
 
 One broken file never stops the corpus: it becomes a `RejectedDocument` with a reason, and the
-scan goes on. Identical files under two names are one document with both paths recorded.
+scan goes on. Identical files under two names are one document with both paths recorded, named
+by the more plausible one (`names.py`: not a "Copy of" or "~$" name, then the shortest).
 
 A link to a file elsewhere (a corpus folder of symlinks) is read only with `follow_symlinks`:
 off, the root is the whole corpus and nothing outside it is read. Folder links are never walked
@@ -28,14 +29,15 @@ from pathlib import Path
 import pymupdf
 
 from evalset_pipeline.core.corpus.manifest import CorpusManifest
+from evalset_pipeline.core.corpus.names import plausibility
 from evalset_pipeline.core.hashing import sha256_file, sha256_text
 
 
 @dataclass(frozen=True)
 class DocumentRecord:
     document_sha256: str
-    path: str  # first of `paths` in sorted order, relative to the corpus root, forward slashes
-    paths: tuple[str, ...]
+    path: str  # the most plausible of `paths` (names.py), relative to the corpus root, forward slashes
+    paths: tuple[str, ...]  # every name of these bytes, `path` first, then its aliases
     page_count: int
     bytes: int
     title: str = ""
@@ -236,7 +238,9 @@ def scan_corpus(root: str | Path, follow_symlinks: bool = False) -> CorpusScan:
         by_sha.setdefault(sha, []).append((rel, path))
 
     for sha, entries in sorted(by_sha.items(), key=lambda kv: sorted(kv[1])[0][0]):
-        entries.sort()
+        entries.sort(
+            key=lambda e: plausibility(e[0])
+        )  # never a "Copy of" name when a plain one exists
         rel, path = entries[0]
         try:
             pages, title, author, reason = _open_error(path, rel)

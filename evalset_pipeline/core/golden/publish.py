@@ -24,6 +24,7 @@ import shutil
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,7 @@ from typing import Any
 import pyarrow as pa
 
 from evalset_pipeline.core.atomic import fsync_dir
+from evalset_pipeline.core.corpus.manifest import CorpusManifest
 from evalset_pipeline.core.environment import environment
 from evalset_pipeline.core.flock import open_lock_file, try_flock
 from evalset_pipeline.core.golden import warehouse
@@ -40,11 +42,13 @@ from evalset_pipeline.core.golden.fingerprint import IDENTITY_FORMAT, compute_ve
 from evalset_pipeline.core.golden.layout import TMP_PREFIX, GoldenLayout, atomic_write_bytes
 from evalset_pipeline.core.golden.model import GoldenSetDraft, PublishResult
 from evalset_pipeline.core.golden.snapshot import (
+    FILES,
     load_snapshot,
     manifest_file_sha256,
     read_manifest,
     with_version_id,
-    write_snapshot,
+    write_manifest,
+    write_table_file,
 )
 from evalset_pipeline.core.golden.validate import normalise_draft
 from evalset_pipeline.core.hashing import canonical_json
@@ -127,26 +131,72 @@ def _utc(value: datetime) -> datetime:
 
 
 def _new_row(
-    version_id: str, draft: GoldenSetDraft, items: pa.Table, seq: int, parent: str | None
+    version_id: str, version: PreparedVersion, seq: int, parent: str | None
 ) -> dict[str, Any]:
-    slices = items.column("slice").to_pylist()
+    slices = version.slices
     return {
         "version_id": version_id,
         "seq": seq,
         "created_at": datetime.now(UTC),
         "parent_version": parent,
-        "corpus_fingerprint": draft.corpus.fingerprint,
-        "config_fingerprint": draft.config_fingerprint,
-        "corpus_built_at": _utc(draft.corpus.built_at),
-        "corpus_documents": int(draft.corpus.documents),
-        "corpus_pages": int(draft.corpus.pages),
-        "n_items": items.num_rows,
-        "n_main": slices.count("main"),
-        "n_underspecified": slices.count("underspecified"),
-        "n_regression": slices.count("regression"),
-        "funnel_json": canonical_json(draft.funnel),
-        "provenance_json": canonical_json(draft.provenance),
+        "corpus_fingerprint": version.corpus.fingerprint,
+        "config_fingerprint": version.config_fingerprint,
+        "corpus_built_at": _utc(version.corpus.built_at),
+        "corpus_documents": int(version.corpus.documents),
+        "corpus_pages": int(version.corpus.pages),
+        "n_items": version.n_items,
+        "n_main": slices.get("main", 0),
+        "n_underspecified": slices.get("underspecified", 0),
+        "n_regression": slices.get("regression", 0),
+        "funnel_json": canonical_json(version.funnel),
+        "provenance_json": canonical_json(version.provenance),
     }
+
+
+@dataclass(frozen=True)
+class PreparedVersion:
+    """A version ready to publish: its id and row facts, and how to write and insert its tables.
+    A draft's tables are in memory (`publish_golden_set`); a large import's are staged on disk and
+    written by DuckDB (`core/imports/staging.py`), so one publish path serves both."""
+
+    version_id: str
+    corpus: CorpusManifest
+    config_fingerprint: str
+    funnel: dict[str, Any]
+    provenance: dict[str, Any]
+    n_items: int
+    slices: dict[str, int]  # items per slice
+    # (empty temp dir, version id) -> manifest `files` entries, the three table files written in it
+    write_files: Callable[[Path, str], dict[str, dict[str, Any]]]
+    # the rows to insert into the warehouse, given the published snapshot directory
+    warehouse_tables: Callable[[Path], dict[str, pa.Table | Path]]
+
+
+def prepare_draft(draft: GoldenSetDraft) -> PreparedVersion:
+    """A draft held in memory: validated, normalised and named by its content."""
+    tables = normalise_draft(draft)
+    version_id = compute_version_id(draft.corpus.fingerprint, draft.config_fingerprint, tables)
+    versioned = {name: with_version_id(name, t, version_id) for name, t in tables.items()}
+
+    def write_files(directory: Path, _: str) -> dict[str, dict[str, Any]]:
+        directory.mkdir(parents=True)
+        return {
+            filename: write_table_file(directory / filename, name, versioned[name])
+            for name, filename in FILES.items()
+        }
+
+    slices = tables["golden_items"].column("slice").to_pylist()
+    return PreparedVersion(
+        version_id,
+        draft.corpus,
+        draft.config_fingerprint,
+        draft.funnel,
+        draft.provenance,
+        tables["golden_items"].num_rows,
+        {s: slices.count(s) for s in set(slices)},
+        write_files,
+        lambda _: dict(versioned),
+    )
 
 
 def _reconcile_warehouse(con: Any, layout: GoldenLayout, rows: dict[str, dict[str, Any]]) -> None:
@@ -240,9 +290,26 @@ def publish_golden_set(
     longer than `warehouse_wait_s` does not stop the publish: snapshots, reader copy and LATEST are
     the published state, the warehouse catches up on the next publish (`warnings` says so).
     """
+    return publish_prepared(
+        paths,
+        prepare_draft(draft),
+        lock_timeout_s=lock_timeout_s,
+        warehouse_wait_s=warehouse_wait_s,
+        make_latest=make_latest,
+    )
+
+
+def publish_prepared(
+    paths: DataPaths,
+    version: PreparedVersion,
+    *,
+    lock_timeout_s: float = DEFAULT_LOCK_TIMEOUT_S,
+    warehouse_wait_s: float | None = None,
+    make_latest: bool = True,
+) -> PublishResult:
+    """`publish_golden_set` for a version already prepared (see `PreparedVersion`)."""
     layout = GoldenLayout(paths)
-    tables = normalise_draft(draft)
-    version_id = compute_version_id(draft.corpus.fingerprint, draft.config_fingerprint, tables)
+    version_id = version.version_id
     wait = _warehouse_wait_s() if warehouse_wait_s is None else warehouse_wait_s
     warnings: list[str] = []
     moved = False
@@ -276,16 +343,10 @@ def publish_golden_set(
                     + [e.seq for e in events]
                     + [warehouse.max_seq(con) if con is not None else 0]
                 )
-                row = _new_row(
-                    version_id, draft, tables["golden_items"], seq=top + 1, parent=latest_now
-                )
-                versioned = {
-                    name: with_version_id(name, t, version_id) for name, t in tables.items()
-                }
+                row = _new_row(version_id, version, seq=top + 1, parent=latest_now)
                 tmp_dir = layout.tmp_path()
-                manifest = write_snapshot(
-                    tmp_dir, row, versioned, extra={"identity": IDENTITY_FORMAT}
-                )
+                files = version.write_files(tmp_dir, version_id)
+                manifest = write_manifest(tmp_dir, row, files, extra={"identity": IDENTITY_FORMAT})
                 _phase("snapshot_written")
                 layout.versions.mkdir(parents=True, exist_ok=True)
                 os.rename(tmp_dir, layout.snapshot(version_id))
@@ -294,7 +355,9 @@ def publish_golden_set(
                 rows[version_id] = manifest["golden_set"]
                 _phase("renamed")
                 if con is not None:
-                    warehouse.insert_version(con, rows[version_id], versioned)
+                    warehouse.insert_version(
+                        con, rows[version_id], version.warehouse_tables(layout.snapshot(version_id))
+                    )
                 _phase("committed")
             if make_latest and (not events or events[-1].version_id != version_id):
                 top_event = max(

@@ -10,6 +10,7 @@ Readers only ever touch these files and `LATEST`, never DuckDB, so no database l
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from datetime import datetime
@@ -70,25 +71,49 @@ def write_snapshot(
     `tables` already carry the version_id column. Returns the manifest.
     """
     directory.mkdir(parents=True)
-    files: dict[str, dict[str, Any]] = {}
-    for name, filename in FILES.items():
-        sink = pa.BufferOutputStream()
-        pq.write_table(tables[name], sink, compression="zstd")
-        data = sink.getvalue().to_pybytes()
-        # Hash the exact bytes written, so a reader can prove it got them back.
-        with open(directory / filename, "wb") as f:
-            f.write(data)
-            f.flush()
+    files = {
+        filename: write_table_file(directory / filename, name, tables[name])
+        for name, filename in FILES.items()
+    }
+    return write_manifest(directory, row, files, extra)
+
+
+def write_table_file(path: Path, name: str, table: pa.Table) -> dict[str, Any]:
+    """One table's Parquet file, fsynced and read-only; its manifest entry."""
+    sink = pa.BufferOutputStream()
+    pq.write_table(table, sink, compression="zstd")
+    data = sink.getvalue().to_pybytes()
+    # Hash the exact bytes written, so a reader can prove it got them back.
+    with open(path, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    return seal_table_file(path, name, table.num_rows, sha256_bytes(data), len(data))
+
+
+def seal_table_file(
+    path: Path, name: str, rows: int, sha256: str | None = None, size: int | None = None
+) -> dict[str, Any]:
+    """Make a written table file read-only and describe it for the manifest; a file written by
+    someone else (DuckDB's COPY, for a large import) is fsynced and hashed here in chunks."""
+    if sha256 is None:
+        h = hashlib.sha256()
+        with open(path, "rb") as f:
+            for chunk in iter(lambda: f.read(1 << 20), b""):
+                h.update(chunk)
             os.fsync(f.fileno())
-        os.chmod(
-            directory / filename, 0o444
-        )  # a guard against edits in place, not a security boundary
-        files[filename] = {
-            "table": name,
-            "sha256": sha256_bytes(data),
-            "bytes": len(data),
-            "rows": tables[name].num_rows,
-        }
+        sha256, size = h.hexdigest(), path.stat().st_size
+    os.chmod(path, 0o444)  # a guard against edits in place, not a security boundary
+    return {"table": name, "sha256": sha256, "bytes": size, "rows": rows}
+
+
+def write_manifest(
+    directory: Path,
+    row: dict[str, Any],
+    files: dict[str, dict[str, Any]],
+    extra: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The manifest over files already written into `directory`; fsyncs the directory."""
     manifest = {
         "format": SNAPSHOT_FORMAT,
         "version_id": row["version_id"],

@@ -120,3 +120,14 @@ def normalise_draft(draft: GoldenSetDraft) -> dict[str, pa.Table]:
     if problems:
         raise InvalidDraft("golden-set draft rejected:\n  - " + "\n  - ".join(problems))
     return {name: table for name, table in tables.items() if table is not None}
+
+
+def normalise_table(name: str, table: pa.Table) -> pa.Table:
+    """One table of a draft in schema order and canonical row order, or raise InvalidDraft
+    (a large import checks its staged tables in SQL, `core/imports/staging.py`, and its small
+    units table here)."""
+    problems: list[str] = []
+    typed = _normalise(name, table, problems)
+    if typed is None or problems:
+        raise InvalidDraft("golden-set draft rejected:\n  - " + "\n  - ".join(problems))
+    return typed

@@ -149,10 +149,12 @@ def insert_events(con: duckdb.DuckDBPyConnection, events: Iterable[dict[str, Any
 
 
 def insert_version(
-    con: duckdb.DuckDBPyConnection, row: dict[str, Any], tables: dict[str, pa.Table]
+    con: duckdb.DuckDBPyConnection, row: dict[str, Any], tables: dict[str, pa.Table | Path]
 ) -> bool:
-    """Insert one version's rows in a single transaction; False (and no change) if it is already there."""
-    sources = {"golden_sets": golden_sets_table([row]), **tables}
+    """Insert one version's rows in a single transaction; False (and no change) if it is already there.
+    A table given as a path is its snapshot Parquet file, read by DuckDB in bounded memory (a
+    large import's million rows are never held in Python)."""
+    sources: dict[str, pa.Table | Path] = {"golden_sets": golden_sets_table([row]), **tables}
     con.execute("BEGIN TRANSACTION")
     try:
         if con.execute(
@@ -161,6 +163,12 @@ def insert_version(
             con.execute("ROLLBACK")
             return False
         for name, table in sources.items():
+            if isinstance(table, Path):
+                cols = _columns(TABLES[name])
+                con.execute(
+                    f"INSERT INTO {name} ({cols}) SELECT {cols} FROM read_parquet(?)", [str(table)]
+                )
+                continue
             view = f"_incoming_{name}"
             con.register(view, table)
             try:

@@ -15,28 +15,29 @@ rewritten. Each item is classified instead:
 
 The human's gold pages stay `sufficient` with `label_source = human` (the benchmark's own label;
 the judge's verdict is in the rationale and the provenance). The version's provenance holds the
-source, its file hash, every import issue, and per item its original id, status and verdicts.
+source, its file hash, the import issues (the first 500 and their count), and per item its
+original id, status and verdicts (every item up to 20,000, past that a fixed sample by item id).
+Items stream: resolved, judged and staged on disk a batch at a time (`staging.py`).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import pyarrow as pa
 
 from evalset_pipeline.core.golden import schema
-from evalset_pipeline.core.golden.model import GoldenSetDraft, PublishResult
-from evalset_pipeline.core.golden.publish import publish_golden_set
+from evalset_pipeline.core.golden.model import PublishResult
 from evalset_pipeline.core.hashing import fingerprint
 from evalset_pipeline.core.imports.records import ResolvedItem, SourceSet
 from evalset_pipeline.core.imports.resolve import Resolution
 from evalset_pipeline.core.judging.base import LabelResult, PageView
 from evalset_pipeline.core.pagetext.layer import load_text_layer
 from evalset_pipeline.core.paths import DataPaths
-from evalset_pipeline.core.reader.answer_evidence import judge_evidence
+from evalset_pipeline.core.reader.answer_evidence import answer_printed
 from evalset_pipeline.core.review.regression import detect_language
 
 KEPT, SIBLING, GOLD_NOT_SUFFICIENT = "kept", "sibling_answers", "gold_not_sufficient"
@@ -157,9 +158,9 @@ def _printed(item: ResolvedItem, corpus: WorkingCorpus) -> bool | None:
     """Is the answer on a gold page at all (figures anywhere on it, or its words)? The reference the
     judge is validated against; it ignores row, subject and period, which the judge checks."""
     verdicts = [
-        judge_evidence(
+        answer_printed(
             item.item.question, item.item.answer, load_text_layer(str(corpus.views[u].text_path))
-        ).printed
+        )
         for u in item.gold_units
     ]
     if any(v is True for v in verdicts):
@@ -226,14 +227,11 @@ def _without_version(s: pa.Schema) -> pa.Schema:
     return pa.schema([f for f in s if f.name != "version_id"])
 
 
-def draft_of(
-    source: SourceSet,
-    resolution: Resolution,
-    classified: Sequence[Classified],
-    corpus: WorkingCorpus,
-    judge_identity: dict[str, Any],
-) -> GoldenSetDraft:
-    items, judgments, used = [], [], set()
+def _rows_of(
+    source: SourceSet, classified: Sequence[Classified]
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], dict[str, dict[str, Any]]]:
+    """(golden_items rows, golden_judgments rows, provenance per item) of judged items."""
+    items, judgments = [], []
     per_item: dict[str, Any] = {}
     for c in classified:
         it = c.item
@@ -250,7 +248,6 @@ def draft_of(
             }
         )
         for unit, (cand, r) in c.labels.items():
-            used.add(unit)
             if cand.role == "gold":
                 judgments.append(
                     {
@@ -286,50 +283,35 @@ def draft_of(
             "where": f"{it.item.file}:{it.item.line}",
             "extra": it.item.extra,
         }
-    statuses = Counter(c.status for c in classified)
-    provenance = {
-        "kind": "import",
-        "source": source.source,
-        "format": source.format,
-        "path": source.path,
-        "input_sha256": source.file_sha256,
-        "judge": judge_identity,
-        "axes": corpus.axes,
-        "rows": source.rows,
-        "items_read": len(source.items),
-        "imported": len(classified),
-        "gold_refs": resolution.refs,
-        "gold_refs_resolved": resolution.refs_resolved,
-        "issue_count": len(resolution.issues),
-        "issues": [str(i) for i in resolution.issues[:500]],
-        "statuses": {s: statuses.get(s, 0) for s in STATUSES},
-        "items": per_item,
-    }
-    units = [corpus.units[u] for u in sorted(used)]
-    config = fingerprint(
-        {
-            "import": {
-                "source": source.source,
-                "format": source.format,
-                "sha256": source.file_sha256,
-            },
-            "judge": judge_identity,
-            "knobs": corpus.knobs,
-        }
-    )
-    return GoldenSetDraft(
-        items=pa.Table.from_pylist(items, schema=_without_version(schema.GOLDEN_ITEMS)),
-        judgments=pa.Table.from_pylist(judgments, schema=_without_version(schema.GOLDEN_JUDGMENTS)),
-        units=pa.Table.from_pylist(units, schema=_without_version(schema.GOLDEN_UNITS)),
-        corpus=corpus.manifest,
-        config_fingerprint=config,
-        funnel={
-            "imported": len(classified),
-            **{s: statuses.get(s, 0) for s in STATUSES},
-            "issues": len(resolution.issues),
-        },
-        provenance=provenance,
-    )
+    return items, judgments, per_item
+
+
+# Items whose per-item record (status, verdicts, axes) the version's provenance holds in full;
+# past this a fixed sample by item id (the report's shares carry confidence intervals), so the
+# manifest of a million-row import stays a few MB instead of hundreds.
+PROVENANCE_ITEMS = 20_000
+
+
+def _in_provenance(item_id: str, total: int) -> bool:
+    """The same items whatever the batch order: a share of the id space ("x-" + hex)."""
+    if total <= PROVENANCE_ITEMS:
+        return True
+    return int(item_id[2:10], 16) < PROVENANCE_ITEMS / total * 16**8
+
+
+# Rows judged and staged per batch: a few seconds of work offline, a few MB held.
+BATCH_ROWS = 4_096
+
+
+def _batches(items: Iterator[ResolvedItem], size: int) -> Iterator[list[ResolvedItem]]:
+    batch: list[ResolvedItem] = []
+    for item in items:
+        batch.append(item)
+        if len(batch) == size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
 
 
 def harden(
@@ -341,22 +323,93 @@ def harden(
     *,
     as_latest: bool = False,
     progress: Progress | None = None,
-) -> tuple[PublishResult, GoldenSetDraft, Resolution]:
+) -> tuple[PublishResult, dict[str, Any], Resolution]:
     """Resolve, judge, classify and publish; refuses (ValueError) when no item resolves.
+    Returns (the publish, the version's provenance, the resolution).
 
+    Streams: items are resolved, judged and staged on disk a batch at a time (`staging.py`), so
+    memory does not grow with the rows; `progress(items judged, items to judge)` after each batch.
     The version is published without moving "latest" unless `as_latest`: downstream jobs that read
     `load_golden_set("latest")` keep getting the last build's set (issue 30)."""
-    from evalset_pipeline.core.imports.resolve import resolve
+    from evalset_pipeline.core.golden.publish import publish_prepared
+    from evalset_pipeline.core.golden.validate import normalise_table
+    from evalset_pipeline.core.imports.resolve import Tally, iter_resolved
+    from evalset_pipeline.core.imports.staging import staging
     from evalset_pipeline.core.review.regression import corpus_index
 
     corpus = corpus or load_working_corpus(paths)
-    resolution = resolve(source, corpus_index(paths), corpus.renders)
-    if not resolution.items:
-        shown = "\n  ".join(str(i) for i in resolution.issues[:10])
-        raise ValueError(
-            f"nothing to import from {source.path}: no item has a gold page in this corpus"
-            + (f"\n  {shown}" if shown else "")
+    index = corpus_index(paths)
+    # Rows the reader parsed: what progress counts against and what the provenance sample is a
+    # share of (the items that resolve are only known once streamed).
+    total = len(source.items)
+    tally = Tally()
+    statuses: Counter[str] = Counter()
+    per_item: dict[str, Any] = {}
+    used: set[str] = set()
+    with staging(paths) as staged:
+        # a tenth of the rows at most, so even a small import's progress moves
+        size = max(64, min(BATCH_ROWS, total // 10))
+        for batch in _batches(iter_resolved(source, index, corpus.renders, tally), size):
+            classified = classify(batch, corpus, labeller)
+            items, judgments, records = _rows_of(source, classified)
+            staged.add("golden_items", items)
+            staged.add("golden_judgments", judgments)
+            used.update(j["unit_id"] for j in judgments)
+            statuses.update(c.status for c in classified)
+            per_item.update((k, v) for k, v in records.items() if _in_provenance(k, total))
+            if progress is not None:
+                progress(tally.seen, total)
+        resolution = tally.resolution(source)
+        if not resolution.count:  # nothing was judged nor staged: the staging area just goes
+            shown = "\n  ".join(str(i) for i in resolution.issues[:10])
+            raise ValueError(
+                f"nothing to import from {source.path}: no item has a gold page in this corpus"
+                + (f"\n  {shown}" if shown else "")
+            )
+        if progress is not None:
+            progress(total, total)
+        imported = sum(statuses.values())
+        provenance = {
+            "kind": "import",
+            "source": source.source,
+            "format": source.format,
+            "path": source.path,
+            "input_sha256": source.file_sha256,
+            "judge": judge_identity,
+            "axes": corpus.axes,
+            "rows": source.rows,
+            "items_read": len(source.items),
+            "imported": imported,
+            "gold_refs": resolution.refs,
+            "gold_refs_resolved": resolution.refs_resolved,
+            "issue_count": len(resolution.issues),
+            "issues": [str(i) for i in resolution.issues[:500]],
+            "statuses": {s: statuses.get(s, 0) for s in STATUSES},
+            # every item's record, or a sample by item id past PROVENANCE_ITEMS (the report says so)
+            "items_in_provenance": "all" if len(per_item) == imported else "sample",
+            "items": per_item,
+        }
+        units = pa.Table.from_pylist(
+            [corpus.units[u] for u in sorted(used)], schema=_without_version(schema.GOLDEN_UNITS)
         )
-    classified = classify(resolution.items, corpus, labeller, progress)
-    draft = draft_of(source, resolution, classified, corpus, judge_identity)
-    return publish_golden_set(paths, draft, make_latest=as_latest), draft, resolution
+        config = fingerprint(
+            {
+                "import": {
+                    "source": source.source,
+                    "format": source.format,
+                    "sha256": source.file_sha256,
+                },
+                "judge": judge_identity,
+                "knobs": corpus.knobs,
+            }
+        )
+        funnel = {
+            "imported": imported,
+            **{s: statuses.get(s, 0) for s in STATUSES},
+            "issues": len(resolution.issues),
+        }
+        version = staged.prepare(
+            corpus.manifest, config, normalise_table("golden_units", units), funnel, provenance
+        )
+        result = publish_prepared(paths, version, make_latest=as_latest)
+    return result, provenance, resolution

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from evalset_pipeline.core.hashing import fingerprint
 
 FORMATS = ("beir", "vidore", "mteb", "jsonl")
-# Rows (questions) one import reads at most unless `--max-rows` says otherwise. Every row is held
-# with its judged pages until the version is published, and judging is ~6 pages a row, so a file
-# far past this is refused before any work rather than running for hours into swap.
-DEFAULT_MAX_ROWS = 100_000
+# Rows (questions) one import reads at most unless `--max-rows` says otherwise. Rows stream (read,
+# judged and staged on disk in batches: memory does not grow with them), but judging is ~6 pages a
+# row, so a file far past this is refused before any work rather than by surprise after an hour.
+DEFAULT_MAX_ROWS = 1_000_000
 
 
 class ImportFormatError(ValueError):
@@ -20,9 +22,9 @@ class ImportFormatError(ValueError):
 
 def too_many_rows(path: object, max_rows: int) -> ImportFormatError:
     return ImportFormatError(
-        f"{path} has more than {max_rows:,} rows, the row budget (--max-rows): an import holds "
-        "every row and its judged pages in memory and judges each gold page and its one-axis "
-        "siblings (offline about 70 rows/s on 2 cores). Split the file, or raise --max-rows."
+        f"{path} has more than {max_rows:,} rows, the row budget (--max-rows): an import judges "
+        "each gold page and its one-axis siblings (offline a few thousand rows a second on 2 "
+        "cores, see docs/performance.md). Split the file, or raise --max-rows."
     )
 
 
@@ -76,7 +78,9 @@ class SourceSet:
     source: str  # the benchmark's name, e.g. "financebench-dev"
     format: str
     path: str
-    items: tuple[SourceItem, ...]
+    # the rows that parsed: a tuple, or (JSONL) a view that reads the file again on each pass, so
+    # a million rows are never held at once
+    items: Collection[SourceItem]
     issues: tuple[ImportIssue, ...]
     rows: int  # rows read in all (valid or not)
     file_sha256: (
@@ -92,7 +96,7 @@ class ResolvedItem:
     item: SourceItem
     gold_units: tuple[str, ...]  # unit ids, the source's order, without repeats
 
-    @property
+    @cached_property  # asked for each of the item's ~6 candidate pages: a hash each time was 15%
     def item_id(self) -> str:
         return imported_item_id(self.item.original_id)
 

@@ -307,6 +307,8 @@ def hardening_report(
         "statuses": prov["statuses"],
         "gold_refs": prov["gold_refs"],
         "gold_refs_resolved": prov["gold_refs_resolved"],
+        # shares below are over these items: all, or past 20,000 a fixed sample by item id
+        "items_in_provenance": {"kind": prov.get("items_in_provenance", "all"), "n": len(items)},
         "siblings": sibling_shares(items, prov.get("axes") or []),
         "judge_validation": judge_validation(items),
         "answering_examples": [

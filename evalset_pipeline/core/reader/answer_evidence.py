@@ -39,7 +39,6 @@ page can show, so it is never `sufficient`).
 
 from __future__ import annotations
 
-import bisect
 import math
 import re
 from collections.abc import Iterable, Sequence
@@ -188,7 +187,14 @@ def _not_a_figure(m: re.Match[str], text: str) -> bool:
     )
 
 
-def answer_figures(answer: str, question: str = "") -> list[AnswerFigure]:
+# The analyses below are pure functions of a string and are cached: a question is judged against
+# each of its ~6 candidate pages, and a page's value contexts against every question asking it, so
+# an import of 1M rows would otherwise redo them millions of times (cProfile: most of the judge).
+_STRING_CACHE = 65_536
+
+
+@lru_cache(maxsize=_STRING_CACHE)
+def answer_figures(answer: str, question: str = "") -> tuple[AnswerFigure, ...]:
     """The figures an answer states; years and fiscal labels ("FY2022", "Q2") are periods, not figures."""
     asked = _ASKED_SCALE.search(figure_text(question))
     asked_scale = _SCALES[asked.group(1).lower()] if asked else None
@@ -205,10 +211,11 @@ def answer_figures(answer: str, question: str = "") -> list[AnswerFigure]:
         out.append(
             AnswerFigure(m.group(0).strip(), abs(value), _decimals(m["num"]), bool(m["pct"]), scale)
         )
-    return out
+    return tuple(out)
 
 
-def question_years(question: str) -> set[int]:
+@lru_cache(maxsize=_STRING_CACHE)
+def question_years(question: str) -> frozenset[int]:
     """Years a question names: FY2018, FY20, Q2 2023, Q22023, 2021."""
     years: set[int] = set()
     text = figure_text(question)
@@ -216,7 +223,7 @@ def question_years(question: str) -> set[int]:
         for m in pattern.finditer(text):
             y = int(m.group(1))
             years.add(2000 + y if y < 100 else y)
-    return {y for y in years if 1900 <= y <= 2100}
+    return frozenset(y for y in years if 1900 <= y <= 2100)
 
 
 def _stem(word: str) -> str:
@@ -229,38 +236,47 @@ def _stem(word: str) -> str:
     return w
 
 
-def _terms(text: str) -> set[str]:
+@lru_cache(maxsize=_STRING_CACHE)
+def _terms(text: str) -> frozenset[str]:
     """Content words, stemmed: what a question is about (function words, scaffolding and years dropped)."""
     text = re.sub(
         r"\b(?:[A-Za-z]\.){2,}", lambda m: m.group(0).replace(".", ""), figure_text(text)
     )  # "U.S." -> "US"
-    out = set()
-    for w in _WORD.findall(text):
-        s = _stem(w)
-        if len(s) < 2 or s in _STOP or re.fullmatch(r"(?:fy|q[1-4])?'?\d+(?:st|nd|rd|th)?", s):
-            continue
-        out.add(s)
-    return out
+    return frozenset(t for w in _WORD.findall(text) if (t := _term(w)))
 
 
-def _overlap(wanted: set[str], have: set[str] | Sequence[str]) -> set[str]:
+_NUMBERISH = re.compile(r"(?:fy|q[1-4])?'?\d+(?:st|nd|rd|th)?")
+
+
+@lru_cache(maxsize=_STRING_CACHE)
+def _term(word: str) -> str:
+    """A word's stem, or "" for a function word, a year or a number (words repeat across
+    questions: each is stemmed once)."""
+    s = _stem(word)
+    return "" if len(s) < 2 or s in _STOP or _NUMBERISH.fullmatch(s) else s
+
+
+@lru_cache(maxsize=_STRING_CACHE)
+def _prefixes(words: frozenset[str]) -> frozenset[str]:
+    """Every start of 4+ letters of these words (the words too): "does a word here extend w" is
+    one lookup instead of a sorted search per question and page."""
+    return frozenset(w[:n] for w in words for n in range(4, len(w) + 1))
+
+
+def _overlap(wanted: frozenset[str], have: frozenset[str]) -> set[str]:
     """Words of `wanted` that `have` holds, or holds as a prefix/extension of 4+ letters
     ("expect"/"expected", "share"/"shareholder"): the stemming a reader does without thinking."""
-    ordered = have if isinstance(have, list) else sorted(have)
-    pool = set(ordered)
-    out = set()
-    for w in wanted:
-        if w in pool:
-            out.add(w)
-            continue
-        if len(w) >= 4:
-            i = bisect.bisect_left(ordered, w)
-            if i < len(ordered) and ordered[i].startswith(w):
-                out.add(w)
-                continue
-            if any(w[:n] in pool for n in range(4, len(w))):
-                out.add(w)
-    return out
+    starts = _prefixes(have)
+    return {
+        w
+        for w in wanted
+        if w in have or (len(w) >= 4 and (w in starts or not have.isdisjoint(_proper_starts(w))))
+    }
+
+
+@lru_cache(maxsize=_STRING_CACHE)
+def _proper_starts(word: str) -> tuple[str, ...]:
+    return tuple(word[:n] for n in range(4, len(word)))
 
 
 def _scale_of_unit(unit: str) -> tuple[float | None, bool]:
@@ -342,19 +358,15 @@ def _text_values(text: str) -> list[_PageValue]:
 class _Page:
     text: str
     values: list[_PageValue]
-    terms: set[str]
+    terms: frozenset[str]
     context: PageContext | None
 
-    @property
-    def sorted_terms(self) -> list[str]:
-        return sorted(self.terms)
-
-    def years_near(self, near: str) -> set[int]:
+    def years_near(self, near: str) -> frozenset[int]:
         """Years printed near a value; where none is, the document's own fiscal period (a statement
         page need not print its year on every row). A year printed nearby always wins."""
         years = question_years(near)
         if not years and self.context is not None and self.context.period:
-            years = {int(y) for y in re.findall(r"(?:19|20)\d{2}", self.context.period)}
+            years = frozenset(int(y) for y in re.findall(r"(?:19|20)\d{2}", self.context.period))
         return years
 
 
@@ -399,7 +411,7 @@ def _same(f: AnswerFigure, p: _PageValue) -> bool:
     return abs(a - round(a, p.decimals)) <= 1e-9 and abs(a - b) <= 1e-9
 
 
-def _period_ok(p: _PageValue, years: set[int], page: _Page) -> bool:
+def _period_ok(p: _PageValue, years: frozenset[int], page: _Page) -> bool:
     if not years:
         return True
     if p.year is not None:
@@ -412,7 +424,7 @@ def _significant_digits(f: AnswerFigure) -> int:
     return len(digits.lstrip("0"))
 
 
-def _subject_ok(f: AnswerFigure, p: _PageValue, subject: set[str]) -> bool:
+def _subject_ok(f: AnswerFigure, p: _PageValue, subject: frozenset[str]) -> bool:
     """The figure's own row (or line) shares a word with the question; a figure of 3+ significant
     digits may lean on its table's title or the lines around it instead ("Statement of Cash Flows"
     for a capital-expenditure question). Short figures ("2.5", "20%") occur by chance on most
@@ -423,7 +435,7 @@ def _subject_ok(f: AnswerFigure, p: _PageValue, subject: set[str]) -> bool:
 
 
 def _find(
-    f: AnswerFigure, page: _Page, subject: set[str], years: set[int]
+    f: AnswerFigure, page: _Page, subject: frozenset[str], years: frozenset[int]
 ) -> tuple[_PageValue | None, bool]:
     """(a printed value that states this figure for the question's subject and period,
     whether the value is printed at all)."""
@@ -437,7 +449,7 @@ def _find(
     return None, printed
 
 
-def _own_words(answer: str, question: str) -> set[str]:
+def _own_words(answer: str, question: str) -> frozenset[str]:
     return _terms(answer) - _terms(question) - {"yes", "no"}
 
 
@@ -448,7 +460,7 @@ def judge_evidence(
     page = _read(layer, context)
     subject = _terms(question)
     years = question_years(question)
-    shows_subject = bool(_overlap(subject, page.sorted_terms)) and (
+    shows_subject = bool(_overlap(subject, page.terms)) and (
         not years or bool(years & page.years_near(page.text))
     )
     fallback = "supporting" if shows_subject else "irrelevant"
@@ -482,7 +494,7 @@ def judge_evidence(
         return EvidenceVerdict(
             fallback, "the answer states no figure or word a page could show", None
         )
-    share = len(_overlap(words, page.sorted_terms)) / len(words)
+    share = len(_overlap(words, page.terms)) / len(words)
     if share >= TEXT_SHARE and shows_subject:
         return EvidenceVerdict(
             "sufficient",
@@ -498,8 +510,17 @@ def judge_evidence(
 
 
 def answer_printed(question: str, answer: str, layer: dict[str, Any]) -> bool | None:
-    """Is the answer on the page at all (figures anywhere, or 80% of its words)? None: nothing to look for."""
-    return judge_evidence(question, answer, layer).printed
+    """Is the answer on the page at all (figures anywhere, or 80% of its words)? None: nothing to look for.
+    `judge_evidence(question, answer, layer).printed` without its subject and period checks,
+    which it never needs (an import asks this once per row)."""
+    page = _read(layer, None)
+    figures = answer_figures(answer, question)
+    if figures:
+        return all(any(_same(f, p) for p in page.values) for f in figures)
+    words = _own_words(answer, question)
+    if not words:
+        return None
+    return len(_overlap(words, page.terms)) / len(words) >= TEXT_SHARE
 
 
 @lru_cache(maxsize=1)

@@ -141,6 +141,8 @@ def read_records(directory: str | Path) -> tuple[list[RegressionRecord], list[di
 
 def detect_language(text: str) -> str:
     """ISO 639-1 guess from the script (the sample corpus is English and Korean)."""
+    if text.isascii():  # no script to look up (most questions; an import asks this per row)
+        return "en"
     for ch in text:
         name = unicodedata.name(ch, "")
         if name.startswith("HANGUL"):

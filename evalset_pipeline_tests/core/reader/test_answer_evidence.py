@@ -184,3 +184,27 @@ def test_a_schedule_by_year_dates_its_rows_and_short_figures_need_their_own_row(
     # "2.5" billion is printed (Inventories 2,500), but a short figure needs a row about the question
     debt = "Did the company's debt on the balance sheet decrease in FY2024?"
     assert judge_evidence(debt, "It decreased by $2.5bn.", page).label != "sufficient"
+
+
+def test_answer_printed_is_the_judges_printed_verdict():
+    """The shortcut an import takes once per row agrees with the full judge on every kind of answer."""
+    from evalset_pipeline.core.reader.answer_evidence import judge_evidence
+
+    layer = {
+        "text": "Net revenue was $12.5 billion in fiscal 2022, up from $11.0 billion.\n"
+        "Operating income 3,412 3,100\nThe company is headquartered in Springfield.",
+        "words": [],
+    }
+    cases = [
+        ("What was net revenue in FY2022?", "$12.5 billion"),
+        ("What was net revenue in FY2022?", "$99.9 billion"),
+        ("What was operating income in 2022?", "3,412 and 3,100"),
+        ("Where is the company headquartered?", "Springfield"),
+        ("Where is the company headquartered?", "Shelbyville"),
+        ("Is revenue up?", "Yes."),
+    ]
+    for question, answer in cases:
+        assert (
+            answer_printed(question, answer, layer)
+            == judge_evidence(question, answer, layer).printed
+        )

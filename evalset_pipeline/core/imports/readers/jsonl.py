@@ -15,6 +15,7 @@ qrels rows. A repeated id is an issue on its line (the first row wins).
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,11 +28,13 @@ from evalset_pipeline.core.imports.readers._common import (
 from evalset_pipeline.core.imports.records import (
     DEFAULT_MAX_ROWS,
     GoldRef,
+    ImportFormatError,
     ImportIssue,
     SourceItem,
     SourceSet,
     too_many_rows,
 )
+from evalset_pipeline.core.inputfile import iter_lines, parse_json_line
 
 ID_KEYS = ("id", "_id", "qid", "query_id", "question_id", "financebench_id", "item_id")
 PAGE_KEYS = ("evidence_pages", "pages", "page")
@@ -112,11 +115,68 @@ def parse_row(obj: Any, file: str, line: int) -> SourceItem:
     )
 
 
+def _content(item: SourceItem) -> int:
+    """What a repeated id is compared by (wording, answer, gold pages), as one hash: the first
+    row of each id is remembered without holding the row."""
+    gold = tuple((g.document, g.page, g.corpus_id, g.bad_page) for g in item.gold)
+    return hash((item.question, item.answer, gold))
+
+
+class _FileSignature:
+    """Size, inode and mtime: the rows are read again on each pass, so a file changed between
+    passes is refused rather than half-imported."""
+
+    def __init__(self, path: Path):
+        st = path.stat()
+        self.value = (st.st_size, st.st_ino, st.st_mtime_ns)
+
+    def check(self, path: Path) -> None:
+        if _FileSignature(path).value != self.value:
+            raise ImportFormatError(
+                f"{path} changed while it was being imported; nothing was published, import again"
+            )
+
+
+class JsonlItems(Collection[SourceItem]):
+    """The rows of a JSONL file that parsed (each id's first row), read again from the file on
+    each pass: a million rows are parsed in batches and never held at once."""
+
+    def __init__(self, path: Path, accepted: bytearray, count: int, signature: _FileSignature):
+        self.path, self.accepted, self.count, self.signature = path, accepted, count, signature
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __contains__(self, item: object) -> bool:
+        return any(item == own for own in self)
+
+    def __iter__(self) -> Iterator[SourceItem]:
+        self.signature.check(self.path)
+        accepted = self.accepted
+        for line in iter_lines(self.path):
+            if line.number >= len(accepted) or not accepted[line.number]:
+                continue
+            value, why = parse_json_line(line.text)
+            try:
+                if why:
+                    raise _RowError(why)
+                yield parse_row(value, self.path.name, line.number)
+            except _RowError:
+                raise ImportFormatError(
+                    f"{self.path} changed while it was being imported (line {line.number}); "
+                    "nothing was published, import again"
+                ) from None
+        self.signature.check(self.path)
+
+
 def read_jsonl(path: Path, source: str, *, max_rows: int = DEFAULT_MAX_ROWS) -> SourceSet:
-    items: list[SourceItem] = []
+    """Every row checked (issues, duplicates, the row budget) in one pass that keeps only which
+    lines parsed; `items` reads those lines again when iterated."""
+    signature = _FileSignature(path)
     issues: list[ImportIssue] = []
     rows = 0
-    seen: dict[str, tuple[int, SourceItem]] = {}
+    seen: dict[str, tuple[int, int]] = {}  # id -> (its first line, that row's content hash)
+    accepted = bytearray()  # accepted[line] = 1: the line is an item
     unreadable: list[ImportIssue] = []  # lines that are not JSON: rows too, counted apart
     for line, obj in json_rows(path, path.name, unreadable):
         rows += 1
@@ -127,27 +187,25 @@ def read_jsonl(path: Path, source: str, *, max_rows: int = DEFAULT_MAX_ROWS) -> 
         except _RowError as exc:
             issues.append(ImportIssue(path.name, line, str(exc)))
             continue
+        content = _content(item)
         if item.original_id in seen:
             first_line, first = seen[item.original_id]
-            same = (first.question, first.answer, first.gold) == (
-                item.question,
-                item.answer,
-                tuple(
-                    GoldRef(g.document, g.page, g.corpus_id, g.file, first_line) for g in item.gold
-                ),
-            )
             issues.append(
-                duplicate_issue(path.name, line, "id", item.original_id, first_line, same)
+                duplicate_issue(
+                    path.name, line, "id", item.original_id, first_line, first == content
+                )
             )
             continue
-        seen[item.original_id] = (line, item)
-        items.append(item)
+        seen[item.original_id] = (line, content)
+        if len(accepted) <= line:
+            accepted.extend(bytes(line + 1 - len(accepted) + len(accepted) // 2))
+        accepted[line] = 1
     issues = sorted(unreadable + issues, key=lambda i: i.line)
     return SourceSet(
         source,
         "jsonl",
         str(path),
-        tuple(items),
+        JsonlItems(path, accepted, len(seen), signature),
         tuple(issues),
         rows + len(unreadable),
         files_sha256([path]),
