@@ -65,6 +65,9 @@ class MiningInput:
     # Columns held equal in every pool without being an axis: the period's kind (quarter, year,
     # month), so the period axis compares like with like (a quarter's distractor is another quarter).
     fixed: dict[str, Sequence[str]] = field(default_factory=dict)
+    # Pages that want negatives (None = every page with a template). The others stay candidates:
+    # the pipeline mines table pages and other pages in two calls, each page a gold in one of them.
+    queries: np.ndarray | None = None
 
 
 @dataclass
@@ -167,6 +170,13 @@ def _runs(*sorted_keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         change[1:] |= key[1:] != key[:-1]
     starts = np.flatnonzero(change)
     return starts, np.diff(np.r_[starts, size])
+
+
+def _any_in_runs(flags: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Per run (given by its start in `flags`' order): whether any of its flags is set."""
+    if not starts.size:
+        return np.zeros(0, bool)
+    return np.add.reduceat(flags.astype(np.int64), starts) > 0
 
 
 def _top(sims: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -289,6 +299,16 @@ class _Searcher:
             out.add(q, members[top], vals)
 
 
+def reading_order(
+    unit_ids: Sequence[str], gold: np.ndarray, axis: np.ndarray, rank: np.ndarray
+) -> np.ndarray:
+    """The order a reader expects negatives in: by gold's unit id, axis in configured order, rank."""
+    n = len(unit_ids)
+    id_rank = np.empty(n, dtype=np.int64)
+    id_rank[pc.sort_indices(pa.array(list(unit_ids), pa.string())).to_numpy()] = np.arange(n)
+    return np.lexsort((rank, axis, id_rank[gold]))
+
+
 def mine_hard_negatives(data: MiningInput, axes: Sequence[str], k: int = 2) -> MiningResult:
     axes = list(axes)
     n = len(data.unit_ids)
@@ -299,6 +319,7 @@ def mine_hard_negatives(data: MiningInput, axes: Sequence[str], k: int = 2) -> M
     coded = {a: _encode(data.axis_values[a]) for a in axes}
     fixed = [_encode(v)[0] for v in data.fixed.values()]
     searcher = _Searcher(emb, render, text, k)
+    asked = np.ones(n, dtype=bool) if data.queries is None else np.asarray(data.queries, bool)
 
     parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]] = []
     has_negative = np.zeros(n, dtype=bool)
@@ -324,12 +345,12 @@ def mine_hard_negatives(data: MiningInput, axes: Sequence[str], k: int = 2) -> M
         sizes_sorted = np.repeat(sizes, sizes) - np.repeat(sub_sizes, sub_sizes)
         sizes_all = np.zeros(n, dtype=np.int64)
         sizes_all[order] = sizes_sorted
-        pool_sizes[axis] = sizes_all[valid]
-        empty_pools[axis] = int((sizes_all[valid] == 0).sum())
+        pool_sizes[axis] = sizes_all[valid & asked]
+        empty_pools[axis] = int((sizes_all[valid & asked] == 0).sum())
         # Groups whose members all share the axis value have no pools: skip them.
         distinct = np.searchsorted(sub_starts, starts + sizes) - np.searchsorted(sub_starts, starts)
-        busy = distinct >= 2
-        found = searcher.run(order, starts[busy], sizes[busy], valid, axis_codes)
+        busy = (distinct >= 2) & _any_in_runs(asked[order], starts)
+        found = searcher.run(order, starts[busy], sizes[busy], valid & asked, axis_codes)
         g, c, r, s = found.arrays()
         has_negative[g] = True
         parts.append((g, c, r, s, axis_id))
@@ -338,33 +359,28 @@ def mine_hard_negatives(data: MiningInput, axes: Sequence[str], k: int = 2) -> M
     order = np.flatnonzero(has_template)
     order = order[np.argsort(template_codes[order], kind="stable")]
     starts, sizes = _runs(template_codes[order])
-    need = has_template & ~has_negative
-    needy = (
-        np.add.reduceat(need[order].astype(np.int64), starts) > 0
-        if starts.size
-        else np.zeros(0, bool)
-    )
-    needy_groups = (sizes >= 2) & needy
+    need = has_template & asked & ~has_negative
+    needy_groups = (sizes >= 2) & _any_in_runs(need[order], starts)
     found = searcher.run(order, starts[needy_groups], sizes[needy_groups], need, None)
     g, c, r, s = found.arrays()
     parts.append((g, c, r, s, len(axes)))
     fallback_golds = np.unique(g)
     has_negative[g] = True
     lonely_rows = order[np.repeat(sizes == 1, sizes)] if starts.size else np.zeros(0, np.int64)
+    lonely_rows = lonely_rows[asked[lonely_rows]]
 
     gold = np.concatenate([p[0] for p in parts]).astype(np.int64)
     neg = np.concatenate([p[1] for p in parts]).astype(np.int64)
     rank = np.concatenate([p[2] for p in parts]).astype(np.int32)
     sim = np.concatenate([p[3] for p in parts]).astype(np.float32)
     axis_col = np.concatenate([np.full(p[0].size, p[4], dtype=np.int8) for p in parts])
-    # Sorted by (unit id, axis in configured order, rank), as a reader expects.
-    id_rank = np.empty(n, dtype=np.int64)
-    id_rank[pc.sort_indices(pa.array(list(data.unit_ids), pa.string())).to_numpy()] = np.arange(n)
-    final = np.lexsort((rank, axis_col, id_rank[gold]))
+    final = reading_order(data.unit_ids, gold, axis_col, rank)
     ids = data.unit_ids
     lonely_set = set(lonely_rows.tolist())
     without = [
-        ids[int(i)] for i in np.flatnonzero(has_template & ~has_negative) if i not in lonely_set
+        ids[int(i)]
+        for i in np.flatnonzero(has_template & asked & ~has_negative)
+        if i not in lonely_set
     ]
     return MiningResult(
         unit_ids=ids,
