@@ -211,8 +211,8 @@ def print_summary(s: dict[str, Any]) -> None:
     if looks.get("items"):
         kinds = ", ".join(f"{k} {c['items']}" for k, c in looks["by_kind"].items())
         console.print(
-            f"distractors: {looks['one_axis_items']} of {looks['items']} main items have one "
-            f"one axis away ({kinds})"
+            f"distractors one axis away: {looks['one_axis_items']} of {looks['items']} main items "
+            f"(items per kind: {kinds}; appearance never counts)"
         )
     total = sum(s["seconds"].values())
     console.print(

@@ -45,6 +45,10 @@ SCHEMA = pa.schema(
 )
 
 
+# A column of per-page values: strings ("" = unknown), or int codes from `encode` (-1 = unknown).
+Column = Sequence[str] | np.ndarray
+
+
 @dataclass(frozen=True)
 class Negative:
     unit_id: str
@@ -57,17 +61,20 @@ class Negative:
 @dataclass
 class MiningInput:
     unit_ids: Sequence[str]
-    templates: Sequence[str]  # "" = no template known: such pages are neither golds nor negatives
-    axis_values: dict[str, Sequence[str]]  # axis -> value per page ("" = unknown)
+    templates: Column  # "" = no template known: such pages are neither golds nor negatives
+    axis_values: dict[str, Column]  # axis -> value per page ("" = unknown)
     embeddings: np.ndarray  # (n, d), L2-normalised
-    render_hashes: Sequence[str]
-    text_hashes: Sequence[str]
+    render_hashes: Column
+    text_hashes: Column
     # Columns held equal in every pool without being an axis: the period's kind (quarter, year,
     # month), so the period axis compares like with like (a quarter's distractor is another quarter).
-    fixed: dict[str, Sequence[str]] = field(default_factory=dict)
+    fixed: dict[str, Column] = field(default_factory=dict)
     # Pages that want negatives (None = every page with a template). The others stay candidates:
     # the pipeline mines table pages and other pages in two calls, each page a gold in one of them.
     queries: np.ndarray | None = None
+    # The groups the appearance fallback searches (None = `templates`): table pages are pooled by
+    # table kind, far too wide a group to search by look; their fallback is their visual template.
+    fallback_templates: Column | None = None
 
 
 @dataclass
@@ -129,8 +136,13 @@ class MiningResult:
         return {a: int(c) for a, c in zip(self.axis_names, counts, strict=False) if c}
 
 
-def _encode(values: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
-    """(int code per value, mask of non-empty values); None counts as empty."""
+def _encode(values: Column) -> tuple[np.ndarray, np.ndarray]:
+    """(int code per value, mask of non-empty values); None counts as empty. An integer array
+    is taken as codes already (-1 = empty): `encode` gives them, so a caller mining one corpus
+    twice encodes its strings once."""
+    if isinstance(values, np.ndarray) and values.dtype.kind in "iu":
+        inverse = np.unique(values, return_inverse=True)[1]
+        return inverse.astype(np.int64).reshape(-1), values >= 0
     arr = (
         values
         if isinstance(values, pa.Array)
@@ -146,6 +158,12 @@ def _encode(values: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
     dictionary = encoded.dictionary.to_pylist()
     present = codes != dictionary.index("") if "" in dictionary else np.ones(codes.size, dtype=bool)
     return codes, present
+
+
+def encode(values: Column) -> np.ndarray:
+    """Int codes of string values, -1 for empty ones: a column `MiningInput` takes as it is."""
+    codes, present = _encode(values)
+    return np.where(present, codes, -1)
 
 
 def _combine(columns: list[np.ndarray]) -> np.ndarray:
@@ -309,7 +327,11 @@ def reading_order(
     return np.lexsort((rank, axis, id_rank[gold]))
 
 
-def mine_hard_negatives(data: MiningInput, axes: Sequence[str], k: int = 2) -> MiningResult:
+def mine_hard_negatives(
+    data: MiningInput, axes: Sequence[str], k: int = 2, *, ordered: bool = True
+) -> MiningResult:
+    """Negatives of every asked page (see the module's docstring); `ordered=False` leaves them
+    unsorted, for a caller that merges results and sorts once."""
     axes = list(axes)
     n = len(data.unit_ids)
     template_codes, has_template = _encode(data.templates)
@@ -355,11 +377,16 @@ def mine_hard_negatives(data: MiningInput, axes: Sequence[str], k: int = 2) -> M
         has_negative[g] = True
         parts.append((g, c, r, s, axis_id))
 
-    # Fallback: nearest template siblings for pages no axis pool could serve.
-    order = np.flatnonzero(has_template)
+    # Fallback: nearest template siblings for pages no axis pool could serve (siblings in
+    # `fallback_templates` when given).
+    if data.fallback_templates is not None:
+        template_codes, has_fallback = _encode(data.fallback_templates)
+    else:
+        has_fallback = has_template
+    order = np.flatnonzero(has_fallback)
     order = order[np.argsort(template_codes[order], kind="stable")]
     starts, sizes = _runs(template_codes[order])
-    need = has_template & asked & ~has_negative
+    need = has_template & has_fallback & asked & ~has_negative
     needy_groups = (sizes >= 2) & _any_in_runs(need[order], starts)
     found = searcher.run(order, starts[needy_groups], sizes[needy_groups], need, None)
     g, c, r, s = found.arrays()
@@ -367,14 +394,16 @@ def mine_hard_negatives(data: MiningInput, axes: Sequence[str], k: int = 2) -> M
     fallback_golds = np.unique(g)
     has_negative[g] = True
     lonely_rows = order[np.repeat(sizes == 1, sizes)] if starts.size else np.zeros(0, np.int64)
-    lonely_rows = lonely_rows[asked[lonely_rows]]
+    lonely_rows = lonely_rows[
+        asked[lonely_rows] & has_template[lonely_rows] & ~has_negative[lonely_rows]
+    ]
 
     gold = np.concatenate([p[0] for p in parts]).astype(np.int64)
     neg = np.concatenate([p[1] for p in parts]).astype(np.int64)
     rank = np.concatenate([p[2] for p in parts]).astype(np.int32)
     sim = np.concatenate([p[3] for p in parts]).astype(np.float32)
     axis_col = np.concatenate([np.full(p[0].size, p[4], dtype=np.int8) for p in parts])
-    final = reading_order(data.unit_ids, gold, axis_col, rank)
+    final = reading_order(data.unit_ids, gold, axis_col, rank) if ordered else np.arange(gold.size)
     ids = data.unit_ids
     lonely_set = set(lonely_rows.tolist())
     without = [

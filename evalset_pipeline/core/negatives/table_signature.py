@@ -43,6 +43,7 @@ __all__ = [
     "label_weights",
     "page_signatures",
     "similarity",
+    "family_numbers",
     "table_families",
     "table_kind",
 ]
@@ -50,10 +51,11 @@ __all__ = [
 MIN_LABELS = 2  # a page with fewer row labels is not read as a table
 SAME_TABLE = 0.5
 _LOOKUP_LABELS = 4  # the rarest labels of a table that find its candidate families
+_COMMON_LABEL = 2000  # a label already on this many distinct tables names none of them
 _WEIGHTS = {"labels": 0.8, "heading": 0.1, "columns": 0.1}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # one per table page: 400,000 of them must stay small
 class TableSignature:
     unit_id: str
     labels: frozenset[str]
@@ -136,13 +138,15 @@ def page_signatures(
     }
 
 
-def label_weights(signatures: Iterable[TableSignature]) -> dict[str, float]:
-    """Inverse document frequency of each row label over the corpus's tables."""
+def label_weights(label_sets: Iterable[tuple[frozenset[str], int]]) -> dict[str, float]:
+    """Inverse document frequency of each row label over the corpus's tables, from distinct
+    label sets and how many tables print each."""
     df: Counter[str] = Counter()
     n = 0
-    for s in signatures:
-        df.update(s.labels)
-        n += 1
+    for labels, count in label_sets:
+        for label in labels:
+            df[label] += count
+        n += count
     return {label: math.log(1.0 + n / c) for label, c in df.items()}
 
 
@@ -173,20 +177,30 @@ def table_families(
     signatures: Sequence[TableSignature], threshold: float = SAME_TABLE
 ) -> dict[str, str]:
     """unit id -> family id ("statement:<name>" or "table:<n>"): pages of one family print the
-    same table. Greedy and independent of page order: distinct label sets are visited largest
-    first (ties by their sorted labels), each joining the family of the most similar set seen so
-    far when that reaches `threshold`, else starting its own."""
-    weights = label_weights(signatures)
-    out: dict[str, str] = {}
-    by_shape: dict[tuple[frozenset[str], frozenset[str], frozenset[str]], list[str]] = defaultdict(
+    same table (`family_numbers`, named)."""
+    numbers, _ = family_numbers(signatures, threshold)
+    return {
+        s.unit_id: f"statement:{s.statement}" if s.statement else f"table:{n}"
+        for s, n in zip(signatures, numbers, strict=True)
+    }
+
+
+def family_numbers(
+    signatures: Sequence[TableSignature], threshold: float = SAME_TABLE
+) -> tuple[list[int], list[str]]:
+    """A family number per signature (statements numbered by their name, after the tables) and
+    the statement names in that numbering. Greedy and independent of page order: distinct label
+    sets are visited largest first (ties by their sorted labels), each joining the family of the
+    most similar set seen so far when that reaches `threshold`, else starting its own."""
+    by_shape: dict[tuple[frozenset[str], frozenset[str], frozenset[str]], list[int]] = defaultdict(
         list
     )
-    for s in signatures:
-        if s.statement:
-            out[s.unit_id] = f"statement:{s.statement}"
-        else:
-            by_shape[(s.labels, s.heading, s.columns)].append(s.unit_id)
+    for i, s in enumerate(signatures):
+        if not s.statement:
+            by_shape[(s.labels, s.heading, s.columns)].append(i)
+    weights = label_weights((labels, len(rows)) for (labels, _, _), rows in by_shape.items())
     shapes = sorted(by_shape, key=lambda k: (-len(k[0]), sorted(k[0]), sorted(k[1]), sorted(k[2])))
+    numbers = [0] * len(signatures)
     # Single linkage over each family's distinct shapes: a table whose rows drift one rename at a
     # time over many filings stays one family.
     members: list[tuple[int, TableSignature]] = []
@@ -195,8 +209,9 @@ def table_families(
     for labels, heading, columns in shapes:
         probe = TableSignature("", labels, columns, heading)
         rare = sorted(labels, key=lambda x: (-weights.get(x, 0.0), x))[:_LOOKUP_LABELS]
+        seen_with = [members_of_label[x] for x in rare if len(members_of_label[x]) < _COMMON_LABEL]
         best, best_sim = -1, threshold
-        for m in sorted({m for x in rare for m in members_of_label[x]}):
+        for m in sorted({m for found in seen_with for m in found}):
             family, seen = members[m]
             sim = similarity(probe, seen, weights)
             if sim > best_sim or (best < 0 and sim >= best_sim):
@@ -206,6 +221,11 @@ def table_families(
         for x in labels:
             members_of_label[x].append(len(members))
         members.append((best, probe))
-        for unit in by_shape[(labels, heading, columns)]:
-            out[unit] = f"table:{best}"
-    return out
+        for row in by_shape[(labels, heading, columns)]:
+            numbers[row] = best
+    statements = sorted({s.statement for s in signatures if s.statement})
+    number_of = {name: families + i for i, name in enumerate(statements)}
+    for i, s in enumerate(signatures):
+        if s.statement:
+            numbers[i] = number_of[s.statement]
+    return numbers, statements

@@ -16,7 +16,7 @@ so the miner's pools read, for a table gold:
   metric    another table of the same kind of the same filer and period (another statement, or
             another row block of one)
 
-A table page with every pool empty takes its nearest pages of the same kind, recorded as
+A table page with every pool empty takes its nearest pages of its visual template, recorded as
 `appearance` (never a one-axis negative). Every other page is mined as before, by visual
 template. Boilerplate pages (covers, contents, signatures, certifications, exhibit lists,
 pages with no figure: `metadata/unaskable.py`) are never anyone's negative.
@@ -33,14 +33,16 @@ from dataclasses import replace
 import numpy as np
 
 from evalset_pipeline.core.negatives.mining import (
+    Column,
     MiningInput,
     MiningResult,
+    encode,
     mine_hard_negatives,
     reading_order,
 )
 from evalset_pipeline.core.negatives.table_signature import (
     TableSignature,
-    table_families,
+    family_numbers,
     table_kind,
 )
 
@@ -56,34 +58,61 @@ def mine_by_table(
     signatures: Mapping[str, TableSignature],
     boilerplate: Sequence[bool] | np.ndarray,
 ) -> MiningResult:
-    """Negatives of every page: table pages by table identity, the others by visual template."""
-    ids = list(data.unit_ids)
-    skip = np.asarray(boilerplate, bool).tolist()
-    families = table_families(
-        [signatures[u] for u, b in zip(ids, skip, strict=True) if u in signatures and not b]
+    """Negatives of every page: table pages by table identity, the others by visual template.
+    Columns are encoded once for both miner calls, and sorted once when merged."""
+    ids = data.unit_ids
+    n = len(ids)
+    skip = np.asarray(boilerplate, bool)
+    row_of = {u: i for i, u in enumerate(ids)}
+    found = [(row_of[u], s) for u, s in signatures.items() if u in row_of and not skip[row_of[u]]]
+    rows = np.fromiter((r for r, _ in found), np.int64, len(found))
+    tables = [s for _, s in found]
+    is_table = np.zeros(n, bool)
+    is_table[rows] = True
+    kinds = np.full(n, -1, np.int64)
+    kinds[rows] = encode([table_kind(s) for s in tables])
+    templates = encode(data.templates)
+    templates[skip] = -1
+    codes = {a: encode(v) for a, v in data.axis_values.items()}
+    values: dict[str, Column] = dict(codes)
+    base = replace(
+        data,
+        templates=templates,
+        axis_values=values,
+        render_hashes=encode(data.render_hashes),
+        text_hashes=encode(data.text_hashes),
+        fixed={name: encode(v) for name, v in data.fixed.items()},
     )
-    kinds = [table_kind(signatures[u]) if u in families else "" for u in ids]
-    is_table = np.array([k != "" for k in kinds], dtype=bool)
-    templates = ["" if b else t for t, b in zip(data.templates, skip, strict=True)]
-    visual = replace(data, templates=templates, queries=~is_table)
-    axis_values = dict(data.axis_values)
+    by_table: dict[str, Column] = dict(codes)
     if METRIC_AXIS in axes:
         # A table is its rows *and* the measure its heading names: segments by revenue and the
         # same segments by headcount are two tables (one is the other's metric distractor).
-        measure = data.axis_values[METRIC_AXIS]
-        axis_values[METRIC_AXIS] = [
-            f"{families[u]}|{measure[i]}" if u in families else "" for i, u in enumerate(ids)
-        ]
-    by_table = replace(data, templates=kinds, axis_values=axis_values, queries=is_table)
+        measure = codes[METRIC_AXIS]
+        family = np.full(n, -1, np.int64)
+        family[rows] = family_numbers(tables)[0]
+        by_table[METRIC_AXIS] = np.where(
+            is_table, family * (int(measure.max(initial=0)) + 2) + measure + 1, -1
+        )
+    visual = replace(base, queries=~is_table)
+    twins = replace(
+        base,
+        templates=kinds,
+        axis_values=by_table,
+        queries=is_table,
+        fallback_templates=templates,
+    )
     return merge_results(
-        mine_hard_negatives(visual, axes, k), mine_hard_negatives(by_table, axes, k)
+        mine_hard_negatives(visual, axes, k, ordered=False),
+        mine_hard_negatives(twins, axes, k, ordered=False),
     )
 
 
 def merge_results(a: MiningResult, b: MiningResult) -> MiningResult:
     """Two results over the same pages and axes as one, sorted as the miner sorts (gold's unit id,
     axis, rank)."""
-    if list(a.unit_ids) != list(b.unit_ids) or a.axis_names != b.axis_names:
+    if a.unit_ids is not b.unit_ids and list(a.unit_ids) != list(b.unit_ids):
+        raise ValueError("only results over the same pages and axes can be merged")
+    if a.axis_names != b.axis_names:
         raise ValueError("only results over the same pages and axes can be merged")
     gold = np.concatenate([a.gold, b.gold])
     axis = np.concatenate([a.axis, b.axis])
