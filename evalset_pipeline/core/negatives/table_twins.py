@@ -13,8 +13,9 @@ so the miner's pools read, for a table gold:
   period    the same table of the same filer for another period (a page that prints the gold's
             period is evidence, not a negative: `comparatives.split_comparatives` takes it out)
   entity    the same table or statement of another filer for the same period
-  metric    another table of the same kind of the same filer and period (another statement, or
-            another row block of one)
+  metric    another table of the same kind of the same filer and period (another statement of
+            the filing; another MD&A or note table). A statement's pages are one family, so
+            another row block of the same statement is not yet a metric distractor
 
 A table page with every pool empty takes its nearest pages of its visual template, recorded as
 `appearance` (never a one-axis negative). Every other page is mined as before, by visual
