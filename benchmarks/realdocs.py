@@ -20,6 +20,7 @@ sit beside the PDFs (`documents.csv`, `statements.csv`; see that folder's README
   completeness, pooling              pages that print a kept answer for its row and period and were
                                      never judged (goal 0), answered elsewhere, pool sizes and each
                                      source's sufficient pages
+  lookalikes                         main items with a distractor one axis away, per axis
 
 DIR may be the folder holding `pdfs/` and the truth files, or the PDF folder itself (truth then
 read from its parent). It must not hold a metadata.csv: this measures extraction without one.
@@ -339,6 +340,15 @@ def _funnel(data_dir: Path) -> dict[str, Any]:
     return {"funnel": funnel, "write_skip_reasons": dict(skipped.most_common(5))}
 
 
+def _lookalikes(data_dir: Path) -> dict[str, Any]:
+    """Main items with a distractor one axis away, per axis (core/negatives/lookalikes.py)."""
+    from evalset_pipeline.core.golden.reader import load_golden_set
+    from evalset_pipeline.core.negatives.lookalikes import golden_lookalikes
+
+    golden = load_golden_set("latest", data_dir=data_dir)
+    return golden_lookalikes(golden.items, golden.judgments)
+
+
 def run(
     corpus: str | None = None, data_dir: str | None = None, sample_size: str | int = 300
 ) -> dict[str, Any]:
@@ -375,6 +385,7 @@ def run(
             **_funnel(Path(data_dir)),
             **audit(Path(data_dir)),
             **completeness_and_pooling(Path(data_dir)),
+            "lookalikes": _lookalikes(Path(data_dir)),
             "sample_size": int(sample_size),
         }
     finally:

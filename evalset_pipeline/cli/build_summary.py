@@ -76,6 +76,7 @@ def _coverage(data_dir: Path) -> dict[str, Any]:
 
 def collect_summary(result, instance, checks: list[dict], data_dir: Path) -> dict[str, Any]:
     from evalset_pipeline.core.golden.reader import load_golden_set
+    from evalset_pipeline.core.negatives.lookalikes import golden_lookalikes
     from evalset_pipeline.defs.instance import instance_home
 
     golden_meta = _meta(result, "golden_set")
@@ -143,6 +144,8 @@ def collect_summary(result, instance, checks: list[dict], data_dir: Path) -> dic
             "coincidences": int(labels.get("coincidences") or 0),
             "revisions": int(labels.get("revisions") or 0),
         },
+        # main items with a distractor one axis away, per axis (core/negatives/lookalikes.py)
+        "lookalikes": golden_lookalikes(gs.items, gs.judgments),
         "seconds": {**stage_seconds(instance, result.run_id)},
         "rejected_documents": _rejected(data_dir),
         # pages without a text layer and pages never sampled, with the reason (issue 30)
@@ -203,6 +206,13 @@ def print_summary(s: dict[str, Any]) -> None:
             f"pooling: {p['judged']:,} pool pages judged (median {p['median_pool']} per item); "
             f"{p['main_items_with_2plus_sufficient']} of {main} main items answered by more than "
             f"one page; {p['coincidences']} coincidences, {p['revisions']} restatements"
+        )
+    looks = s.get("lookalikes") or {}
+    if looks.get("items"):
+        kinds = ", ".join(f"{k} {c['items']}" for k, c in looks["by_kind"].items())
+        console.print(
+            f"distractors one axis away: {looks['one_axis_items']} of {looks['items']} main items "
+            f"(items per kind: {kinds}; appearance never counts)"
         )
     total = sum(s["seconds"].values())
     console.print(

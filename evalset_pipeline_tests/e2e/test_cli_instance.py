@@ -47,6 +47,7 @@ def test_the_quiet_build_stays_under_the_line_limit_and_says_what_it_did(built):
     assert "DEBUG" not in text + done.stderr and "Traceback" not in done.stderr
     assert "pages rendered" in text and "model calls" in text and "cost" in text and "time:" in text
     assert "dagster_home" in text
+    assert "distractors one axis away:" in text
 
 
 def test_json_gives_the_same_numbers_and_a_rebuild_does_no_work(built):
@@ -61,6 +62,9 @@ def test_json_gives_the_same_numbers_and_a_rebuild_does_no_work(built):
         and s["done"]["model_calls"] == 0
     )
     assert s["done"]["pages_render_reused"] == s["corpus"]["pages"]
+    looks = s["lookalikes"]
+    assert looks["items"] == s["by_slice"].get("main", 0)
+    assert 0 < looks["one_axis_items"] <= looks["items"]
     assert s["done"]["cache_hits"] > 0 and set(s["seconds"]) >= {
         "page_renders",
         "golden_set",

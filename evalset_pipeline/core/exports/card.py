@@ -11,6 +11,7 @@ import json
 from typing import Any
 
 from evalset_pipeline.core.exports.data import ExportData
+from evalset_pipeline.core.negatives.lookalikes import golden_lookalikes
 from evalset_pipeline.core.scoring.conventions import KS, conventions
 
 _CUTS = ",".join(str(k) for k in KS)
@@ -150,6 +151,32 @@ def _tool_sections(data: ExportData, fmt: str) -> list[str]:
     return out
 
 
+def _lookalike_section(data: ExportData) -> list[str]:
+    """How many main items have a distractor that is the gold one axis away, per axis."""
+    shares = golden_lookalikes(data.golden.items, data.golden.judgments)
+    n = shares["items"]
+    lines = [
+        "## Distractors",
+        "",
+        "A hard negative counts when it looks like the gold page and differs on exactly one axis (the "
+        "same table for another period or filer, another table of the filing). `appearance` neighbours "
+        "only fill a slot where no such page exists and are not counted as one-axis.",
+        "",
+        "| distractor kind | main items with at least one | share |",
+        "|---|---:|---:|",
+        f"| any one-axis | {shares['one_axis_items']} of {n} | {_share(shares['one_axis_share'])} |",
+    ]
+    lines += [
+        f"| {kind} | {c['items']} of {n} | {_share(c['share'])} |"
+        for kind, c in shares["by_kind"].items()
+    ]
+    return [*lines, ""]
+
+
+def _share(value: float | None) -> str:
+    return "—" if value is None else f"{value:.1%}"
+
+
 def dataset_card(data: ExportData, fmt: str, header: str = "") -> str:
     info: dict[str, Any] = data.golden.info
     counts = data.counts()
@@ -209,6 +236,7 @@ def dataset_card(data: ExportData, fmt: str, header: str = "") -> str:
         "## How to score",
         "",
         *_tool_sections(data, fmt),
+        *_lookalike_section(data),
         "## Funnel",
         "",
         "```json",

@@ -45,6 +45,10 @@ SCHEMA = pa.schema(
 )
 
 
+# A column of per-page values: strings ("" = unknown), or int codes from `encode` (-1 = unknown).
+Column = Sequence[str] | np.ndarray
+
+
 @dataclass(frozen=True)
 class Negative:
     unit_id: str
@@ -57,14 +61,20 @@ class Negative:
 @dataclass
 class MiningInput:
     unit_ids: Sequence[str]
-    templates: Sequence[str]  # "" = no template known: such pages are neither golds nor negatives
-    axis_values: dict[str, Sequence[str]]  # axis -> value per page ("" = unknown)
+    templates: Column  # "" = no template known: such pages are neither golds nor negatives
+    axis_values: dict[str, Column]  # axis -> value per page ("" = unknown)
     embeddings: np.ndarray  # (n, d), L2-normalised
-    render_hashes: Sequence[str]
-    text_hashes: Sequence[str]
+    render_hashes: Column
+    text_hashes: Column
     # Columns held equal in every pool without being an axis: the period's kind (quarter, year,
     # month), so the period axis compares like with like (a quarter's distractor is another quarter).
-    fixed: dict[str, Sequence[str]] = field(default_factory=dict)
+    fixed: dict[str, Column] = field(default_factory=dict)
+    # Pages that want negatives (None = every page with a template). The others stay candidates:
+    # the pipeline mines table pages and other pages in two calls, each page a gold in one of them.
+    queries: np.ndarray | None = None
+    # The groups the appearance fallback searches (None = `templates`): table pages are pooled by
+    # table kind, far too wide a group to search by look; their fallback is their visual template.
+    fallback_templates: Column | None = None
 
 
 @dataclass
@@ -126,8 +136,13 @@ class MiningResult:
         return {a: int(c) for a, c in zip(self.axis_names, counts, strict=False) if c}
 
 
-def _encode(values: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
-    """(int code per value, mask of non-empty values); None counts as empty."""
+def _encode(values: Column) -> tuple[np.ndarray, np.ndarray]:
+    """(int code per value, mask of non-empty values); None counts as empty. An integer array
+    is taken as codes already (-1 = empty): `encode` gives them, so a caller mining one corpus
+    twice encodes its strings once."""
+    if isinstance(values, np.ndarray) and values.dtype.kind in "iu":
+        inverse = np.unique(values, return_inverse=True)[1]
+        return inverse.astype(np.int64).reshape(-1), values >= 0
     arr = (
         values
         if isinstance(values, pa.Array)
@@ -143,6 +158,12 @@ def _encode(values: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
     dictionary = encoded.dictionary.to_pylist()
     present = codes != dictionary.index("") if "" in dictionary else np.ones(codes.size, dtype=bool)
     return codes, present
+
+
+def encode(values: Column) -> np.ndarray:
+    """Int codes of string values, -1 for empty ones: a column `MiningInput` takes as it is."""
+    codes, present = _encode(values)
+    return np.where(present, codes, -1)
 
 
 def _combine(columns: list[np.ndarray]) -> np.ndarray:
@@ -167,6 +188,13 @@ def _runs(*sorted_keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         change[1:] |= key[1:] != key[:-1]
     starts = np.flatnonzero(change)
     return starts, np.diff(np.r_[starts, size])
+
+
+def _any_in_runs(flags: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Per run (given by its start in `flags`' order): whether any of its flags is set."""
+    if not starts.size:
+        return np.zeros(0, bool)
+    return np.add.reduceat(flags.astype(np.int64), starts) > 0
 
 
 def _top(sims: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -289,7 +317,21 @@ class _Searcher:
             out.add(q, members[top], vals)
 
 
-def mine_hard_negatives(data: MiningInput, axes: Sequence[str], k: int = 2) -> MiningResult:
+def reading_order(
+    unit_ids: Sequence[str], gold: np.ndarray, axis: np.ndarray, rank: np.ndarray
+) -> np.ndarray:
+    """The order a reader expects negatives in: by gold's unit id, axis in configured order, rank."""
+    n = len(unit_ids)
+    id_rank = np.empty(n, dtype=np.int64)
+    id_rank[pc.sort_indices(pa.array(list(unit_ids), pa.string())).to_numpy()] = np.arange(n)
+    return np.lexsort((rank, axis, id_rank[gold]))
+
+
+def mine_hard_negatives(
+    data: MiningInput, axes: Sequence[str], k: int = 2, *, ordered: bool = True
+) -> MiningResult:
+    """Negatives of every asked page (see the module's docstring); `ordered=False` leaves them
+    unsorted, for a caller that merges results and sorts once."""
     axes = list(axes)
     n = len(data.unit_ids)
     template_codes, has_template = _encode(data.templates)
@@ -299,6 +341,7 @@ def mine_hard_negatives(data: MiningInput, axes: Sequence[str], k: int = 2) -> M
     coded = {a: _encode(data.axis_values[a]) for a in axes}
     fixed = [_encode(v)[0] for v in data.fixed.values()]
     searcher = _Searcher(emb, render, text, k)
+    asked = np.ones(n, dtype=bool) if data.queries is None else np.asarray(data.queries, bool)
 
     parts: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]] = []
     has_negative = np.zeros(n, dtype=bool)
@@ -324,47 +367,49 @@ def mine_hard_negatives(data: MiningInput, axes: Sequence[str], k: int = 2) -> M
         sizes_sorted = np.repeat(sizes, sizes) - np.repeat(sub_sizes, sub_sizes)
         sizes_all = np.zeros(n, dtype=np.int64)
         sizes_all[order] = sizes_sorted
-        pool_sizes[axis] = sizes_all[valid]
-        empty_pools[axis] = int((sizes_all[valid] == 0).sum())
+        pool_sizes[axis] = sizes_all[valid & asked]
+        empty_pools[axis] = int((sizes_all[valid & asked] == 0).sum())
         # Groups whose members all share the axis value have no pools: skip them.
         distinct = np.searchsorted(sub_starts, starts + sizes) - np.searchsorted(sub_starts, starts)
-        busy = distinct >= 2
-        found = searcher.run(order, starts[busy], sizes[busy], valid, axis_codes)
+        busy = (distinct >= 2) & _any_in_runs(asked[order], starts)
+        found = searcher.run(order, starts[busy], sizes[busy], valid & asked, axis_codes)
         g, c, r, s = found.arrays()
         has_negative[g] = True
         parts.append((g, c, r, s, axis_id))
 
-    # Fallback: nearest template siblings for pages no axis pool could serve.
-    order = np.flatnonzero(has_template)
+    # Fallback: nearest template siblings for pages no axis pool could serve (siblings in
+    # `fallback_templates` when given).
+    if data.fallback_templates is not None:
+        template_codes, has_fallback = _encode(data.fallback_templates)
+    else:
+        has_fallback = has_template
+    order = np.flatnonzero(has_fallback)
     order = order[np.argsort(template_codes[order], kind="stable")]
     starts, sizes = _runs(template_codes[order])
-    need = has_template & ~has_negative
-    needy = (
-        np.add.reduceat(need[order].astype(np.int64), starts) > 0
-        if starts.size
-        else np.zeros(0, bool)
-    )
-    needy_groups = (sizes >= 2) & needy
+    need = has_template & has_fallback & asked & ~has_negative
+    needy_groups = (sizes >= 2) & _any_in_runs(need[order], starts)
     found = searcher.run(order, starts[needy_groups], sizes[needy_groups], need, None)
     g, c, r, s = found.arrays()
     parts.append((g, c, r, s, len(axes)))
     fallback_golds = np.unique(g)
     has_negative[g] = True
     lonely_rows = order[np.repeat(sizes == 1, sizes)] if starts.size else np.zeros(0, np.int64)
+    lonely_rows = lonely_rows[
+        asked[lonely_rows] & has_template[lonely_rows] & ~has_negative[lonely_rows]
+    ]
 
     gold = np.concatenate([p[0] for p in parts]).astype(np.int64)
     neg = np.concatenate([p[1] for p in parts]).astype(np.int64)
     rank = np.concatenate([p[2] for p in parts]).astype(np.int32)
     sim = np.concatenate([p[3] for p in parts]).astype(np.float32)
     axis_col = np.concatenate([np.full(p[0].size, p[4], dtype=np.int8) for p in parts])
-    # Sorted by (unit id, axis in configured order, rank), as a reader expects.
-    id_rank = np.empty(n, dtype=np.int64)
-    id_rank[pc.sort_indices(pa.array(list(data.unit_ids), pa.string())).to_numpy()] = np.arange(n)
-    final = np.lexsort((rank, axis_col, id_rank[gold]))
+    final = reading_order(data.unit_ids, gold, axis_col, rank) if ordered else np.arange(gold.size)
     ids = data.unit_ids
     lonely_set = set(lonely_rows.tolist())
     without = [
-        ids[int(i)] for i in np.flatnonzero(has_template & ~has_negative) if i not in lonely_set
+        ids[int(i)]
+        for i in np.flatnonzero(has_template & asked & ~has_negative)
+        if i not in lonely_set
     ]
     return MiningResult(
         unit_ids=ids,

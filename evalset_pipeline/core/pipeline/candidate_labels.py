@@ -60,6 +60,16 @@ def pooled_axis(member: PoolMember) -> str:
     )
 
 
+def _as_evidence(lab: CandidateLabel) -> CandidateLabel:
+    """A metric distractor is another table of the gold's filing and period (issue 26,
+    negatives/table_twins.py); one found to state the answer repeats the gold's fact there, so it
+    is evidence (pooled, axis `mined:metric`), not a look-alike that answers. A period or entity
+    distractor that answers still fails the gate: the question does not name its axis."""
+    if lab.role == "distractor" and lab.axis == "metric" and lab.label == "sufficient":
+        return replace(lab, role="pooled", axis=f"{MINED}:{lab.axis}")
+    return lab
+
+
 def role_of(member: PoolMember, item: Validated) -> tuple[str, str]:
     """(role, axis) of a pool page in its item's judgments."""
     if member.unit_id in item.revisions:
@@ -128,7 +138,7 @@ def build_candidate_labels(ctx: StageContext) -> StageResult:
                 gold_page.context,
                 functools.partial(_text_of, c.page),
             )
-        relabelled.append(_noting_coincidence(lab, questions, sources, index))
+        relabelled.append(_as_evidence(_noting_coincidence(lab, questions, sources, index)))
     labels = relabelled
     write_rows(ctx.paths.table("candidate_labels"), (asdict(lab) for lab in labels), SCHEMA)
     record_producer(

@@ -77,6 +77,7 @@ READS: dict[str, tuple[str, ...]] = {
         "page_profiles",
         "template_groups",
         "page_renders",
+        "evidence_cells",
     ),
     "gold_sample": ("hard_negatives", "template_groups", "page_profiles", "page_renders"),
     "candidate_questions": ("gold_sample", "page_renders", "page_profiles", "document_facts"),

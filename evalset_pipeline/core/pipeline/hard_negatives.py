@@ -1,5 +1,9 @@
 """`hard_negatives`: per page, one pool per axis holding the other axes fixed; nearest k by appearance.
 
+A page that prints a table is pooled by its table's identity (the same table one axis away,
+negatives/table_twins.py), read from the evidence index's cells; other pages by visual template.
+Boilerplate pages (metadata/unaskable.py) are never a negative.
+
 Period pools hold the period's kind fixed (quarters against quarters). A period candidate that
 prints the gold's period (a comparative column) is not a negative: it goes to the
 `comparative_pages` table, one source of each item's pool (`item_pools`; negatives/comparatives.py).
@@ -13,15 +17,13 @@ from typing import Any
 
 import numpy as np
 
+from evalset_pipeline.core.evidence.index import label_key
+from evalset_pipeline.core.metadata.unaskable import SKIP_REASONS
 from evalset_pipeline.core.negatives.comparatives import SCHEMA as COMPARATIVES_SCHEMA
 from evalset_pipeline.core.negatives.comparatives import Comparative, split_comparatives
-from evalset_pipeline.core.negatives.mining import (
-    FALLBACK_AXIS,
-    SCHEMA,
-    MiningInput,
-    Negative,
-    mine_hard_negatives,
-)
+from evalset_pipeline.core.negatives.mining import FALLBACK_AXIS, SCHEMA, MiningInput, Negative
+from evalset_pipeline.core.negatives.table_signature import page_signatures
+from evalset_pipeline.core.negatives.table_twins import mine_by_table
 from evalset_pipeline.core.pagetext.periods import period_kind
 from evalset_pipeline.core.pipeline.context import StageContext
 from evalset_pipeline.core.pipeline.page_embeddings import load_page_embeddings
@@ -29,7 +31,7 @@ from evalset_pipeline.core.pipeline.page_metadata import load_page_metadata, loa
 from evalset_pipeline.core.pipeline.page_renders import load_page_renders
 from evalset_pipeline.core.pipeline.result import StageResult
 from evalset_pipeline.core.pipeline.template_groups import load_template_groups
-from evalset_pipeline.core.tables import read_rows, write_rows, write_table
+from evalset_pipeline.core.tables import read_rows, read_table, write_rows, write_table
 
 __all__ = ["SCHEMA", "build_hard_negatives", "load_hard_negatives"]
 MAX_LISTED = 20  # page ids listed in asset metadata; counts are always complete
@@ -73,7 +75,13 @@ def build_hard_negatives(ctx: StageContext) -> StageResult:
     )
     k = ctx.config.negatives_per_axis
     profiles = load_page_profiles(ctx)
-    result = mine_hard_negatives(data, axes, k + SPARE)
+    signatures = page_signatures(
+        read_table(ctx.paths.table("evidence_cells"), producer="evidence_index"),
+        {u: p.statement for u, p in profiles.items() if p.statement},
+        label_key,
+    )
+    boilerplate = [u in profiles and profiles[u].skip_reason in SKIP_REASONS for u in ids]
+    result = mine_by_table(data, axes, k + SPARE, signatures, boilerplate)
     result, comparatives = split_comparatives(
         result,
         [meta[u].get("period") if u in meta else "" for u in ids],
@@ -99,6 +107,10 @@ def build_hard_negatives(ctx: StageContext) -> StageResult:
             "pages": len(ids),
             "pages_with_template": len(with_template),
             "pages_with_negatives": int(golds.size),
+            # Pages pooled by their table's identity (the others by visual template), and pages never
+            # a negative because they are boilerplate (covers, contents, certifications, ...).
+            "table_pages": len(signatures),
+            "boilerplate_pages": sum(boilerplate),
             "by_axis": result.counts_by_axis(),
             "pool_sizes": {a: _distribution(s) for a, s in result.pool_sizes.items()},
             "empty_pools": result.empty_pools,

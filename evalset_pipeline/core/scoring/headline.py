@@ -37,6 +37,8 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from evalset_pipeline.core.golden.model import GoldenSet
+from evalset_pipeline.core.negatives.lookalikes import distractors_by_kind
+from evalset_pipeline.core.negatives.mining import FALLBACK_AXIS
 from evalset_pipeline.core.paths import DataPaths
 from evalset_pipeline.core.scoring.baselines import MANIFEST, CorpusIndex, Retriever, retrieve
 from evalset_pipeline.core.scoring.metrics import QueryScores, score_run
@@ -72,6 +74,9 @@ class Headline:
     bridge: list[dict[str, Any]]  # one change at a time, one denominator
     bridge_n: int
     warnings: list[str] = field(default_factory=list)
+    # The hard column again, per distractor kind: gold + only the distractors mined on that axis
+    # (`appearance` = nearest look, not one axis away), over the items that have such distractors.
+    by_kind: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     # --- forms ---------------------------------------------------------------------------------
 
@@ -92,6 +97,9 @@ class Headline:
         for step in self.bridge:
             out[f"bridge_{step['key']}"] = step["value"]
         out["bridge_n"] = self.bridge_n
+        for kind, row in self.by_kind.items():
+            out[f"hard_{kind}_n"] = row["n"]
+            out[f"hard_{kind}_sufficient_at_1"] = row["sufficient@1"]
         return out
 
     def markdown(self) -> str:
@@ -126,6 +134,18 @@ class Headline:
             "|---|---|---:|",
         ]
         lines += [f"| {s['label']} | {s['changed']} | {_f(s['value'])} |" for s in self.bridge]
+        if self.by_kind:
+            lines += [
+                "",
+                "Hard negatives by kind (gold + only that kind's distractors; `appearance` is not one axis away):",
+                "",
+                "| distractor kind | items | sufficient@1 | top-1 |",
+                "|---|---:|---:|---:|",
+            ]
+            lines += [
+                f"| {k} | {r['n']} | {_f(r['sufficient@1'])} | {_f(r['top@1'])} |"
+                for k, r in self.by_kind.items()
+            ]
         if self.warnings:
             lines += ["", "Warnings:", ""] + [f"- {w}" for w in self.warnings]
         return "\n".join(lines)
@@ -252,6 +272,55 @@ def _per_item(scores: QueryScores, key: str) -> dict[str, float]:
         )
         if ok and not math.isnan(v)
     }
+
+
+def _by_kind(
+    retriever: Retriever,
+    index: CorpusIndex,
+    items: pa.Table,
+    judgments: pa.Table,
+    queries: tuple[list[str], np.ndarray],
+    *,
+    version_id: str,
+) -> dict[str, dict[str, Any]]:
+    """Per distractor kind: sufficient@1 and top-1 of the items that have such distractors,
+    ranking the gold and those distractors only."""
+    ids, vectors = queries
+    row_of = {u: i for i, u in enumerate(index.unit_ids)}
+    position = {item: n for n, item in enumerate(ids)}
+    kinds = distractors_by_kind(judgments)
+    golds: dict[str, set[str]] = {}
+    for item, unit, role in zip(
+        *(judgments.column(c).to_pylist() for c in ("item_id", "unit_id", "role")), strict=True
+    ):
+        if role == "gold":
+            golds.setdefault(item, set()).add(unit)
+    out: dict[str, dict[str, Any]] = {}
+    for kind in sorted({k for per in kinds.values() for k in per}):
+        chosen = [i for i in ids if kinds.get(i, {}).get(kind)]
+        rows = [
+            np.asarray(
+                sorted(row_of[u] for u in golds.get(i, set()) | kinds[i][kind] if u in row_of),
+                dtype=np.int64,
+            )
+            for i in chosen
+        ]
+        keep = pa.array(chosen, pa.string())
+        qrels = qrels_from_tables(
+            items.filter(pc.is_in(items.column("item_id"), keep)),
+            judgments.filter(pc.is_in(judgments.column("item_id"), keep)),
+            version_id=version_id,
+        )
+        run = _pool_run(retriever, vectors[[position[i] for i in chosen]], chosen, rows, index)
+        n, m = _means(score_run(qrels, run, ks=KS), ["sufficient@1", "gold_recall@1"])
+        out[kind] = {
+            "n": n,
+            "items": len(chosen),
+            "one_axis": kind != FALLBACK_AXIS,
+            "sufficient@1": m["sufficient@1"],
+            "top@1": m["gold_recall@1"],
+        }
+    return out
 
 
 def _load_working(paths: DataPaths) -> tuple[list[dict[str, Any]], dict[str, str], dict[str, Any]]:
@@ -465,6 +534,15 @@ def compute_headline(
             f"{excluded} main item(s) have no unit labelled sufficient and are excluded (conventions: zero_relevant)"
         )
 
+    by_kind = _by_kind(
+        retriever,
+        index,
+        main_items,
+        main_judgments,
+        (main_ids, h_vectors),
+        version_id=golden.version_id,
+    )
+
     # The bridge: kept items only, one change at a time, one denominator.
     k_ids = [i["item_id"] for i in kept]
     k_rows = [
@@ -583,6 +661,7 @@ def compute_headline(
         bridge=bridge,
         bridge_n=len(common),
         warnings=warnings,
+        by_kind=by_kind,
     )
 
 

@@ -2,6 +2,7 @@
 
 import dagster as dg
 
+from evalset_pipeline.core.negatives.lookalikes import golden_lookalikes
 from evalset_pipeline.core.pipeline.golden_set import build_golden_set
 from evalset_pipeline.defs.assets.metadata import stage_graph
 from evalset_pipeline.defs.assets.previews import golden_set_story
@@ -38,4 +39,6 @@ def golden_set(
     meta["latest_moved"] = dg.MetadataValue.bool(result.latest_moved)
     meta["publish_event"] = dg.MetadataValue.int(result.event)
     meta["warnings"] = dg.MetadataValue.json(list(result.warnings))
+    # share of main items with a distractor one axis away, per axis (appearance never counts)
+    meta["lookalikes"] = dg.MetadataValue.json(golden_lookalikes(draft.items, draft.judgments))
     return dg.MaterializeResult(metadata=meta, data_version=dg.DataVersion(result.version_id))

@@ -219,3 +219,16 @@ def test_export_refuses_missing_files_and_non_empty_dirs(golden, data_dir, tmp_p
     with pytest.raises(ExportError, match="doc0:p1"):
         export_golden_set(golden, "beir", tmp_path / "fresh")
     assert not (tmp_path / "fresh").exists()  # checked before anything is written
+
+
+def test_the_card_gives_the_share_of_items_with_a_one_axis_distractor(golden, tmp_path):
+    from evalset_pipeline.core.negatives.lookalikes import golden_lookalikes
+
+    shares = golden_lookalikes(golden.items, golden.judgments)
+    export_golden_set(golden, "beir", tmp_path / "beir")
+    card = (tmp_path / "beir" / "README.md").read_text()
+    assert "## Distractors" in card
+    n = shares["items"]
+    assert f"| any one-axis | {shares['one_axis_items']} of {n} |" in card
+    for kind, c in shares["by_kind"].items():
+        assert f"| {kind} | {c['items']} of {n} |" in card

@@ -40,6 +40,8 @@ def _random_input(seed: int, n: int = 400) -> MiningInput:
 def _reference(data: MiningInput, axes: list[str], k: int) -> dict[tuple[str, str], list[float]]:
     """(gold, axis) -> similarities of its negatives, best first, by the definition, one page at a time."""
     n, emb = len(data.unit_ids), data.embeddings
+    asked = [True] * n if data.queries is None else list(data.queries)
+    near = data.templates if data.fallback_templates is None else data.fallback_templates
     sims = emb @ emb.T
     v = data.axis_values
 
@@ -55,7 +57,7 @@ def _reference(data: MiningInput, axes: list[str], k: int) -> dict[tuple[str, st
     out: dict[tuple[str, str], list[float]] = {}
     served = set()
     for i in range(n):
-        if not data.templates[i]:
+        if not data.templates[i] or not asked[i]:
             continue
         for a in axes:
             if not v[a][i]:
@@ -76,12 +78,8 @@ def _reference(data: MiningInput, axes: list[str], k: int) -> dict[tuple[str, st
                 )[:k]
                 served.add(i)
     for i in range(n):
-        if data.templates[i] and i not in served:
-            pool = [
-                j
-                for j in range(n)
-                if j != i and data.templates[j] == data.templates[i] and not dup(i, j)
-            ]
+        if data.templates[i] and asked[i] and near[i] and i not in served:
+            pool = [j for j in range(n) if j != i and near[j] == near[i] and not dup(i, j)]
             if pool:
                 out[(data.unit_ids[i], FALLBACK_AXIS)] = sorted(
                     (float(sims[i, j]) for j in pool), reverse=True
@@ -229,3 +227,23 @@ def test_fallback_negatives_appear_when_metadata_is_missing(no_sidecar):
             == pages.truth(by_id[n.negative_unit_id]).template_id
         )
         assert by_id[n.unit_id].render_hash != by_id[n.negative_unit_id].render_hash
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_only_asked_pages_get_negatives_and_the_fallback_searches_its_own_groups(seed):
+    """Pages outside `queries` stay candidates but get no negatives; a page with every pool empty
+    takes its nearest siblings in `fallback_templates` (the pipeline's visual template for table
+    pages pooled by table kind)."""
+    data = _random_input(seed)
+    rng = np.random.default_rng(seed + 7)
+    n = len(data.unit_ids)
+    data.queries = rng.random(n) < 0.6
+    data.fallback_templates = rng.choice(["v1", "v2", "v3", ""], size=n).tolist()
+    result = mine_hard_negatives(data, AXES, 2)
+    got, expected = _mined(result), _reference(data, AXES, 2)
+    assert got.keys() == expected.keys()
+    for key in expected:
+        assert got[key] == pytest.approx(expected[key], abs=1e-5), key
+    asked = {u for u, q in zip(data.unit_ids, data.queries, strict=True) if q}
+    assert {neg.unit_id for neg in result.negatives} <= asked
+    assert any(neg.negative_unit_id not in asked for neg in result.negatives)

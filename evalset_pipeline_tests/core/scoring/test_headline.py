@@ -15,6 +15,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from evalset_pipeline.core.golden.reader import load_golden_set
+from evalset_pipeline.core.negatives.lookalikes import golden_lookalikes
 from evalset_pipeline.core.paths import DataPaths
 from evalset_pipeline.core.scoring.baselines import Retriever, load_corpus_index, make_retriever
 from evalset_pipeline.core.scoring.headline import (
@@ -148,3 +149,19 @@ def test_an_empty_main_slice_gives_a_report_that_says_so(setup):
     assert report.columns["hard"].n == 0 and report.columns["random"].metrics["top@1"] is None
     assert "no main-slice items" in report.warnings[0]
     assert "—" in report.markdown()
+
+
+def test_hard_negatives_are_scored_by_distractor_kind(setup, text_report):
+    """One row per kind of distractor the main items have; its items are those with such a
+    distractor (the same count the dataset card gives), `appearance` never one-axis."""
+    _, golden, _ = setup
+    shares = golden_lookalikes(golden.items, golden.judgments)
+    by_kind = text_report.by_kind
+    assert by_kind and set(by_kind) == set(shares["by_kind"])
+    for kind, row in by_kind.items():
+        assert row["items"] == shares["by_kind"][kind]["items"]
+        assert row["n"] <= row["items"] <= text_report.columns["hard"].n_items
+        assert row["one_axis"] is (kind != "appearance")
+        assert row["sufficient@1"] is None or 0.0 <= row["sufficient@1"] <= 1.0
+    assert "Hard negatives by kind" in text_report.markdown()
+    assert all(f"hard_{k}_sufficient_at_1" in text_report.numbers() for k in by_kind)
