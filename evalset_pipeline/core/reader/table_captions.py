@@ -1,0 +1,78 @@
+"""What a table's caption says about its cells, and what kind of figure a column holds.
+
+Performance tables print one measure per table: the measure's name is the caption ("Table 6.01C
+PERFORMANCE MEASURE: Percent of agencies that …") and the only row has no label of its own, so
+its first cell ("N/A*", a value the year did not have) is read as the label. Such a row is named
+by its caption. A column whose header pairs a year with a kind word ("FY 2014 Target", "FY 2014
+Results", "2024 Budget | 2023 Actual") holds a target or a result: the two are different facts
+for the same year, so a question names the kind and the judge matches it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from evalset_pipeline.core.reader.table_records import Row
+
+# Cells a table prints for a value it does not have: "N/A", "N/A*", "NA", "-*", "—".
+_UNPRINTED = r"(?:N/?A|n/?a|TBD|[-–—])\**"
+_UNPRINTED_TAIL = re.compile(r"(?:\s+" + _UNPRINTED + r")+\s*$")
+_UNPRINTED_ONLY = re.compile(r"\s*" + _UNPRINTED + r"(?:\s+" + _UNPRINTED + r")*\s*")
+
+# A caption's numbering ("Table 6.01C", "TABLE 1 .5 A", "Exhibit 3") and its label word before a
+# colon ("PERFORMANCE MEASURE:", "Indicator:") are not the measure's name.
+_NUMBERING = re.compile(
+    r"(?i)^\s*(?:table|exhibit|figure|chart)\s*\d+(?:\s?\.\s?\d+)*(?:\s?[A-Z]\b)?[.:]?\s*"
+)
+_LEAD_LABEL = re.compile(r"^[^:]{1,30}:\s+")
+
+_TARGET = re.compile(
+    r"(?i)^(?:targets?|goals?|plan(?:ned)?|budget(?:ed)?|estimated?|estimates|projected|"
+    r"projections?|forecast|계획|예산)$"
+)
+_RESULT = re.compile(r"(?i)^(?:results?|actuals?|실적|결산)$")
+
+
+def column_kind(measure: str) -> str:
+    """ "target" when a column's measure is a target word alone ("Target", "Plan", "Budget"),
+    "result" when a result word ("Results", "Actual"), else ""."""
+    text = measure.strip()
+    if _TARGET.match(text):
+        return "target"
+    if _RESULT.match(text):
+        return "result"
+    return ""
+
+
+def caption_measure(title: str) -> str:
+    """The measure a table's caption names, its numbering and label word dropped; "" when the
+    caption is only a number or a heading of one or two words."""
+    text = _NUMBERING.sub("", title)
+    text = _LEAD_LABEL.sub("", text).strip(" :;-–—")
+    return text if len(text.split()) >= 3 else ""
+
+
+def without_unprinted(label: str) -> str:
+    """ "4.03G Desktop Availability N/A* N/A" -> "4.03G Desktop Availability": unprinted cells
+    left of the first figure are read into the label, but they are no part of its name."""
+    if _UNPRINTED_ONLY.fullmatch(label):
+        return ""
+    return _UNPRINTED_TAIL.sub("", label)
+
+
+def rows_named_by_caption(rows: tuple[Row, ...], title: str) -> tuple[Row, ...]:
+    """A table's rows with unprinted cells dropped from their labels, and the one valued row of a
+    table without a label column named by the table's caption."""
+    rows = tuple(
+        replace(r, label=without_unprinted(r.label)) if _UNPRINTED_TAIL.search(r.label) else r
+        for r in rows
+    )
+    valued = [r for r in rows if any(v is not None for v in r.values)]
+    measure = caption_measure(title)
+    if len(valued) != 1 or not measure:
+        return rows
+    row = valued[0]
+    if without_unprinted(row.label) or row.parent:
+        return rows  # the row names itself
+    return tuple(replace(r, label=measure) if r is row else r for r in rows)
