@@ -10,10 +10,15 @@ for the same year, so a question names the kind and the judge matches it.
 
 from __future__ import annotations
 
+import calendar
 import re
+from collections.abc import Sequence
 from dataclasses import replace
+from datetime import date
 
-from evalset_pipeline.core.reader.table_records import Row
+from evalset_pipeline.core.pagetext.fiscal import find_dates
+from evalset_pipeline.core.pagetext.periods import MONTH_WORD, normalize_period, parse_periods
+from evalset_pipeline.core.reader.table_records import Column, Row
 
 # Cells a table prints for a value it does not have: "N/A", "N/A*", "NA", "-*", "—".
 _UNPRINTED = r"(?:N/?A|n/?a|TBD|[-–—])\**"
@@ -76,3 +81,53 @@ def rows_named_by_caption(rows: tuple[Row, ...], title: str) -> tuple[Row, ...]:
     if without_unprinted(row.label) or row.parent:
         return rows  # the row names itself
     return tuple(replace(r, label=measure) if r is row else r for r in rows)
+
+
+# "… November 2023" in a title: a month without a day (this module's own pattern: the shared date
+# patterns read a month only with its day; `normalize_period` reads the match).
+_MONTH_YEAR = re.compile(r"\b" + MONTH_WORD + r",?\s+(?:19|20)\d{2}\b", re.I)
+# "Change", "% change", "vs.": a column of differences, not of the month's figures.
+_NOT_THE_MONTH = re.compile(r"\bchange\b|\bvs\b\.?|\bversus\b|%|\bpercent\b", re.I)
+
+
+def caption_month(title: str) -> date | None:
+    """The last day of the one month a table's title names ("Retail sales by state, November
+    2023"), or None: a title with a full date, or with two months, dates no column by month."""
+    if find_dates(title):
+        return None
+    found = {normalize_period(m.group(0)) for m in _MONTH_YEAR.finditer(title)}
+    if len(found) != 1:
+        return None
+    month = found.pop()
+    if month is None or len(month) != 7:
+        return None
+    year, mon = int(month[:4]), int(month[5:])
+    return date(year, mon, calendar.monthrange(year, mon)[1])
+
+
+def columns_dated_by_caption_month(
+    columns: tuple[Column, ...], title: str, rows: Sequence[Row]
+) -> tuple[Column, ...]:
+    """A table whose columns name no period ("Units | Sales | % Change") under a title naming one
+    month: its figure columns are that month's (a change column stays undated); its "Target |
+    Actual" columns under a title naming one year: that year's. Rows dated on their own
+    ("Balance as of June 30, 2023") leave the table alone."""
+    if any(
+        c.end is not None or c.year is not None or c.quarter is not None or c.relative is not None
+        for c in columns
+    ):
+        return columns
+    if any(find_dates(r.label) for r in rows):
+        return columns
+    end = caption_month(title)
+    if end is not None:
+        return tuple(
+            c if _NOT_THE_MONTH.search(c.header) else replace(c, end=end, months=1) for c in columns
+        )
+    # "Performance results, fiscal year 2014" over "Target | Actual": kind columns take the one
+    # year the caption names. Columns of any other kind are left undated (a filing's "2023 Stock
+    # Repurchases" over "Shares | Price" is no table of the year's figures).
+    years = [p for p in parse_periods(title) if len(p) == 4]
+    if len(years) != 1 or not any(column_kind(c.header) for c in columns):
+        return columns
+    return tuple(replace(c, year=int(years[0])) if column_kind(c.header) else c for c in columns)

@@ -60,6 +60,8 @@ def _period_phrase(col: Column, language: str = "en") -> str | None:
         return f"for the {_SPANS[col.months]} ended {_date_text(col.end)}"
     if col.end is not None and col.months is None:
         return f"as of {_date_text(col.end)}"
+    if col.end is not None and col.months == 1:  # a month's table ("… November 2023")
+        return f"in {MONTH_NAMES[col.end.month - 1]} {col.end.year}"
     if col.end is None and col.year is not None and col.months in (None, 12):
         # As the page prints it: "Fiscal 2023" and "FY 2023" are asked "in fiscal 2023", a bare
         # "2023" "in 2023".

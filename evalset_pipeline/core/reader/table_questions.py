@@ -17,6 +17,7 @@ row labels compared as `row_labels` compares them.
 
 from __future__ import annotations
 
+import calendar
 import re
 from collections.abc import Sequence
 from dataclasses import replace
@@ -27,6 +28,7 @@ from rapidfuzz import fuzz
 from evalset_pipeline.core.hashing import sha256_text
 from evalset_pipeline.core.judging.base import PageContext, WrittenQuestion
 from evalset_pipeline.core.pagetext.fiscal import effective_year, find_dates
+from evalset_pipeline.core.pagetext.periods import MONTH_NAMES
 from evalset_pipeline.core.pagetext.text import is_hangul_syllable
 from evalset_pipeline.core.reader.korean_questions import (
     SECTION_WORD,
@@ -109,7 +111,8 @@ _GRAMMAR = re.compile(
     r"(?:for the (?P<span>three months|six months|nine months|twelve months|fiscal year|year) ended (?P<end>"
     + _DATE
     + r")"
-    r"|as of (?P<instant>" + _DATE + r")|in (?:fiscal )?(?P<year>\d{4}))"
+    r"|as of (?P<instant>" + _DATE + r")|in (?P<month>" + "|".join(MONTH_NAMES) + r") "
+    r"(?P<month_year>\d{4})|in (?:fiscal )?(?P<year>\d{4}))"
     r"(?P<rest>(?:, for [^?]+?)?(?:, as (?:restated|originally reported))?)\?$"
 )
 
@@ -512,11 +515,16 @@ def parse_table_question(question: str) -> TableQuestion | None:
     revision = (
         "restated" if "as restated" in rest else "original" if "originally reported" in rest else ""
     )
+    months = _SPAN_WORDS.get(groups.get("span") or "", None) if groups.get("span") else None
+    end = when(groups.get("end")) or when(groups.get("instant"))
+    if groups.get("month"):  # "in November 2023": the month's figure, dated by its last day
+        year, number = int(groups["month_year"]), MONTH_NAMES.index(groups["month"]) + 1
+        months, end = 1, date(year, number, calendar.monthrange(year, number)[1])
     return TableQuestion(
         m["label"],
         m["parent"] or "",
-        _SPAN_WORDS.get(groups.get("span") or "", None) if groups.get("span") else None,
-        when(groups.get("end")) or when(groups.get("instant")),
+        months,
+        end,
         int(m["year"]) if m["year"] else None,
         entity["entity"].strip() if entity else "",
         revision,

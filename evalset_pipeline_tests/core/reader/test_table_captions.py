@@ -131,3 +131,104 @@ def test_the_evidence_index_keeps_a_target_apart_from_the_years_result():
     result = set(period_keys(None, None, 2014))
     target = set(period_keys(None, None, 2014, is_target_header("FY 2014 Target")))
     assert result and target and not result & target
+
+
+def test_target_and_actual_columns_take_the_one_year_their_caption_names(tmp_path):
+    page = read_table_page(
+        draw_layer(
+            [
+                [("l", 50, "Performance results, fiscal year 2014")],
+                centred("Target", "Actual"),
+                row("Number of audits completed", "120", "131"),
+            ],
+            tmp_path,
+        )
+    )
+    assert [(c.header, c.year) for c in page.tables[0].columns] == [
+        ("Target", 2014),
+        ("Actual", 2014),
+    ]
+    written = write_table_question(page, AGENCY)
+    assert written is not None
+    kind = "target" if written.answer == "120" else "result"
+    assert written.question == f"What was the 2014 {kind} for number of audits completed?"
+    assert written.answer in ("120", "131")
+    target = parse_table_question("What was the 2014 target for number of audits completed?")
+    assert target is not None and judge_table_question(target, page, AGENCY).answer == "120"
+
+
+def test_year_columns_under_a_caption_of_fiscal_years_are_asked_by_their_own_year(tmp_path):
+    # "fiscal years 2012–2014" names a range: the columns date themselves, the caption no more.
+    page = read_table_page(
+        draw_layer(
+            [
+                [("l", 50, "Performance results, fiscal years 2012–2014")],
+                centred("2012", "2013", "2014"),
+                row(MEASURE, "70%", "75%", "79%"),
+            ],
+            tmp_path,
+        )
+    )
+    written = write_table_question(page, AGENCY)
+    assert written is not None
+    assert written.question == f"What was {MEASURE} in 2014?"
+    assert written.answer == "79%"
+    # a caption naming no single year dates no kind columns
+    undated = read_table_page(
+        draw_layer(
+            [
+                [("l", 50, "Performance results, fiscal years 2012–2014")],
+                centred("Target", "Actual"),
+                row(MEASURE, "90%", "79%"),
+            ],
+            tmp_path,
+            "undated.pdf",
+        )
+    )
+    assert write_table_question(undated, AGENCY) is None
+
+
+def test_a_monthly_table_is_dated_by_the_month_in_its_title(tmp_path):
+    page = read_table_page(
+        draw_layer(
+            [
+                [("l", 50, "Table 2. Retail sales, November 2023 (in millions)")],
+                centred("Sales", "Change"),
+                row("Retail sales in the Northeast", "1,234", "5.1%"),
+                row("Retail sales in the South", "987", "3.2%"),
+            ],
+            tmp_path,
+        )
+    )
+    sales, change = page.tables[0].columns
+    assert (sales.months, str(sales.end)) == (1, "2023-11-30")
+    assert change.end is None  # a change column is no figure of the month
+    written = write_table_question(page)
+    assert written is not None
+    assert written.question.endswith(" in November 2023?")
+    assert written.answer in ("1,234 (millions)", "987 (millions)")
+    asked = parse_table_question("What were Retail sales in the South in November 2023?")
+    assert asked is not None and judge_table_question(asked, page).answer == "987 (millions)"
+    other = parse_table_question("What were Retail sales in the South in October 2023?")
+    assert other is not None and judge_table_question(other, page).answer is None
+
+
+def test_a_korean_budget_sheets_result_and_budget_years_are_asked_by_year(tmp_path):
+    page = read_table_page(
+        draw_layer(
+            [
+                [("l", 50, "(단위: 백만원)")],
+                centred("2023년 실적", "2024년 예산"),
+                row("사업비", "1,234", "1,500"),
+            ],
+            tmp_path,
+        )
+    )
+    ministry = PageContext("과학기술정보통신부", "budget", "2024", "2024-12-31")
+    written = write_table_question(page, ministry, "ko")
+    assert written is not None
+    assert written.question.startswith("2024년 ")
+    assert written.answer == "1,500 (KRW millions)"
+    result = parse_table_question("2023년 사업비는 얼마였습니까?")
+    assert result is not None
+    assert judge_table_question(result, page, ministry).answer == "1,234 (KRW millions)"
