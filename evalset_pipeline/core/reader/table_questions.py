@@ -521,14 +521,14 @@ def parse_table_question(question: str) -> TableQuestion | None:
         year, number = int(groups["month_year"]), MONTH_NAMES.index(groups["month"]) + 1
         months, end = 1, date(year, number, calendar.monthrange(year, number)[1])
     return TableQuestion(
-        m["label"],
-        m["parent"] or "",
-        months,
-        end,
-        int(m["year"]) if m["year"] else None,
-        entity["entity"].strip() if entity else "",
-        revision,
-        m["measure"] or "",
+        label=m["label"],
+        parent=m["parent"] or "",
+        months=months,
+        end=end,
+        year=int(m["year"]) if m["year"] else None,
+        entity=entity["entity"].strip() if entity else "",
+        revision=revision,
+        measure=m["measure"] or "",
     )
 
 
