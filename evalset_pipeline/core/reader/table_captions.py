@@ -80,6 +80,11 @@ def rows_named_by_caption(rows: tuple[Row, ...], title: str) -> tuple[Row, ...]:
     row = valued[0]
     if without_unprinted(row.label) or row.parent:
         return rows  # the row names itself
+    # The caption names the row only where it is a one-measure table's caption: the row starts
+    # with an unprinted cell, or the caption introduces its measure ("MEASURE: …"). A note's
+    # heading ("31.4 제공받은 지급보증내용") over a row whose label sits elsewhere names no row.
+    if not (row.label or _LEAD_LABEL.match(_NUMBERING.sub("", title))):
+        return rows
     return tuple(replace(r, label=measure) if r is row else r for r in rows)
 
 

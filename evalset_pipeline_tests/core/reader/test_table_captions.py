@@ -232,3 +232,17 @@ def test_a_korean_budget_sheets_result_and_budget_years_are_asked_by_year(tmp_pa
     result = parse_table_question("2023년 사업비는 얼마였습니까?")
     assert result is not None
     assert judge_table_question(result, page, ministry).answer == "1,234 (KRW millions)"
+
+
+def test_a_notes_heading_over_a_row_without_a_label_names_no_row(tmp_path):
+    page = read_table_page(
+        draw_layer(
+            [
+                [("l", 50, "31.4 Guarantees received from others")],
+                centred("2023", "2022"),
+                row("", "200", "200"),
+            ],
+            tmp_path,
+        )
+    )
+    assert all(r.label == "" for t in page.tables for r in t.rows)
