@@ -44,6 +44,7 @@ from evalset_pipeline.core.pagetext.fiscal import effective_year
 from evalset_pipeline.core.pagetext.layer import text_layer_or_empty
 from evalset_pipeline.core.pagetext.text import has_hangul
 from evalset_pipeline.core.paths import DataPaths
+from evalset_pipeline.core.reader.table_page import is_target_header
 from evalset_pipeline.core.reader.table_questions import (
     dated_page,
     label_words,
@@ -128,7 +129,7 @@ class EvidenceCell:
 
     @property
     def periods(self) -> tuple[str, ...]:
-        return period_keys(self.months, self.end, self.year)
+        return period_keys(self.months, self.end, self.year, is_target_header(self.header))
 
     def where(self) -> str:
         """ "Net sales (Total revenues), year ended 2022-12-31: 1,064 (USD millions)"."""
@@ -145,12 +146,20 @@ def label_key(label: str) -> str:
     return " ".join(sorted(words.split()))
 
 
-def period_keys(months: int | None, end: date | None, year: int | None) -> tuple[str, ...]:
+def period_keys(
+    months: int | None, end: date | None, year: int | None, target: bool = False
+) -> tuple[str, ...]:
     """The periods a column states, as keys two columns share when the judge would take one for
     the other: an instant, a span ending on a date, and a fiscal year (a twelve-month span is
     also the fiscal year it is named after, as a bare "2022" column is; a balance is also the
     twelve months ending on its day, and at December 31 that bare year: a five-year summary
-    prints year-end balances under "Year Ended" or bare-year columns)."""
+    prints year-end balances under "Year Ended" or bare-year columns). A target's column ("FY 2014
+    Target") shares its keys only with other targets: the judge never takes one for a result."""
+    keys = _period_keys(months, end, year)
+    return tuple(f"target:{k}" for k in keys) if target else keys
+
+
+def _period_keys(months: int | None, end: date | None, year: int | None) -> tuple[str, ...]:
     if end is not None:
         if months is None:  # a balance: also the year that ends on that day (a summary's column)
             keys = (f"i:{end.isoformat()}", f"m12:{end.isoformat()}")
@@ -266,11 +275,12 @@ class EvidenceIndex:
         months = self._cells.column("months").to_pylist()
         ends = self._cells.column("end").to_pylist()
         years = self._cells.column("year").to_pylist()
+        targets = [is_target_header(h) for h in self._cells.column("header").to_pylist()]
         for i, lab in enumerate(labels):
             k = keyed.get(lab)
             if k is None:
                 continue
-            for p in period_keys(months[i], ends[i], years[i]):
+            for p in period_keys(months[i], ends[i], years[i], targets[i]):
                 self._row_units[(k, p)].add(units[i])
         self._text_units: dict[str, set[str]] = defaultdict(set)
         for unit, ks in self.text_keys.items():

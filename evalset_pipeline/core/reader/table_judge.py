@@ -24,6 +24,7 @@ from evalset_pipeline.core.reader.row_labels import (
     norm_words,
     same_item,
 )
+from evalset_pipeline.core.reader.table_captions import column_kind
 from evalset_pipeline.core.reader.table_page import (
     _BASIS,
     _TOTAL,
@@ -54,11 +55,20 @@ def _column_fits(q: TableQuestion, col: Column, year_end: tuple[int, int] = (12,
     and a year-ended date asked is a bare year column of that year: the same figure either way;
     a balance asked at the fiscal year's end is a bare year column of a multi-year summary.
     A sub-column asked must be the one its header names."""
-    if (
+    asked_kind, printed_kind = column_kind(q.measure), column_kind(column_measure(col))
+    if asked_kind and printed_kind:
+        if asked_kind != printed_kind:  # "result" asked of an "Actual" column is the same kind
+            return False
+    elif (
         q.measure
         and fuzz.token_set_ratio(norm_words(q.measure), norm_words(column_measure(col)))
         < LABEL_MATCH
     ):
+        return False
+    # A target answers only a question that asks for the target, and a question asking for one
+    # is answered by no other column: the year's result is a different fact. (The Korean grammar
+    # names no kind yet: its "2024년 예산" columns are judged as before.)
+    if q.language != "ko" and (printed_kind == "target") != (asked_kind == "target"):
         return False
     if q.year is not None:
         if col.end is None:
@@ -228,7 +238,8 @@ def prints_answer(
         return None
     page = dated_page(page, context)
     year_end = _fiscal_year_end(context)
-    q = replace(q, measure="")
+    # The sub-column is a locator, but a target or result it names is part of the fact.
+    q = replace(q, measure=q.measure if column_kind(q.measure) else "")
     for table in page.tables:
         for row in table.rows:
             same = same_item(q.label, row.label)

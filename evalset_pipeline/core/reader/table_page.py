@@ -16,6 +16,7 @@ from evalset_pipeline.core.pagetext.periods import MONTH_NAMES, MONTH_WORD
 from evalset_pipeline.core.reader.korean_prose import read_korean_prose_tables
 from evalset_pipeline.core.reader.korean_questions import korean_period_phrase
 from evalset_pipeline.core.reader.prose_reader import read_prose_tables
+from evalset_pipeline.core.reader.table_captions import column_kind
 from evalset_pipeline.core.reader.table_reader import Column, Table, read_tables
 from evalset_pipeline.core.reader.table_reshape import reshape_tables
 
@@ -59,9 +60,13 @@ def _period_phrase(col: Column, language: str = "en") -> str | None:
         return f"for the {_SPANS[col.months]} ended {_date_text(col.end)}"
     if col.end is not None and col.months is None:
         return f"as of {_date_text(col.end)}"
+    if col.end is not None and col.months == 1:  # a month's table ("… November 2023")
+        return f"in {MONTH_NAMES[col.end.month - 1]} {col.end.year}"
     if col.end is None and col.year is not None and col.months in (None, 12):
-        # As the page prints it: "Fiscal 2023" is asked "in fiscal 2023", a bare "2023" "in 2023".
-        return f"in fiscal {col.year}" if "fiscal" in col.header.casefold() else f"in {col.year}"
+        # As the page prints it: "Fiscal 2023" and "FY 2023" are asked "in fiscal 2023", a bare
+        # "2023" "in 2023".
+        fiscal = re.search(r"\bfiscal\b|\bFY", col.header, re.I)
+        return f"in fiscal {col.year}" if fiscal else f"in {col.year}"
     return None
 
 
@@ -144,7 +149,18 @@ MAX_MEASURE_WORDS = 5
 def column_measure(col: Column) -> str:
     """What a column's header says besides its period: "Fair Value" of "December 31, 2018 Fair
     Value", "U.S." of "2021 U.S."; "" when the header is the period alone."""
-    text = _PERIOD_WORDS.sub(" ", col.header)
+    return header_measure(col.header)
+
+
+def is_target_header(header: str) -> bool:
+    """Does a column's header name a target ("FY 2014 Target", "2024 Budget")? Its figures are
+    not the period's result: the judge and the evidence index keep them apart."""
+    return column_kind(header_measure(header)) == "target"
+
+
+def header_measure(header: str) -> str:
+    """`column_measure` of a header's text."""
+    text = _PERIOD_WORDS.sub(" ", header)
     text = re.sub(r"(?<=\w)\((?:[a-z]|\d{1,2})\)", " ", text)  # footnote marks: "mortgage(d)"
     text = re.sub(r"\(\s*[,;:]?\s*\)", " ", text)  # "(2021)" once its year is gone
     # Parentheses inside stay as printed: "Income (loss) before tax", not "Income loss before tax".

@@ -17,6 +17,7 @@ row labels compared as `row_labels` compares them.
 
 from __future__ import annotations
 
+import calendar
 import re
 from collections.abc import Sequence
 from dataclasses import replace
@@ -27,6 +28,7 @@ from rapidfuzz import fuzz
 from evalset_pipeline.core.hashing import sha256_text
 from evalset_pipeline.core.judging.base import PageContext, WrittenQuestion
 from evalset_pipeline.core.pagetext.fiscal import effective_year, find_dates
+from evalset_pipeline.core.pagetext.periods import MONTH_NAMES
 from evalset_pipeline.core.pagetext.text import is_hangul_syllable
 from evalset_pipeline.core.reader.korean_questions import (
     SECTION_WORD,
@@ -46,6 +48,7 @@ from evalset_pipeline.core.reader.row_labels import (
 from evalset_pipeline.core.reader.row_labels import FUNCTION_WORDS as FUNCTION_WORDS
 from evalset_pipeline.core.reader.row_labels import content_words as content_words
 from evalset_pipeline.core.reader.row_labels import same_label as same_label
+from evalset_pipeline.core.reader.table_captions import column_kind
 from evalset_pipeline.core.reader.table_judge import (
     _STATISTIC_COLUMN,
     _whole_column,
@@ -108,9 +111,37 @@ _GRAMMAR = re.compile(
     r"(?:for the (?P<span>three months|six months|nine months|twelve months|fiscal year|year) ended (?P<end>"
     + _DATE
     + r")"
-    r"|as of (?P<instant>" + _DATE + r")|in (?:fiscal )?(?P<year>\d{4}))"
+    r"|as of (?P<instant>" + _DATE + r")|in (?P<month>" + "|".join(MONTH_NAMES) + r") "
+    r"(?P<month_year>\d{4})|in (?:fiscal )?(?P<year>\d{4}))"
     r"(?P<rest>(?:, for [^?]+?)?(?:, as (?:restated|originally reported))?)\?$"
 )
+
+
+# A target or result of a fiscal year ("FY 2014 Target"), asked as a reader asks it: "What was the
+# fiscal 2014 target for Percent of claims processed within 60 days?" The kind word is the
+# column's measure read back (`table_captions.column_kind`).
+_KIND_GRAMMAR = re.compile(
+    r"^What was the (?P<year_words>(?:fiscal )?(?P<year>\d{4})) (?P<measure>[a-z]+) for "
+    r"(?P<label>.+?)(?: under (?P<parent>.+?))?"
+    r"(?P<rest>(?:, for [^?]+?)?(?:, as (?:restated|originally reported))?)\?$"
+)
+_KIND_PHRASE = re.compile(r"^in the (?P<measure>\w+) column in (?P<year>(?:fiscal )?\d{4})$")
+
+
+def _kind_question(label: str, phrase: str) -> str | None:
+    """ "in the Target column in fiscal 2014" of `label` as "What was the fiscal 2014 target for
+    <label>?"; None for any other phrase."""
+    m = _KIND_PHRASE.match(phrase)
+    if m is None:
+        return None
+    kind = column_kind(m["measure"])
+    if not kind:
+        return None
+    word = m["measure"].lower() if kind == "target" else "result"
+    words = label.split()
+    if len(words) > 1 and words[0].istitle() and words[1][:1].islower():
+        label = label[:1].lower() + label[1:]  # "Percent of claims …" is said mid-sentence
+    return f"What was the {m['year']} {word} for {label}?"
 
 
 _ENTITY = re.compile(r", for (?P<entity>[^?]+?)(?=, as (?:restated|originally reported)|$)")
@@ -239,6 +270,12 @@ _LEADING_PREPOSITION = re.compile(
 )
 
 
+_TRAILING_FUNCTION_WORD = re.compile(
+    r"(?i)\s(?:to\s+be|of|to|for|with|the|and|or|by|from|in|on|at|as|that|which)$"
+)
+_MEASURE_NUMBER = re.compile(r"^\d{1,2}\s?\.\s?\d{1,2}(?:\s?[A-Z]\b|\s+[a-z])")
+
+
 def _usable_row(row: Row) -> bool:
     # A parent that is a footnote or a sentence ("(a) For purposes of calculating ...") is a reading
     # accident, not a section: such a row cannot be named.
@@ -248,6 +285,8 @@ def _usable_row(row: Row) -> bool:
         row.parent[0].isalpha()
         and len(row.parent.split()) <= 10
         and not re.search(r"\b(?:to|of|for|by|from|with|in|and|or)\s*[:,]?$", row.parent, re.I)
+        # "… Fiscal Year 2019 Annual Performance Report": the running title of the document
+        and not re.search(r"(?i)\b(?:fiscal\s+year|FY)\s*\d{4}\b.*\breport$", row.parent)
     )
     return (
         _letters(row.label) >= 3
@@ -274,6 +313,11 @@ def _usable_row(row: Row) -> bool:
         # "Within Total Operating Expenses", "Of which: ...", "as a capital lease asset": a label
         # that opens with a preposition is the tail of a wrapped line or a sentence, not a name
         and not _LEADING_PREPOSITION.match(row.label)
+        # "Percent of investigations determined to be": the first line of a wrapped label
+        and not _TRAILING_FUNCTION_WORD.search(row.label)
+        # "1.03A participating in corporate": a measure's number before the tail of its
+        # wrapped name (a table of measures whose names wrap beside their numbers)
+        and not _MEASURE_NUMBER.match(row.label)
         and parent_ok
         and " under " not in row.parent
     )
@@ -329,6 +373,12 @@ def _cells(
                 ]
                 if siblings and language != "en":
                     continue  # the Korean grammar names no sub-column
+                kind = column_measure(col)
+                if column_kind(kind) and language == "en":
+                    # "FY 2014 Target": a target is not the year's result, so the question says
+                    # which, with or without a "Results" column of the same year beside it.
+                    out.append((t, row, i, f"in the {kind} column {phrase}"))
+                    continue
                 if siblings:
                     measure = column_measure(col)
                     names = [norm_words(column_measure(o)) for o in siblings]
@@ -439,7 +489,7 @@ def write_table_question(
         question = (
             korean_question(label, phrase)
             if language == "ko"
-            else f"What {verb} {_as_spoken(label)} {phrase}?"
+            else _kind_question(label, phrase) or f"What {verb} {_as_spoken(label)} {phrase}?"
         )
         answer = _answer(row.cells[col] or "", unit)
         # Read back as the judge will: a question whose words fit another cell of the page better
@@ -451,7 +501,7 @@ def write_table_question(
 
 
 def parse_table_question(question: str) -> TableQuestion | None:
-    m = _GRAMMAR.match(question.strip())
+    m = _GRAMMAR.match(question.strip()) or _KIND_GRAMMAR.match(question.strip())
     if not m:
         return parse_korean_question(question)
 
@@ -459,20 +509,26 @@ def parse_table_question(question: str) -> TableQuestion | None:
         found = find_dates(text or "")
         return found[0][2] if found else None
 
+    groups = m.groupdict()
     rest = m["rest"] or ""
     entity = _ENTITY.search(rest)
     revision = (
         "restated" if "as restated" in rest else "original" if "originally reported" in rest else ""
     )
+    months = _SPAN_WORDS.get(groups.get("span") or "", None) if groups.get("span") else None
+    end = when(groups.get("end")) or when(groups.get("instant"))
+    if groups.get("month"):  # "in November 2023": the month's figure, dated by its last day
+        year, number = int(groups["month_year"]), MONTH_NAMES.index(groups["month"]) + 1
+        months, end = 1, date(year, number, calendar.monthrange(year, number)[1])
     return TableQuestion(
-        m["label"],
-        m["parent"] or "",
-        _SPAN_WORDS.get(m["span"] or "", None) if m["span"] else None,
-        when(m["end"]) or when(m["instant"]),
-        int(m["year"]) if m["year"] else None,
-        entity["entity"].strip() if entity else "",
-        revision,
-        m["measure"] or "",
+        label=m["label"],
+        parent=m["parent"] or "",
+        months=months,
+        end=end,
+        year=int(m["year"]) if m["year"] else None,
+        entity=entity["entity"].strip() if entity else "",
+        revision=revision,
+        measure=m["measure"] or "",
     )
 
 
@@ -499,7 +555,7 @@ def _with_section(question: str, q: TableQuestion, section: str) -> str:
     words, label = set(norm_words(section).split()), set(norm_words(q.label).split())
     if words <= label or label <= words:
         return question  # "Provision for income taxes under Provision for Income Taxes" says nothing more
-    m = _GRAMMAR.match(question.strip())
+    m = _GRAMMAR.match(question.strip()) or _KIND_GRAMMAR.match(question.strip())
     if m is None:
         return question
     text = question.strip()
