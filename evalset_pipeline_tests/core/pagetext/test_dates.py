@@ -61,7 +61,11 @@ def test_parse_date_rejects_what_is_not_a_date(text):
 
 def test_find_dates_keeps_order_and_reads_overlaps_once():
     text = "as of June 30, 2023 and 2022년 12월 31일; 2021-03-31"
-    assert [d for _, _, d in find_dates(text)] == [date(2023, 6, 30), date(2022, 12, 31), date(2021, 3, 31)]
+    assert [d for _, _, d in find_dates(text)] == [
+        date(2023, 6, 30),
+        date(2022, 12, 31),
+        date(2021, 3, 31),
+    ]
     start, end, _ = find_dates(text)[0]
     assert text[start:end] == "June 30, 2023"
 
