@@ -36,6 +36,7 @@ import pymupdf
 
 from evalset_pipeline.core.atomic import write_bytes_atomic
 from evalset_pipeline.core.labels import PAGE_FIELDS
+from evalset_pipeline.core.pagetext.dates import MONTH_NAMES
 from evalset_pipeline.core.pagetext.korean import object_particle as _object
 from evalset_pipeline.core.pagetext.korean import topic_particle as _topic
 from evalset_pipeline.core.pagetext.text import HANGUL_LETTERS
@@ -182,7 +183,6 @@ def _prior_year(canonical: str) -> str:
 # --- period spellings ----------------------------------------------------------------------------
 
 _ORDINAL = {1: "first", 2: "second", 3: "third", 4: "fourth"}
-_MONTH_NAME = {3: "March", 6: "June", 9: "September", 12: "December"}
 _QUARTER_END = {1: (3, 31), 2: (6, 30), 3: (9, 30), 4: (12, 31)}
 
 
@@ -193,13 +193,13 @@ def _yq(canonical: str) -> tuple[int, int]:
 def _quarter_ended(c: str) -> str:
     y, q = _yq(c)
     m, d = _QUARTER_END[q]
-    return f"Quarter ended {_MONTH_NAME[m]} {d}, {y}"
+    return f"Quarter ended {MONTH_NAMES[m - 1]} {d}, {y}"
 
 
 def _three_months(c: str) -> str:
     y, q = _yq(c)
     m, d = _QUARTER_END[q]
-    return f"Three months ended {d} {_MONTH_NAME[m]} {y}"
+    return f"Three months ended {d} {MONTH_NAMES[m - 1]} {y}"
 
 
 def _iso_end(c: str) -> str:

@@ -29,11 +29,12 @@ from evalset_pipeline.core.metadata.facts_record import DocumentFacts
 from evalset_pipeline.core.metadata.fiscal_year_end import CONFIDENCE
 from evalset_pipeline.core.metadata.registrant import entity_key
 from evalset_pipeline.core.metadata.reporting_period import FORM_KINDS, ReportingPeriod
+from evalset_pipeline.core.pagetext.dates import MONTH_NAMES
 from evalset_pipeline.core.pagetext.fiscal import FiscalCalendar
 
 __all__ = ["reconcile_filers"]
 
-_MONTHS = "Jan Feb Mar Apr May Jun Jul Aug Sep Oct Nov Dec".split()
+_MONTHS = [name[:3] for name in MONTH_NAMES]
 # Evidence tiers: the strongest tier any document of the filer has decides.
 _TIERS = (("cover", "stated"), ("spans",), ("guess",))
 _LOW_ENTITY = 0.6

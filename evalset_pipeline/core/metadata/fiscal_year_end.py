@@ -27,8 +27,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
 
-from evalset_pipeline.core.pagetext.fiscal import FiscalCalendar, find_dates
-from evalset_pipeline.core.pagetext.periods import MONTHS
+from evalset_pipeline.core.pagetext.dates import MONTHS, find_dates
+from evalset_pipeline.core.pagetext.fiscal import FiscalCalendar
 
 __all__ = ["CalendarEvidence", "year_end_statements", "document_calendar", "CONFIDENCE"]
 

@@ -33,11 +33,14 @@ from evalset_pipeline.core.metadata.fiscal_year_end import (
     CalendarEvidence,
     document_calendar,
 )
-from evalset_pipeline.core.pagetext.fiscal import (
-    FiscalCalendar,
+from evalset_pipeline.core.pagetext.dates import (
+    DATE_FORMS,
+    MONTH_DAY,
     find_dates,
     parse_date,
+    plain,
 )
+from evalset_pipeline.core.pagetext.fiscal import FiscalCalendar
 from evalset_pipeline.core.pagetext.korean import (
     date_relative,
     relative_periods,
@@ -45,7 +48,6 @@ from evalset_pipeline.core.pagetext.korean import (
     stated_ranges,
 )
 from evalset_pipeline.core.pagetext.periods import (
-    MONTH_WORD,
     normalize_period,
     parse_periods,
     period_kind,
@@ -98,10 +100,8 @@ _FORMS = [
     ),
 ]
 
-_DATE = (
-    r"(?P<date>[A-Z][a-z]{2,8}\.?\s+\d{1,2}\s*,?\s*(?:19|20)\d{2}|\d{1,2}\s+[A-Z][a-z]{2,8},?\s+(?:19|20)\d{2}|"
-    r"(?:19|20)\d{2}-\d{2}-\d{2}|(?:19|20)\d{2}\s*년\s*\d{1,2}\s*월\s*\d{1,2}\s*일|(?:19|20)\d{2}\.\s?\d{1,2}\.\s?\d{1,2})"
-)
+# Any full date a cover prints, in one group (`date`, renamed `start` / `end` for a range).
+_DATE = r"(?P<date>" + "|".join(plain(form) for form in DATE_FORMS) + ")"
 # A two-column cover can put a few words of the next column between "ended" and its date.
 _GAP = r"\s*:?\s*(?:[^\d\n]{0,40}?\s)?"
 _COVER = [
@@ -242,7 +242,7 @@ def spans_in(text: str, window: int = 160) -> list[tuple[int, date]]:
 
 # "Three months ended June 30," over columns "2023 | 2022": the month and day, the years below.
 _MONTH_DAY_ONLY = re.compile(
-    r"\s*(?P<md>" + MONTH_WORD + r"\s+\d{1,2})"
+    r"\s*(?P<md>" + MONTH_DAY + r")"
     r"\s*,?(?!\s*,?\s*(?:19|20)\d{2})",
     re.I,
 )

@@ -22,13 +22,9 @@ import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from evalset_pipeline.core.pagetext.periods import MONTH_PATTERN, MONTHS
-
 __all__ = [
     "FiscalCalendar",
     "named_quarter",
-    "parse_date",
-    "find_dates",
     "EARLY_MONTH_DAYS",
     "months_in_words",
     "SPAN_WORDS",
@@ -37,19 +33,6 @@ __all__ = [
 # A 52/53-week period ending on one of the first days of a month belongs to the month before.
 EARLY_MONTH_DAYS = 7
 
-_DATE_PATTERNS = (
-    re.compile(
-        MONTH_PATTERN + r"\s+(?P<d>\d{1,2})\s*,?\s*(?P<y>(?:19|20)\d{2})", re.I
-    ),  # December 31, 2022
-    re.compile(
-        r"(?P<d>\d{1,2})\s+" + MONTH_PATTERN + r",?\s+(?P<y>(?:19|20)\d{2})", re.I
-    ),  # 31 December 2022
-    re.compile(r"(?P<y>(?:19|20)\d{2})-(?P<m>\d{2})-(?P<d>\d{2})"),  # 2022-12-31
-    re.compile(
-        r"(?P<y>(?:19|20)\d{2})\s*년\s*(?P<m>\d{1,2})\s*월\s*(?P<d>\d{1,2})\s*일"
-    ),  # 2022년 12월 31일
-    re.compile(r"(?P<y>(?:19|20)\d{2})\.\s?(?P<m>\d{1,2})\.\s?(?P<d>\d{1,2})(?!\d)"),  # 2022.12.31
-)
 SPAN_WORDS = {
     "one": 1,
     "three": 3,
@@ -68,36 +51,6 @@ SPAN_WORDS = {
 
 def months_in_words(word: str) -> int | None:
     return SPAN_WORDS.get(word.lower())
-
-
-def _to_date(m: re.Match[str]) -> date | None:
-    try:
-        month = MONTHS[m["mon"].lower().rstrip(".")] if m.groupdict().get("mon") else int(m["m"])
-        return date(int(m["y"]), month, int(m["d"]))
-    except (ValueError, KeyError):
-        return None
-
-
-def find_dates(text: str) -> list[tuple[int, int, date]]:
-    """(start, end, date) of every full date in `text`, in order, overlaps resolved by first start."""
-    found: list[tuple[int, int, date]] = []
-    for pattern in _DATE_PATTERNS:
-        for m in pattern.finditer(text):
-            d = _to_date(m)
-            if d is not None:
-                found.append((m.start(), m.end(), d))
-    found.sort(key=lambda t: (t[0], -(t[1] - t[0])))
-    out: list[tuple[int, int, date]] = []
-    for item in found:
-        if not out or item[0] >= out[-1][1]:
-            out.append(item)
-    return out
-
-
-def parse_date(text: str) -> date | None:
-    """The first full date in `text` ("December 31, 2022", "31 December 2022", "2022-12-31", "2022년 12월 31일")."""
-    found = find_dates(text)
-    return found[0][2] if found else None
 
 
 def _effective_month(d: date) -> tuple[int, int]:

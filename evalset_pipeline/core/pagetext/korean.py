@@ -6,6 +6,7 @@ import calendar
 import re
 from datetime import date
 
+from evalset_pipeline.core.pagetext.dates import NUMERIC_DATE, numeric_date
 from evalset_pipeline.core.pagetext.text import HANGUL_SYLLABLES, has_hangul, is_hangul_syllable
 
 __all__ = [
@@ -15,10 +16,8 @@ __all__ = [
     "object_particle",
     "YEAR",
     "year_of",
-    "DATE",
     "RANGE",
     "INSTANT",
-    "korean_date",
     "dated_range",
     "months_between",
     "SCALE_WORDS",
@@ -80,23 +79,12 @@ def year_of(text: str) -> int:
     return int(digits) if len(digits) == 4 else 2000 + int(digits)
 
 
-# "2023.01.01", "2023. 1. 1", "2023년 1월 1일", "2023-01-01"
-DATE = r"(?:19|20)\d{2}\s*[.년-]\s*\d{1,2}\s*[.월-]\s*\d{1,2}\s*일?\.?"
 # "2023.01.01 부터 2023.12.31 까지", "2024년 1월 1일 ~ 2024년 9월 30일": a period, start to end
-RANGE = r"(?P<d1>" + DATE + r")\s*(?:부터|~|∼|-|–)\s*(?P<d2>" + DATE + r")"
+RANGE = r"(?P<d1>" + NUMERIC_DATE + r")\s*(?:부터|~|∼|-|–)\s*(?P<d2>" + NUMERIC_DATE + r")"
 # "2023.12.31 현재": a balance at that date
-INSTANT = r"(?P<d>" + DATE + r")\s*\)?\s*현재"
+INSTANT = r"(?P<d>" + NUMERIC_DATE + r")\s*\)?\s*현재"
 _RANGE = re.compile(RANGE)
 _INSTANT = re.compile(INSTANT)
-
-
-def korean_date(text: str) -> date | None:
-    """The date of one `DATE` match ("2023. 12. 31" -> 2023-12-31)."""
-    parts = [int(x) for x in re.findall(r"\d+", text)[:3]]
-    try:
-        return date(parts[0], parts[1], parts[2]) if len(parts) == 3 else None
-    except ValueError:
-        return None
 
 
 def months_between(start: date, end: date) -> int:
@@ -106,7 +94,7 @@ def months_between(start: date, end: date) -> int:
 
 def dated_range(m: re.Match[str]) -> tuple[int, date] | None:
     """(months, end) of a `RANGE` match; None when its dates are not a forward period."""
-    start, end = korean_date(m["d1"]), korean_date(m["d2"])
+    start, end = numeric_date(m["d1"]), numeric_date(m["d2"])
     if start is None or end is None or start >= end:
         return None
     return months_between(start, end), end
@@ -132,7 +120,7 @@ CURRENCY_WORDS = {"원": "KRW", "달러": "USD"}
 
 def stated_instants(text: str) -> list[date]:
     """Every "<date> 현재" balance date a Korean page states."""
-    return [d for m in _INSTANT.finditer(text) if (d := korean_date(m["d"])) is not None]
+    return [d for m in _INSTANT.finditer(text) if (d := numeric_date(m["d"])) is not None]
 
 
 def month_end(year: int, month: int) -> date:

@@ -27,6 +27,17 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from evalset_pipeline.core.pagetext.dates import (
+    DAY_MONTH_YEAR,
+    ISO_DATE,
+    KOREAN_DATE,
+    MONTH_DAY_YEAR,
+    MONTH_NAMES,
+    MONTH_PATTERN,
+    MONTHS,
+    YEAR,
+)
+
 __all__ = [
     "PeriodMatch",
     "find_periods",
@@ -51,21 +62,6 @@ class PeriodMatch:
 
 # --- building blocks -------------------------------------------------------------------------
 
-MONTH_NAMES = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
-
 # Custom boundaries: Hangul counts as \w, so "\b" would not separate "2024" from "년".
 _L = r"(?<![A-Za-z0-9])"
 _R = r"(?![A-Za-z0-9])"
@@ -80,45 +76,16 @@ _ORDINALS = {
     "3rd": 3,
     "4th": 4,
 }
-# Month names and abbreviations (English), shared with fiscal.py's date reader.
-MONTHS = {
-    "jan": 1,
-    "january": 1,
-    "feb": 2,
-    "february": 2,
-    "mar": 3,
-    "march": 3,
-    "apr": 4,
-    "april": 4,
-    "may": 5,
-    "jun": 6,
-    "june": 6,
-    "jul": 7,
-    "july": 7,
-    "aug": 8,
-    "august": 8,
-    "sep": 9,
-    "sept": 9,
-    "september": 9,
-    "oct": 10,
-    "october": 10,
-    "nov": 11,
-    "november": 11,
-    "dec": 12,
-    "december": 12,
-}
 _QUARTER_END_DAY = {3: 31, 6: 30, 9: 30, 12: 31}
 
-_YEAR4 = r"(?P<y>(?:19|20)\d{2})"
+_YEAR4 = r"(?P<y>" + YEAR + r")"
 _YEAR24 = r"(?P<y>(?:19|20)?\d{2})"  # four- or two-digit year
 _ORD = r"(?P<o>first|second|third|fourth|1st|2nd|3rd|4th)"
-MONTH_PATTERN = r"(?P<mon>" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
-# The same month names without a capture group (for patterns that name several months).
-MONTH_WORD = r"(?:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?"
-_DATE_MDY = MONTH_PATTERN + r"\s+(?P<d>\d{1,2}),?\s+" + _YEAR4  # September 30, 2024
-_DATE_DMY = r"(?P<d>\d{1,2})\s+" + MONTH_PATTERN + r",?\s+" + _YEAR4  # 30 September 2024
-_DATE_ISO = _YEAR4 + r"-(?P<m>\d{2})-(?P<d>\d{2})"  # 2024-09-30
-_DATE_KO = _YEAR4 + r"\s*년\s*(?P<m>\d{1,2})\s*월\s*(?P<d>\d{1,2})\s*일"  # 2024년 9월 30일
+_DATE_MDY = MONTH_DAY_YEAR  # September 30, 2024
+_DATE_DMY = DAY_MONTH_YEAR  # 30 September 2024
+_DATE_ISO = ISO_DATE  # 2024-09-30
+_DATE_KO = KOREAN_DATE  # 2024년 9월 30일
+_YEAR_ENDED = r"(?:fiscal\s+)?year\s+(?:ended|ending)\s+"
 _PERIOD_ENDED = r"(?:(?:three|3)[- ]months?|quarter|period|3M)\s+(?:ended|ending|to)\s+"
 
 
@@ -235,31 +202,9 @@ _PATTERNS: list[tuple[re.Pattern[str], Callable[[re.Match[str]], str | None]]] =
     (re.compile(_L + _PERIOD_ENDED + _DATE_MDY + _R, re.I), _date_in_context),
     (re.compile(_L + _PERIOD_ENDED + _DATE_DMY + _R, re.I), _date_in_context),
     (re.compile(_L + _PERIOD_ENDED + _DATE_ISO + _R, re.I), _date_in_context),
-    # year ended December 31, 2024 -> the year
-    (
-        re.compile(
-            _L
-            + r"(?:fiscal\s+)?year\s+(?:ended|ending)\s+"
-            + MONTH_PATTERN
-            + r"\s+\d{1,2},?\s+"
-            + _YEAR4
-            + _R,
-            re.I,
-        ),
-        _year_ended,
-    ),
-    (
-        re.compile(
-            _L
-            + r"(?:fiscal\s+)?year\s+(?:ended|ending)\s+\d{1,2}\s+"
-            + MONTH_PATTERN
-            + r",?\s+"
-            + _YEAR4
-            + _R,
-            re.I,
-        ),
-        _year_ended,
-    ),
+    # year ended December 31, 2024 / year ended 31 December 2024 -> the year
+    (re.compile(_L + _YEAR_ENDED + _DATE_MDY + _R, re.I), _year_ended),
+    (re.compile(_L + _YEAR_ENDED + _DATE_DMY + _R, re.I), _year_ended),
     # bare quarter-end dates: 2024-09-30, September 30, 2024, 30 September 2024
     (re.compile(_L + _DATE_ISO + _R), _bare_date),
     (re.compile(_L + _DATE_MDY + _R, re.I), _bare_date),

@@ -49,6 +49,7 @@ from typing import Any
 
 from evalset_pipeline.core.hashing import sha256_text
 from evalset_pipeline.core.judging.base import LabelResult, PageContext, PageView
+from evalset_pipeline.core.pagetext.dates import MONTH_PREFIX
 from evalset_pipeline.core.pagetext.layer import load_text_layer
 from evalset_pipeline.core.pagetext.text import figure_text, number_value
 from evalset_pipeline.core.reader.table_reader import Table, cell_unit, parse_value, read_tables
@@ -154,9 +155,7 @@ def _decimals(num: str) -> int:
     return len(num.split(".", 1)[1]) if "." in num else 0
 
 
-_MONTH_BEFORE = re.compile(
-    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s*$", re.I
-)
+_MONTH_BEFORE = re.compile(MONTH_PREFIX + r"[a-z]*\.?\s*$", re.I)
 
 
 def _not_a_figure(m: re.Match[str], text: str) -> bool:

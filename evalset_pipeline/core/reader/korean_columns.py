@@ -19,14 +19,13 @@ import re
 from dataclasses import dataclass
 from datetime import date
 
+from evalset_pipeline.core.pagetext.dates import NUMERIC_DATE, numeric_date
 from evalset_pipeline.core.pagetext.korean import (
-    DATE,
     INSTANT,
     RANGE,
     YEAR,
     dated_range,
     has_hangul,
-    korean_date,
     month_end,
     relative_header,
     year_of,
@@ -50,7 +49,7 @@ _RANGE = re.compile(_ORDINAL + _PART + r"\s*말?\s*[:：]?\s*\(?\s*" + RANGE)
 # "제 55 기 2023.12.31 현재", "제 56 기 3분기말 2024년 9월 30일 현재"
 _INSTANT = re.compile(_ORDINAL + _PART + r"\s*말?\s*[:：]?\s*\(?\s*" + INSTANT)
 _HEADER_RANGE = re.compile(RANGE)
-_HEADER_DATE = re.compile(DATE)
+_HEADER_DATE = re.compile(NUMERIC_DATE)
 _HEADER_ORDINAL = re.compile(_ORDINAL + _PART + r"\s*(?P<end>말)?")
 _QUARTER = re.compile(
     r"(?<!\d)(?P<y>" + YEAR + r")\s*년?\s*\.?\s*(?P<q>[1-4])\s*(?:분기|/4\s*분기|[Qq])(?![A-Za-z])"
@@ -75,7 +74,7 @@ def _ordinals(heading: str) -> dict[tuple[int, str], tuple[date, int | None]]:
         if found is not None:
             out.setdefault((int(m["n"]), _part_key(m["part"])), (found[1], found[0]))
     for m in _INSTANT.finditer(heading):
-        d = korean_date(m["d"])
+        d = numeric_date(m["d"])
         if d:
             out.setdefault((int(m["n"]), _part_key(m["part"])), (d, None))
     return out
@@ -112,7 +111,7 @@ def korean_column(header: str, heading: str) -> KoreanPeriod | None:
         found = dated_range(ranged)
         return KoreanPeriod(found[0], found[1], None) if found else None
     dated = _HEADER_DATE.search(header)
-    d = korean_date(dated.group(0)) if dated else None
+    d = numeric_date(dated.group(0)) if dated else None
     if d is not None:
         if _THREE.search(header):
             return KoreanPeriod(3, d, None)

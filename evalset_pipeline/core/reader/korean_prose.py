@@ -19,13 +19,12 @@ import unicodedata
 from collections.abc import Iterator
 from typing import Any
 
+from evalset_pipeline.core.pagetext.dates import NUMERIC_DATE, numeric_date
 from evalset_pipeline.core.pagetext.korean import (
     CURRENCY_WORDS,
-    DATE,
     SCALE_WORDS,
     YEAR,
     has_hangul,
-    korean_date,
     month_end,
     year_of,
 )
@@ -36,7 +35,7 @@ from evalset_pipeline.core.reader.table_reader import Column, Row, Table, parse_
 __all__ = ["read_korean_prose_tables"]
 
 _PERIOD = (
-    r"(?:(?P<instant>" + DATE + r")\s*(?:현재|기준)"
+    r"(?:(?P<instant>" + NUMERIC_DATE + r")\s*(?:현재|기준)"
     r"|(?P<qy>" + YEAR + r")년\s*(?P<q>[1-4])\s*분기"
     r"|(?P<y>" + YEAR + r")\s*(?:년도?|회계연도)(?!\s*\d{1,2}\s*월))"
 )
@@ -106,7 +105,7 @@ def _unit(m: re.Match[str]) -> str:
 
 def _column(m: re.Match[str]) -> Column | None:
     if m["instant"]:
-        end = korean_date(m["instant"])
+        end = numeric_date(m["instant"])
         return Column(0, m["period"], None, end, None, 0.0, 0.0) if end else None
     if m["qy"]:
         end = month_end(year_of(m["qy"]), 3 * int(m["q"]))

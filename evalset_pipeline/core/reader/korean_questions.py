@@ -15,7 +15,8 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from evalset_pipeline.core.pagetext.korean import korean_date, topic_particle
+from evalset_pipeline.core.pagetext.dates import KOREAN_DATE, numeric_date, plain
+from evalset_pipeline.core.pagetext.korean import topic_particle
 from evalset_pipeline.core.reader.table_question import TableQuestion
 
 __all__ = [
@@ -28,7 +29,7 @@ __all__ = [
 
 SECTION_WORD = " 중 "  # "유동자산 중 현금및현금성자산": a sub-item under its section
 _REVISION = {"restated": "재작성 기준", "original": "최초 공시 기준"}
-_DATE = r"(?:19|20)\d{2}년 \d{1,2}월 \d{1,2}일"
+_DATE = plain(KOREAN_DATE)
 _GRAMMAR = re.compile(
     r"^(?:(?P<entity>.+?)의 )?"
     r"(?P<period>(?P<end>" + _DATE + r")로 종료되는 (?:(?P<span>[369])개월간|회계연도)"
@@ -69,7 +70,7 @@ def parse_korean_question(question: str) -> TableQuestion | None:
     if not m:
         return None
 
-    end = korean_date(m["end"] or m["instant"] or "")
+    end = numeric_date(m["end"] or m["instant"] or "")
     months = int(m["span"]) if m["span"] else (12 if m["end"] else None)
     return TableQuestion(
         m["label"],

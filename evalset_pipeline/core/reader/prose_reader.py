@@ -27,8 +27,7 @@ import unicodedata
 from collections.abc import Iterator
 from typing import Any
 
-from evalset_pipeline.core.pagetext.fiscal import find_dates
-from evalset_pipeline.core.pagetext.periods import MONTH_WORD
+from evalset_pipeline.core.pagetext.dates import MONTH_DAY_YEAR, MONTH_WORD, find_dates, plain
 from evalset_pipeline.core.pagetext.text import number_value
 from evalset_pipeline.core.reader.table_reader import Column, Row, Table
 
@@ -36,7 +35,7 @@ __all__ = ["read_prose_tables", "PROSE_TITLE"]
 
 PROSE_TITLE = "(stated in prose)"  # the title of every table this reader makes: the writer can tell them apart
 
-_DATE = MONTH_WORD + r"\s+\d{1,2},\s+(?:19|20)\d{2}"
+_DATE = plain(MONTH_DAY_YEAR)
 _YEAR = r"(?:19|20)\d{2}(?![\d,.-]\d)"
 _LIST_SEP = r"(?:\s*,\s*(?:and\s+)?|\s*,?\s+and\s+)"
 _DATES = rf"{_DATE}(?:{_LIST_SEP}(?:{_DATE}|{_YEAR}))*"

@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import date
 
-from evalset_pipeline.core.pagetext.fiscal import find_dates
-from evalset_pipeline.core.pagetext.periods import MONTH_WORD, normalize_period, parse_periods
+from evalset_pipeline.core.pagetext.dates import MONTH_WORD, YEAR, find_dates
+from evalset_pipeline.core.pagetext.periods import normalize_period, parse_periods
 from evalset_pipeline.core.reader.table_records import Column, Row
 
 # Cells a table prints for a value it does not have: "N/A", "N/A*", "NA", "-*", "—".
@@ -90,7 +90,7 @@ def rows_named_by_caption(rows: tuple[Row, ...], title: str) -> tuple[Row, ...]:
 
 # "… November 2023" in a title: a month without a day (this module's own pattern: the shared date
 # patterns read a month only with its day; `normalize_period` reads the match).
-_MONTH_YEAR = re.compile(r"\b" + MONTH_WORD + r",?\s+(?:19|20)\d{2}\b", re.I)
+_MONTH_YEAR = re.compile(r"\b" + MONTH_WORD + r",?\s+" + YEAR + r"\b", re.I)
 # "Change", "% change", "vs.": a column of differences, not of the month's figures.
 _NOT_THE_MONTH = re.compile(r"\bchange\b|\bvs\b\.?|\bversus\b|%|\bpercent\b", re.I)
 

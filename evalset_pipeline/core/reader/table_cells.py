@@ -9,6 +9,7 @@ import functools
 import re
 import unicodedata
 
+from evalset_pipeline.core.pagetext.dates import MONTHS
 from evalset_pipeline.core.pagetext.text import HANGUL_SYLLABLES, clean_text, parse_number
 
 _CURRENCY_SIGNS = ("US$", "$", "₩", "€", "£", "¥")
@@ -107,32 +108,7 @@ _NUMBERED_WORDS = (
 )
 
 
-_MONTH_NAMES = (
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-    "jan",
-    "feb",
-    "mar",
-    "apr",
-    "jun",
-    "jul",
-    "aug",
-    "sep",
-    "sept",
-    "oct",
-    "nov",
-    "dec",
-)
+_MONTH_NAMES = tuple(MONTHS)
 
 
 def clean_label(text: str) -> str:

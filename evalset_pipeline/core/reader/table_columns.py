@@ -10,8 +10,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from evalset_pipeline.core.pagetext.fiscal import find_dates, named_quarter, parse_date
-from evalset_pipeline.core.pagetext.periods import MONTH_WORD
+from evalset_pipeline.core.pagetext.dates import MONTH_PREFIX, MONTH_WORD, find_dates, parse_date
+from evalset_pipeline.core.pagetext.fiscal import named_quarter
 from evalset_pipeline.core.pagetext.text import clean_text
 from evalset_pipeline.core.reader.korean_columns import korean_column
 from evalset_pipeline.core.reader.table_cells import _YEAR
@@ -84,7 +84,8 @@ def _header_texts(
 
 _SPAN_TEXT = re.compile(
     r"\b(?:months?|quarters?|years?|weeks?|ended|ending|as\s+of|fiscal|period|"
-    r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|개월|분기|반기|(?:19|20)\d{2}",
+    + MONTH_PREFIX
+    + r")[a-z]*\b|개월|분기|반기|(?:19|20)\d{2}",
     re.I,
 )
 
@@ -225,7 +226,7 @@ _BARE_YEAR = re.compile(r"(?:\bFY\s?'?|\bFiscal\s+(?:Year\s+)?|\b)((?:19|20)\d{2
 
 
 _MONTH_DAY = re.compile(
-    r"\b(?:ended|ending|as of|at)\s+((?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2})\b",
+    r"\b(?:ended|ending|as of|at)\s+(" + MONTH_PREFIX + r"[a-z]*\.?\s+\d{1,2})\b",
     re.I,
 )
 

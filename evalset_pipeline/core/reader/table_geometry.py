@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from evalset_pipeline.core.pagetext.fiscal import find_dates
+from evalset_pipeline.core.pagetext.dates import MONTHS, find_dates
 from evalset_pipeline.core.pagetext.text import clean_text
 from evalset_pipeline.core.reader.table_cells import _CURRENCY_SIGNS, _LEADER, _YEAR, _kind
 
@@ -253,9 +253,10 @@ def _reads_as_data(line: _Line) -> bool:
 
 
 _PERIOD_WORDS = re.compile(
-    r"\b(?:months?|quarters?|years?|weeks?|ended|ending|as of|at|fiscal|december|january|february|march|april|"
-    r"may|june|july|august|september|october|november|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|"
-    r"change|unaudited|audited|actual|restated|total|q[1-4]|fy\d{2,4}|h[12])\b|\d{4}|%|당기|전기|분기|반기|기말|기초|년",
+    r"\b(?:months?|quarters?|years?|weeks?|ended|ending|as of|at|fiscal|"
+    + "|".join(MONTHS)
+    + r"|change|unaudited|audited|actual|restated|total|q[1-4]|fy\d{2,4}|h[12])\b"
+    r"|\d{4}|%|당기|전기|분기|반기|기말|기초|년",
     re.I,
 )
 

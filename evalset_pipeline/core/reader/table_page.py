@@ -10,9 +10,9 @@ from datetime import date
 from typing import Any
 
 from evalset_pipeline.core.judging.base import PageContext
+from evalset_pipeline.core.pagetext.dates import MONTH_NAMES, MONTH_WORD
 from evalset_pipeline.core.pagetext.fiscal import FiscalCalendar
 from evalset_pipeline.core.pagetext.korean import date_relative
-from evalset_pipeline.core.pagetext.periods import MONTH_NAMES, MONTH_WORD
 from evalset_pipeline.core.reader.korean_prose import read_korean_prose_tables
 from evalset_pipeline.core.reader.korean_questions import korean_period_phrase
 from evalset_pipeline.core.reader.prose_reader import read_prose_tables

@@ -27,8 +27,8 @@ from rapidfuzz import fuzz
 
 from evalset_pipeline.core.hashing import sha256_text
 from evalset_pipeline.core.judging.base import PageContext, WrittenQuestion
-from evalset_pipeline.core.pagetext.fiscal import effective_year, find_dates
-from evalset_pipeline.core.pagetext.periods import MONTH_NAMES
+from evalset_pipeline.core.pagetext.dates import MONTH_DAY_YEAR, MONTH_NAMES, find_dates, plain
+from evalset_pipeline.core.pagetext.fiscal import effective_year
 from evalset_pipeline.core.pagetext.text import is_hangul_syllable
 from evalset_pipeline.core.reader.korean_questions import (
     SECTION_WORD,
@@ -103,7 +103,7 @@ _SPAN_WORDS = {
 }
 
 
-_DATE = r"[A-Z][a-z]+ \d{1,2}, \d{4}"
+_DATE = plain(MONTH_DAY_YEAR)
 
 
 _GRAMMAR = re.compile(

@@ -28,9 +28,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from evalset_pipeline.core.pagetext.fiscal import find_dates
+from evalset_pipeline.core.pagetext.dates import MONTH_DAY_YEAR, find_dates, plain
 from evalset_pipeline.core.pagetext.korean import heading_subject
-from evalset_pipeline.core.pagetext.periods import MONTH_WORD
 from evalset_pipeline.core.pagetext.text import clean_text, has_hangul
 from evalset_pipeline.core.reader.table_captions import (
     columns_dated_by_caption_month,
@@ -329,7 +328,7 @@ def _subject_line(picked: list[str]) -> str:
             flags=re.I,
         )
         # "Separate Accounts financial assets as of December 31, 2018": the columns date it
-        text = re.sub(r"(?i)\s+(?:as\s+of|at)\s+" + MONTH_WORD + r"\s+\d{1,2},?\s+\d{4}$", "", text)
+        text = re.sub(r"(?i)\s+(?:as\s+of|at)\s+" + plain(MONTH_DAY_YEAR) + "$", "", text)
         words = [w for w in text.split() if any(ch.isalpha() for ch in w)]
         if (
             not 1 <= len(words) <= 8

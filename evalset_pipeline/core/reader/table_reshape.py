@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import date
 
-from evalset_pipeline.core.pagetext.fiscal import find_dates
+from evalset_pipeline.core.pagetext.dates import find_dates
 from evalset_pipeline.core.reader.table_reader import Column, Row, Table, clean_label, span_months
 
 __all__ = ["reshape_tables", "band_period", "balance_date"]
