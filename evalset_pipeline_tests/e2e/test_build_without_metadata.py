@@ -69,7 +69,12 @@ def test_templates_come_from_clusters_and_axes_from_the_pages(built):
         == set(negatives["empty_pools"])
         == {"period", "metric", "entity"}
     )
-    assert negatives["pages_with_negatives"] == len(groups) - negatives["single_page_templates"]
+    # Every page of a template of two or more gets negatives, except boilerplate (the 10 covers),
+    # which is never a gold nor a distractor.
+    assert negatives["boilerplate_pages"] == 10
+    assert negatives["pages_with_negatives"] == (
+        len(groups) - negatives["single_page_templates"] - negatives["boilerplate_pages"]
+    )
 
 
 def test_golden_set_distractors_share_the_true_template_and_differ_on_one_axis(built):
