@@ -154,7 +154,24 @@ def _signs_agree(cells: Sequence[EvidenceCell], gold_cells: Sequence[EvidenceCel
         for g in gold_cells
         if c.key == g.key and set(c.periods) & set(g.periods)
     ]
-    return not same or any((c.value < 0) == (g.value < 0) for c, g in same)
+    return not same or any(
+        (c.value < 0) == (g.value < 0) or (_sign_free(c.label) and _sign_free(g.label))
+        for c, g in same
+    )
+
+
+# An expense, cost or provision is printed positive in its note and as a deduction in the
+# statement ("Total income tax provision 6,802" and "Provision for income taxes (6,802)"): for
+# such rows the sign is presentation, not a different fact.
+_SIGN_FREE = re.compile(
+    r"\b(?:provisions?|expenses?|costs?|taxes|tax|depreciation|amortization|impairments?|"
+    r"charges?)\b",
+    re.I,
+)
+
+
+def _sign_free(label: str) -> bool:
+    return bool(_SIGN_FREE.search(label))
 
 
 def prints_transposed(
@@ -173,6 +190,29 @@ def prints_transposed(
             if not set(c.periods) & set(g.periods) or not same_label(g.section, c.label):
                 continue
             if _names_measure(g.label, page_text()):
+                return c
+    return None
+
+
+_TOTAL_ROW = re.compile(r"^\s*total\b", re.I)
+
+
+def prints_section_total(
+    cells: Sequence[EvidenceCell], gold_cells: Sequence[EvidenceCell]
+) -> EvidenceCell | None:
+    """A cell printing the gold's figure for the gold's period as the total of a section named
+    like the gold's row: "Total retained loans" under "Residential real estate" is the
+    residential real estate loans the gold prints as one row ("Residential real estate
+    328,010"). The same fact, summed where the gold states it."""
+    for g in gold_cells:
+        if not specific_label(g.label):
+            continue
+        for c in cells:
+            if c.key != g.key or (c.value < 0) != (g.value < 0):
+                continue
+            if not set(c.periods) & set(g.periods) or not _TOTAL_ROW.match(c.label):
+                continue
+            if c.parent and same_label(g.label, c.parent):
                 return c
     return None
 
@@ -217,14 +257,17 @@ def by_evidence(
             rationale="prints the answer for the gold's row and period (evidence index). "
             + label.rationale,
         )
-    turned = prints_transposed(cells, gold_cells, page_text) if same_company else None
-    if turned is not None:
-        return replace(
-            label,
-            label="sufficient",
-            rationale=f"prints the answer in a table turned the other way ({turned.where()}). "
-            + label.rationale,
-        )
+    if same_company:
+        for found, how in (
+            (prints_transposed(cells, gold_cells, page_text), "in a table turned the other way"),
+            (prints_section_total(cells, gold_cells), "as the total of its section"),
+        ):
+            if found is not None:
+                return replace(
+                    label,
+                    label="sufficient",
+                    rationale=f"prints the answer {how} ({found.where()}). " + label.rationale,
+                )
     if label.label != "irrelevant":
         return label
     asked = parse_table_question(question)

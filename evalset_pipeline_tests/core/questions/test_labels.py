@@ -182,3 +182,40 @@ def test_the_answer_with_the_opposite_sign_is_another_row():
     for cells, expected in ((opposite, "irrelevant"), (same, "sufficient"), ([], "sufficient")):
         out = by_evidence(lab, question, ("answer",), cells, gold_cells, GOLD, GOLD)
         assert out.label == expected, cells
+
+
+def test_an_expense_printed_as_a_deduction_is_the_same_fact():
+    """The tax note prints "Total income tax provision 6,802"; the income statement (and the next
+    filing's comparative column) prints "Provision for income taxes (6,802)": the sign of an
+    expense is presentation. A revenue row with the opposite sign stays another row."""
+    question = "What was Total income tax provision for the year ended December 31, 2021?"
+    gold_cells = [_cell("gold", "Total income tax provision", "6,802", 6802.0)]
+    lab = CandidateLabel("q", "is", "pooled", "answer", "irrelevant", "no row")
+    deducted = [_cell("is", "Provision for income taxes", "(6,802)", -6802.0)]
+    out = by_evidence(lab, question, ("answer",), deducted, gold_cells, GOLD, GOLD)
+    assert out.label == "sufficient"
+    revenue_gold = [_cell("gold", "Total revenues", "6,802", 6802.0)]
+    reversed_revenue = [_cell("is", "Revenues", "(6,802)", -6802.0)]
+    out = by_evidence(lab, question, ("answer",), reversed_revenue, revenue_gold, GOLD, GOLD)
+    assert out.label == "irrelevant"
+
+
+def test_the_total_of_a_section_named_like_the_row_is_the_same_fact():
+    """The gold prints "Residential real estate 328,010"; the credit-quality table prints it as
+    "Total retained loans" under "Residential real estate": the same figure for the same period.
+    Another section's total, or another period, is not."""
+    question = "What was Residential real estate as of December 31, 2021?"
+    gold_cells = [_cell("gold", "Residential real estate", "328,010", 328010.0)]
+    lab = CandidateLabel("q", "cq", "pooled", "figure", "irrelevant", "coincidence")
+
+    def judged(cells):
+        return by_evidence(lab, question, ("figure",), cells, gold_cells, GOLD, GOLD).label
+
+    total = "Total retained loans"
+    assert judged([_cell("cq", total, "328,010", 328010.0, "Residential real estate")]) == (
+        "sufficient"
+    )
+    assert judged([_cell("cq", total, "328,010", 328010.0, "Auto and other")]) == "irrelevant"
+    assert judged([_cell("cq", total, "328,010", 328010.0, "Residential real estate", 2020)]) == (
+        "irrelevant"
+    )
