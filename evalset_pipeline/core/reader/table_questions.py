@@ -37,6 +37,7 @@ from evalset_pipeline.core.reader.korean_questions import (
     parse_korean_question,
     qualify_korean_question,
 )
+from evalset_pipeline.core.reader.lead_ins import heading_of
 from evalset_pipeline.core.reader.row_labels import (
     _ASIDE,
     _POSSESSIVE,
@@ -191,7 +192,7 @@ def _label_phrase(
     # "Trade receivables (included in accounts receivable, net)": the aside says where the row
     # sits, not what it is; a reader asks for the trade receivables.
     label = _own_words(row)
-    parent = _section(row, table, generic) if table is not None else row.parent
+    parent = heading_of(_section(row, table, generic) if table is not None else row.parent)
     if (
         not parent
         or norm_words(parent) in norm_words(label)
