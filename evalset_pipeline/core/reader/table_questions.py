@@ -277,7 +277,23 @@ _TRAILING_FUNCTION_WORD = re.compile(
 _MEASURE_NUMBER = re.compile(r"^\d{1,2}\s?\.\s?\d{1,2}(?:\s?[A-Z]\b|\s+[a-z])")
 
 
-def _usable_row(row: Row) -> bool:
+# A one-measure table names its measure in full ("PERFORMANCE MEASURE: Percent of required
+# actions cited in reports that are addressed within prescribed timeframes"): such a name is the
+# question's subject however long, where a row label that long elsewhere is a sentence.
+MAX_LABEL = 90
+MAX_CAPTION_LABEL = 200
+
+
+def _caption_measure(table: Table, row: Row) -> bool:
+    """The table's only row, whose label its caption prints: the name of the table's measure."""
+    return (
+        len(table.rows) == 1
+        and len(row.label) <= MAX_CAPTION_LABEL
+        and norm_words(row.label) in norm_words(table.title)
+    )
+
+
+def _usable_row(row: Row, table: Table | None = None) -> bool:
     # A parent that is a footnote or a sentence ("(a) For purposes of calculating ...") is a reading
     # accident, not a section: such a row cannot be named.
     # Nor is one that ends mid-phrase ("Increase in earnings per share, due to"): it introduces
@@ -291,7 +307,7 @@ def _usable_row(row: Row) -> bool:
     )
     return (
         _letters(row.label) >= 3
-        and len(row.label) <= 90
+        and (len(row.label) <= MAX_LABEL or (table is not None and _caption_measure(table, row)))
         and " under " not in row.label
         and SECTION_WORD not in f" {row.label} "
         and "?" not in row.label
@@ -348,7 +364,7 @@ def _cells(
         if any(_RANK.search(c.header) for c in t.columns):
             continue  # a league table ranks: its "Rank" and "Share" columns are positions, not amounts
         for row in t.rows:
-            if not _usable_row(row):
+            if not _usable_row(row, t):
                 continue
             for i, (cell, value) in enumerate(zip(row.cells, row.values, strict=False)):
                 col = t.columns[i] if i < len(t.columns) else None

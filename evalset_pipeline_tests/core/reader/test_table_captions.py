@@ -107,6 +107,33 @@ def test_a_one_measure_table_without_a_label_column_is_named_by_its_caption(tmp_
     assert written.answer == "77%"
 
 
+def test_a_one_measure_tables_long_name_is_asked_in_full(tmp_path):
+    # A measure's full name runs past the length a row label may have elsewhere (there it would
+    # be a sentence); as the table's only row, printed in its caption, it is the subject.
+    long_name = (
+        "Percent of required actions cited in evaluation reports that agencies address within "
+        "prescribed timeframes"
+    )
+    assert len(long_name) > 90
+    page = read_table_page(
+        draw_layer(
+            [
+                [("l", 50, "Table 8.02C")],
+                [("l", 50, f"PERFORMANCE MEASURE: {long_name}")],
+                centred("FY 2013", "FY 2014", "FY 2014"),
+                centred("Results", "Results", "Target"),
+                row("N/A*", "91%", "88%", "80%"),
+            ],
+            tmp_path,
+        )
+    )
+    written = write_table_question(page, AGENCY)
+    assert written is not None
+    assert long_name[11:] in written.question
+    asked = parse_table_question(written.question)
+    assert asked is not None and judge_table_question(asked, page, AGENCY).answer == written.answer
+
+
 def test_caption_and_kind_words():
     assert caption_measure("Table 6.01C PERFORMANCE MEASURE: Number of users of the dashboard") == (
         "Number of users of the dashboard"
