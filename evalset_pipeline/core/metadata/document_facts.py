@@ -7,6 +7,8 @@ as a whole (`reconcile`):
 - one spelling per entity: names equal up to case and punctuation are one entity, spelt the way
   most documents spell it; a short name a release uses ("Amcor Group", "Contoso") that is the
   leading part of exactly one registrant named on a cover joins that registrant;
+- one filer under several names: covers that print one filer identifier (a Commission File
+  Number, `filer_identity.py`) are one filer, and each document lists the filer's other names;
 - one fiscal calendar per filer, by vote over its documents, and the facts that disagree
   flagged (`filer_facts.py`).
 
@@ -23,6 +25,7 @@ from dataclasses import replace
 
 from evalset_pipeline.core.metadata.facts_record import SCHEMA, DocumentFacts
 from evalset_pipeline.core.metadata.filer_facts import reconcile_filers
+from evalset_pipeline.core.metadata.filer_identity import read_filer_ids, with_aliases
 from evalset_pipeline.core.metadata.registrant import entity_key, find_registrant
 from evalset_pipeline.core.metadata.reporting_period import (
     ReportingPeriod,
@@ -64,19 +67,20 @@ def extract_document_facts(
     return DocumentFacts(
         document_sha256,
         path,
-        name,
-        source,
-        confidence,
-        name,
-        form,
-        period.period,
-        period.kind,
-        period.end.isoformat() if period.end else "",
-        period.source,
-        period.confidence,
-        period.calendar.year_end_month,
-        period.calendar_source,
-        period.calendar_confidence,
+        entity=name,
+        entity_source=source,
+        entity_confidence=confidence,
+        entity_as_printed=name,
+        filer_ids=read_filer_ids(page_texts),
+        form=form,
+        period=period.period,
+        period_kind=period.kind,
+        period_end=period.end.isoformat() if period.end else "",
+        period_source=period.source,
+        period_confidence=period.confidence,
+        fiscal_year_end_month=period.calendar.year_end_month,
+        calendar_source=period.calendar_source,
+        calendar_confidence=period.calendar_confidence,
     )
 
 
@@ -90,7 +94,8 @@ def _canonical_names(facts: Sequence[DocumentFacts]) -> dict[str, str]:
 
 
 def reconcile(facts: Iterable[DocumentFacts]) -> list[DocumentFacts]:
-    """One spelling per entity, then one fiscal calendar per filer (see the module docstring)."""
+    """One spelling per entity, the filer's other names, then one fiscal calendar per filer (see
+    the module docstring)."""
     facts = list(facts)
     strong = {
         _base(f.entity): f.entity for f in facts if f.entity and f.entity_source in _STRONG_ENTITY
@@ -107,4 +112,4 @@ def reconcile(facts: Iterable[DocumentFacts]) -> list[DocumentFacts]:
     out = [
         replace(f, entity=names.get(entity_key(f.entity), f.entity)) if f.entity else f for f in out
     ]
-    return reconcile_filers(out)
+    return reconcile_filers(with_aliases(out))

@@ -182,3 +182,11 @@ def test_the_answer_with_the_opposite_sign_is_another_row():
     for cells, expected in ((opposite, "irrelevant"), (same, "sufficient"), ([], "sufficient")):
         out = by_evidence(lab, question, ("answer",), cells, gold_cells, GOLD, GOLD)
         assert out.label == expected, cells
+
+
+def test_a_renamed_filers_statement_is_the_same_company_for_another_period():
+    # one filer under its old name: the gold's company, a year earlier (not another entity)
+    renamed = PageContext("Acme Holdings Inc", "10-K", "2022", "2022-12-31", ("Acme Corp",))
+    out = as_same_table(LABEL, "balance_sheet", "balance_sheet", renamed, GOLD)
+    assert out.label == "supporting" and "another period." in out.rationale
+    assert "entity" not in out.rationale.split(".")[0]
