@@ -119,3 +119,16 @@ def test_without_a_number_the_name_decides_as_before():
     # documents nobody names are no filer's, and never each other's
     anonymous = [DocumentFacts("x", "x.pdf"), DocumentFacts("y", "y.pdf")]
     assert filer_groups(anonymous) == [[0], [1]]
+
+
+def test_a_short_name_joins_the_renamed_filers_name_in_use_at_the_time():
+    old = _facts("Fabrikam Systems Incorporated", 2017, file_number="0-15175")
+    new = _facts("Fabrikam Inc.", 2022, file_number="0-15175")
+    release = DocumentFacts("r", "r.pdf", "Fabrikam", "ticker", 0.8, period_end="2023-03-03")
+    early = DocumentFacts("e", "e.pdf", "Fabrikam", "ticker", 0.8, period_end="2016-06-03")
+    out = reconcile([old, new, release, early])
+    assert [f.entity for f in out[2:]] == ["Fabrikam Inc.", "Fabrikam Systems Incorporated"]
+    assert out[2].aliases == ("Fabrikam Systems Incorporated",)
+    # two filers' names stay apart: the short name joins neither
+    other = _facts("Fabrikam Inc.", 2022, file_number="1-9999")
+    assert reconcile([old, other, release])[2].entity == "Fabrikam"
