@@ -148,7 +148,14 @@ def _print_facts(rows: list[dict], *, data_dir: Path) -> None:
     for r in sorted(rows, key=lambda r: r["path"]):
         t.add_row(
             Text(r["path"]),
-            Text(r["entity"] or "-"),
+            # a renamed filer's other names, and the identifier its covers print
+            Text(
+                "\n".join(
+                    [r["entity"] or "-"]
+                    + [f"also {a}" for a in r.get("aliases") or []]
+                    + list(r.get("filer_ids") or [])
+                )
+            ),
             Text(f"{r['entity_source'] or '-'} {r['entity_confidence']:.2f}"),
             Text(r["form"] or "-"),
             Text(r["period"] or "-"),

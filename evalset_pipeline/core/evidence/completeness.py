@@ -225,28 +225,24 @@ def evidence_judge(
     cannot see whose figure it reads, so a page of another company than the item's gold pages'
     never answers it."""
     from evalset_pipeline.core.judging.base import PageContext
+    from evalset_pipeline.core.metadata.facts_record import DocumentFacts
     from evalset_pipeline.core.pagetext.layer import text_layer_or_empty
     from evalset_pipeline.core.reader.answer_evidence import judge_evidence
 
     pages = {r["unit_id"]: r for r in renders}
-    contexts = {
-        f["document_sha256"]: PageContext(f["entity"], f["form"], f["period"], f["period_end"])
-        for f in facts
-    }
+    contexts = {f["document_sha256"]: DocumentFacts.from_row(dict(f)).page_context() for f in facts}
 
     def context(unit: str) -> PageContext | None:
         r = pages.get(unit)
         return contexts.get(r["document_sha256"]) if r is not None else None
 
-    def entity(unit: str) -> str:
-        c = context(unit)
-        return c.entity if c is not None else ""
-
     def sufficient(item: ItemRef, unit: str) -> bool:
         if unit not in pages:
             return False
-        companies = {entity(g) for g in item.gold_units} - {""}
-        if companies and entity(unit) not in companies:
+        # another company's page never answers; one filer's renamed document is no other company
+        golds = [c for c in map(context, item.gold_units) if c is not None and c.entity]
+        own = context(unit)
+        if golds and not (own is not None and any(own.same_filer(g) for g in golds)):
             return False
         layer = text_layer_or_empty(root / pages[unit]["text_path"])
         return (

@@ -37,13 +37,29 @@ class PageContext:
     form: str = ""
     period: str = ""  # canonical fiscal label, e.g. 2023-Q3
     period_end: str = ""  # ISO date
+    # the filer's other names (one filer under two names: `metadata.filer_identity`): a question
+    # naming any of them is about this page's company
+    aliases: tuple[str, ...] = ()
 
-    def as_dict(self) -> dict[str, str]:
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The registrant's name as the document prints it, then its other names."""
+        return tuple(n for n in (self.entity, *self.aliases) if n)
+
+    def same_filer(self, other: PageContext) -> bool:
+        """Two documents of one filer: one's name is the other's name or one of its aliases
+        (names are spelt one way per corpus, `metadata.document_facts.reconcile`)."""
+        return bool(set(self.names) & set(other.names))
+
+    def as_dict(self) -> dict[str, str | list[str]]:
+        # aliases only when there are some: a context without any keys its cache entries and
+        # evidence as before
         return {
             "registrant": self.entity,
             "form": self.form,
             "fiscal_period": self.period,
             "period_end": self.period_end,
+            **({"registrant_aliases": list(self.aliases)} if self.aliases else {}),
         }
 
 
@@ -61,7 +77,7 @@ class PageView:
         None  # the page's document; part of the judge's and labeller's cache keys
     )
 
-    def context_key(self) -> dict[str, str] | None:
+    def context_key(self) -> dict[str, str | list[str]] | None:
         return self.context.as_dict() if self.context else None
 
 

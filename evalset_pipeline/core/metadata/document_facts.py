@@ -6,7 +6,10 @@ as a whole (`reconcile`):
 
 - one spelling per entity: names equal up to case and punctuation are one entity, spelt the way
   most documents spell it; a short name a release uses ("Amcor Group", "Contoso") that is the
-  leading part of exactly one registrant named on a cover joins that registrant;
+  leading part of exactly one registrant named on a cover joins that registrant (of one filer's
+  several names, the one its cover dated nearest prints);
+- one filer under several names: covers that print one filer identifier (a Commission File
+  Number, `filer_identity.py`) are one filer, and each document lists the filer's other names;
 - one fiscal calendar per filer, by vote over its documents, and the facts that disagree
   flagged (`filer_facts.py`).
 
@@ -20,9 +23,15 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
+from datetime import date
 
 from evalset_pipeline.core.metadata.facts_record import SCHEMA, DocumentFacts
 from evalset_pipeline.core.metadata.filer_facts import reconcile_filers
+from evalset_pipeline.core.metadata.filer_identity import (
+    filer_groups,
+    read_filer_ids,
+    with_aliases,
+)
 from evalset_pipeline.core.metadata.registrant import entity_key, find_registrant
 from evalset_pipeline.core.metadata.reporting_period import (
     ReportingPeriod,
@@ -64,19 +73,20 @@ def extract_document_facts(
     return DocumentFacts(
         document_sha256,
         path,
-        name,
-        source,
-        confidence,
-        name,
-        form,
-        period.period,
-        period.kind,
-        period.end.isoformat() if period.end else "",
-        period.source,
-        period.confidence,
-        period.calendar.year_end_month,
-        period.calendar_source,
-        period.calendar_confidence,
+        entity=name,
+        entity_source=source,
+        entity_confidence=confidence,
+        entity_as_printed=name,
+        filer_ids=read_filer_ids(page_texts),
+        form=form,
+        period=period.period,
+        period_kind=period.kind,
+        period_end=period.end.isoformat() if period.end else "",
+        period_source=period.source,
+        period_confidence=period.confidence,
+        fiscal_year_end_month=period.calendar.year_end_month,
+        calendar_source=period.calendar_source,
+        calendar_confidence=period.calendar_confidence,
     )
 
 
@@ -89,8 +99,30 @@ def _canonical_names(facts: Sequence[DocumentFacts]) -> dict[str, str]:
     return {k: max(c, key=lambda s: (c[s], not s.isupper(), s)) for k, c in spellings.items()}
 
 
+def _name_in_use(f: DocumentFacts, names: set[str], facts: Sequence[DocumentFacts]) -> str:
+    """Of several cover names a short name could be, when they are all one filer's (a renamed
+    registrant: `filer_identity`), the one its cover dated nearest to `f` prints (the latest when
+    either is undated); "" when they are several filers'."""
+    covers = [g for g in facts if g.entity in names and g.entity_source in _STRONG_ENTITY]
+    if len(filer_groups(covers)) != 1:
+        return ""
+
+    def day(end: str) -> int | None:
+        return date.fromisoformat(end).toordinal() if end else None
+
+    own = day(f.period_end)
+
+    def nearest(g: DocumentFacts) -> tuple[float, int]:
+        end = day(g.period_end)
+        gap = abs(end - own) if end is not None and own is not None else float("inf")
+        return gap, -(end or 0)
+
+    return min(covers, key=nearest).entity
+
+
 def reconcile(facts: Iterable[DocumentFacts]) -> list[DocumentFacts]:
-    """One spelling per entity, then one fiscal calendar per filer (see the module docstring)."""
+    """One spelling per entity, the filer's other names, then one fiscal calendar per filer (see
+    the module docstring)."""
     facts = list(facts)
     strong = {
         _base(f.entity): f.entity for f in facts if f.entity and f.entity_source in _STRONG_ENTITY
@@ -100,6 +132,8 @@ def reconcile(facts: Iterable[DocumentFacts]) -> list[DocumentFacts]:
         if f.entity and f.entity_source not in _STRONG_ENTITY:
             base = _base(f.entity)
             matches = {s for b, s in strong.items() if b == base or (base and b.startswith(base))}
+            if len(matches) > 1:
+                matches = {_name_in_use(f, matches, facts)} - {""}
             if len(matches) == 1:
                 f = replace(f, entity=matches.pop(), entity_source=f"{f.entity_source}+corpus")
         out.append(f)
@@ -107,4 +141,4 @@ def reconcile(facts: Iterable[DocumentFacts]) -> list[DocumentFacts]:
     out = [
         replace(f, entity=names.get(entity_key(f.entity), f.entity)) if f.entity else f for f in out
     ]
-    return reconcile_filers(out)
+    return reconcile_filers(with_aliases(out))

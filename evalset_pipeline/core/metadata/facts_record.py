@@ -7,6 +7,8 @@ from dataclasses import asdict, dataclass
 
 import pyarrow as pa
 
+from evalset_pipeline.core.judging.base import PageContext
+
 __all__ = ["DocumentFacts", "SCHEMA"]
 
 SCHEMA = pa.schema(
@@ -17,6 +19,8 @@ SCHEMA = pa.schema(
         ("entity_source", pa.string()),
         ("entity_confidence", pa.float64()),
         ("entity_as_printed", pa.string()),
+        ("filer_ids", pa.list_(pa.string())),
+        ("aliases", pa.list_(pa.string())),
         ("form", pa.string()),
         ("period", pa.string()),
         ("period_kind", pa.string()),
@@ -42,6 +46,10 @@ class DocumentFacts:
     )
     entity_confidence: float = 0.0
     entity_as_printed: str = ""
+    # identifiers the cover prints ("sec-file:0-15175", `filer_identity.read_filer_ids`), and the
+    # other names of the document's filer (a renamed registrant's earlier or later name)
+    filer_ids: tuple[str, ...] = ()
+    aliases: tuple[str, ...] = ()
     form: str = ""
     period: str = ""  # canonical fiscal label (2023-Q2, 2023, 2023-H1, 2023-06)
     period_kind: str = ""
@@ -58,12 +66,20 @@ class DocumentFacts:
 
     def to_row(self) -> dict:
         row = asdict(self)
-        row["conflicts"], row["flags"] = list(self.conflicts), list(self.flags)
+        for name in _LISTS:
+            row[name] = list(getattr(self, name))
         return row
 
     @classmethod
     def from_row(cls, row: dict) -> DocumentFacts:
         known = {k: v for k, v in row.items() if k in cls.__dataclass_fields__}
-        for name in ("conflicts", "flags"):
+        for name in _LISTS:
             known[name] = tuple(known.get(name) or ())
         return cls(**known)
+
+    def page_context(self) -> PageContext:
+        """What a backend is shown beside each of the document's pages."""
+        return PageContext(self.entity, self.form, self.period, self.period_end, self.aliases)
+
+
+_LISTS = ("filer_ids", "aliases", "conflicts", "flags")

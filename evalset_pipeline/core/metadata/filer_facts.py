@@ -1,6 +1,7 @@
 """Facts that agree across a filer's documents: one fiscal year end, distinct periods, conflicts shown.
 
-A filer (documents with one entity, after spellings are joined) has one fiscal year end. Each
+A filer (documents that print one filer identifier, else one entity after spellings are joined:
+`filer_identity.py`) has one fiscal year end. Each
 document says what it knows of it (`fiscal_year_end.py`: its annual period, a statement of its
 year, a year-to-date column, a guess) and the documents vote, the strongest kind of evidence
 first: statements and annual periods outvote columns, and columns outvote guesses. A month in
@@ -26,8 +27,8 @@ from dataclasses import replace
 from datetime import date
 
 from evalset_pipeline.core.metadata.facts_record import DocumentFacts
+from evalset_pipeline.core.metadata.filer_identity import filer_groups
 from evalset_pipeline.core.metadata.fiscal_year_end import CONFIDENCE
-from evalset_pipeline.core.metadata.registrant import entity_key
 from evalset_pipeline.core.metadata.reporting_period import FORM_KINDS, ReportingPeriod
 from evalset_pipeline.core.pagetext.dates import MONTH_NAMES
 from evalset_pipeline.core.pagetext.fiscal import FiscalCalendar
@@ -171,12 +172,10 @@ def _low_confidence(f: DocumentFacts) -> DocumentFacts:
 def reconcile_filers(facts: Sequence[DocumentFacts]) -> list[DocumentFacts]:
     """Each filer's documents in one fiscal calendar, with conflicts and low-confidence facts
     recorded; documents keep their order."""
-    by_filer: dict[str, list[int]] = defaultdict(list)
-    for i, f in enumerate(facts):
-        if f.entity:
-            by_filer[entity_key(f.entity)].append(i)
     out = list(facts)
-    for indices in by_filer.values():
+    for indices in filer_groups(facts):
+        if not any(facts[i].entity or facts[i].filer_ids for i in indices):
+            continue  # a document nobody names is no filer's
         docs = _distinct_periods(_filer_calendar([out[i] for i in indices]))
         for i, f in zip(indices, docs, strict=True):
             out[i] = f

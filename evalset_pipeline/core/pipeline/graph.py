@@ -74,6 +74,7 @@ READS: dict[str, tuple[str, ...]] = {
     "hard_negatives": (
         "page_embeddings",
         "page_metadata",
+        "document_facts",
         "page_profiles",
         "template_groups",
         "page_renders",

@@ -18,16 +18,27 @@ from typing import Any
 import numpy as np
 
 from evalset_pipeline.core.evidence.index import label_key
+from evalset_pipeline.core.metadata.filer_identity import filer_of_name
 from evalset_pipeline.core.metadata.unaskable import SKIP_REASONS
 from evalset_pipeline.core.negatives.comparatives import SCHEMA as COMPARATIVES_SCHEMA
 from evalset_pipeline.core.negatives.comparatives import Comparative, split_comparatives
-from evalset_pipeline.core.negatives.mining import FALLBACK_AXIS, SCHEMA, MiningInput, Negative
+from evalset_pipeline.core.negatives.mining import (
+    FALLBACK_AXIS,
+    SCHEMA,
+    Column,
+    MiningInput,
+    Negative,
+)
 from evalset_pipeline.core.negatives.table_signature import page_signatures
 from evalset_pipeline.core.negatives.table_twins import mine_by_table
 from evalset_pipeline.core.pagetext.periods import period_kind
 from evalset_pipeline.core.pipeline.context import StageContext
 from evalset_pipeline.core.pipeline.page_embeddings import load_page_embeddings
-from evalset_pipeline.core.pipeline.page_metadata import load_page_metadata, load_page_profiles
+from evalset_pipeline.core.pipeline.page_metadata import (
+    load_document_facts,
+    load_page_metadata,
+    load_page_profiles,
+)
 from evalset_pipeline.core.pipeline.page_renders import load_page_renders
 from evalset_pipeline.core.pipeline.result import StageResult
 from evalset_pipeline.core.pipeline.template_groups import load_template_groups
@@ -35,6 +46,7 @@ from evalset_pipeline.core.tables import read_rows, read_table, write_rows, writ
 
 __all__ = ["SCHEMA", "build_hard_negatives", "load_hard_negatives"]
 MAX_LISTED = 20  # page ids listed in asset metadata; counts are always complete
+ENTITY_AXIS = "entity"
 SPARE = (
     3  # extra candidates mined per axis, so a pool keeps k negatives after comparatives leave it
 )
@@ -62,10 +74,17 @@ def build_hard_negatives(ctx: StageContext) -> StageResult:
     templates = load_template_groups(ctx)
     renders = {p.unit_id: p for p in load_page_renders(ctx)}
     axes = list(ctx.config.axes)
+    values: dict[str, Column] = {
+        a: [meta[u].get(a) if u in meta else "" for u in ids] for a in axes
+    }
+    if ENTITY_AXIS in values:
+        # one filer under two names is one entity: its renamed filing is no other entity's
+        filer = filer_of_name(load_document_facts(ctx))
+        values[ENTITY_AXIS] = [filer(v) for v in values[ENTITY_AXIS]]
     data = MiningInput(
         unit_ids=ids,
         templates=[templates.get(u, ("", ""))[0] for u in ids],
-        axis_values={a: [meta[u].get(a) if u in meta else "" for u in ids] for a in axes},
+        axis_values=values,
         embeddings=vectors,
         render_hashes=[renders[u].render_hash for u in ids],
         text_hashes=[renders[u].text_hash for u in ids],

@@ -94,6 +94,8 @@ def _build(ctx: StageContext) -> StageResult:
                     "path": f.path,
                     "entity": f.entity,
                     "entity_source": f.entity_source,
+                    "filer_ids": list(f.filer_ids),
+                    "aliases": list(f.aliases),
                     "form": f.form,
                     "period": f.period,
                     "period_end": f.period_end,
@@ -137,6 +139,10 @@ def load_page_metadata(ctx: StageContext) -> dict[str, PageMetadata]:
 
 
 def load_document_facts(ctx: StageContext) -> list[DocumentFacts]:
+    """Every document's facts ([] before page_metadata ran with document facts, e.g. a data dir
+    from an older version)."""
+    if not ctx.paths.table("document_facts").exists():
+        return []
     return [
         DocumentFacts.from_row(r)
         for r in read_rows(ctx.paths.table("document_facts"), producer="page_metadata")
@@ -144,14 +150,8 @@ def load_document_facts(ctx: StageContext) -> list[DocumentFacts]:
 
 
 def load_document_contexts(ctx: StageContext) -> dict[str, PageContext]:
-    """document sha256 -> the facts a backend is shown beside each of its pages ({} before page_metadata ran
-    with document facts, e.g. a data dir from an older version)."""
-    if not ctx.paths.table("document_facts").exists():
-        return {}
-    return {
-        f.document_sha256: PageContext(f.entity, f.form, f.period, f.period_end)
-        for f in load_document_facts(ctx)
-    }
+    """document sha256 -> the facts a backend is shown beside each of its pages."""
+    return {f.document_sha256: f.page_context() for f in load_document_facts(ctx)}
 
 
 def load_page_profiles(ctx: StageContext) -> dict[str, PageProfile]:

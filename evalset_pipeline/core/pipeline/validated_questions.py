@@ -8,13 +8,18 @@ import pyarrow as pa
 
 from evalset_pipeline.core.backends.factory import backend_identity
 from evalset_pipeline.core.evidence.pools import ANSWER, MINED, answer_cells
+from evalset_pipeline.core.metadata.filer_identity import filer_of_name
 from evalset_pipeline.core.pipeline.candidate_questions import load_candidate_questions
 from evalset_pipeline.core.pipeline.context import StageContext
 from evalset_pipeline.core.pipeline.evidence_index import load_evidence_index
 from evalset_pipeline.core.pipeline.item_pools import load_item_pools
 from evalset_pipeline.core.pipeline.lineage import record_producer
 from evalset_pipeline.core.pipeline.model_calls import stage_backend
-from evalset_pipeline.core.pipeline.page_metadata import load_document_contexts, load_page_metadata
+from evalset_pipeline.core.pipeline.page_metadata import (
+    load_document_contexts,
+    load_document_facts,
+    load_page_metadata,
+)
 from evalset_pipeline.core.pipeline.page_renders import load_page_renders
 from evalset_pipeline.core.pipeline.pages import page_view
 from evalset_pipeline.core.pipeline.result import StageResult
@@ -55,8 +60,10 @@ def build_validated_questions(ctx: StageContext) -> StageResult:
     axes = list(ctx.config.axes)
     root = ctx.paths.root
     contexts = load_document_contexts(ctx)
-    # A question names its company whenever the corpus holds more than one (a user's would).
-    entities = {m.get("entity") for m in meta.values()} - {""}
+    # A question names its company whenever the corpus holds more than one (a user's would); one
+    # filer under two names is one company.
+    filer = filer_of_name(load_document_facts(ctx))
+    entities = {filer(m.get("entity")) for m in meta.values()} - {""}
 
     def values(unit: str) -> dict[str, str]:
         m = meta.get(unit)

@@ -81,11 +81,11 @@ def as_same_table(
         return label
     other = [
         axis
-        for axis, a, b in (
-            ("entity", page.entity, gold.entity),
-            ("period", page.period, gold.period),
+        for axis, differs in (
+            ("entity", page.entity and gold.entity and not page.same_filer(gold)),
+            ("period", page.period and gold.period and page.period != gold.period),
         )
-        if a and b and a != b
+        if differs
     ]
     if not other:
         return label
@@ -249,7 +249,7 @@ def by_evidence(
     (a vision model) keeps its reading. `page_text` gives the page's text when a rule needs it."""
     if label.label == "sufficient" or label.role == "gold":
         return label
-    same_company = page is None or gold is None or not gold.entity or page.entity == gold.entity
+    same_company = page is None or gold is None or not gold.entity or page.same_filer(gold)
     if same_company and ANSWER in found_by and _signs_agree(cells, gold_cells):
         return replace(
             label,

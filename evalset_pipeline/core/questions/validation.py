@@ -250,17 +250,26 @@ def _read(st: _State, answering: Sequence[tuple[PoolPage, Judgment]]) -> _Readin
     for page, j in answering:
         if answers_agree(j.answer or "", cand.answer):
             agreeing.append(page)
-        elif "period" in st.axes and _later_filing(page, cand.gold_values):
+        elif "period" in st.axes and _later_filing(page, cand):
             revisions.append(page)
         else:
             conflicting.append(page)
     return _Reading(agreeing, conflicting, revisions)
 
 
-def _later_filing(page: PoolPage, gold: dict[str, str]) -> bool:
+def _differs(page: PoolPage, cand: Candidate, axis: str) -> bool:
+    """The page's value on an axis is not the gold's; on the entity axis, a page of the gold's
+    filer under another of its names (a renamed registrant) does not differ."""
+    if page.values.get(axis, "") == cand.gold_values.get(axis, ""):
+        return False
+    own, gold = page.page.context, cand.gold.context
+    return not (axis == ENTITY and own is not None and gold is not None and own.same_filer(gold))
+
+
+def _later_filing(page: PoolPage, cand: Candidate) -> bool:
     """A page of the gold's company from a filing for a later period."""
-    entity, period = gold.get(ENTITY), gold.get("period")
-    if not entity or not period or page.values.get(ENTITY) != entity:
+    entity, period = cand.gold_values.get(ENTITY), cand.gold_values.get("period")
+    if not entity or not period or _differs(page, cand, ENTITY):
         return False
     later, own = period_order(page.values.get("period", "")), period_order(period)
     return later is not None and own is not None and later > own
@@ -274,7 +283,7 @@ def _qualifiers_needed(st: _State, reading: _Reading, order: Sequence[str]) -> l
     new = [
         a
         for a in order
-        if a not in st.axes and gold.get(a) and any(p.values.get(a, "") != gold[a] for p in others)
+        if a not in st.axes and gold.get(a) and any(_differs(p, st.cand, a) for p in others)
     ]
     if new:
         return new
@@ -300,7 +309,7 @@ def _settle(
     c = st.cand
     if reading.conflicting:
         reason = _ambiguity(reading.conflicting)
-        if not _differing(c.gold_values, reading.conflicting):
+        if not _differing(c, reading.conflicting):
             reason += "; no axis value tells them apart"
         _leave_main(st, policy, reason, kept, final)
         return
@@ -326,8 +335,9 @@ def _settle(
     )
 
 
-def _differing(gold: dict[str, str], pages: Sequence[PoolPage]) -> list[str]:
-    return sorted({a for p in pages for a, v in gold.items() if v and p.values.get(a, "") != v})
+def _differing(cand: Candidate, pages: Sequence[PoolPage]) -> list[str]:
+    gold = cand.gold_values
+    return sorted({a for p in pages for a, v in gold.items() if v and _differs(p, cand, a)})
 
 
 def _ambiguity(pages: Sequence[PoolPage]) -> str:

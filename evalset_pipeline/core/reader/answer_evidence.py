@@ -394,7 +394,9 @@ class _LayerKey:
 def _read_cached(layer: _LayerKey, context: PageContext | None) -> _Page:
     text = str(layer.layer.get("text") or "")
     values = _table_values(read_tables(layer.layer)) + _text_values(text)
-    return _Page(text, values, _terms(text) | _terms(context.entity if context else ""), context)
+    # the registrant's words are the page's under every name of its filer (a renamed filer)
+    names = " ".join(context.names) if context else ""
+    return _Page(text, values, _terms(text) | _terms(names), context)
 
 
 def _same(f: AnswerFigure, p: _PageValue) -> bool:

@@ -24,7 +24,6 @@ from evalset_pipeline.core.pagetext.text import has_hangul
 from evalset_pipeline.core.reader.answers import answers_agree
 from evalset_pipeline.core.reader.fact_questions import (
     _METRIC_WORD,
-    ENTITY_MATCH_THRESHOLD,
     INFERRED_KINDS,
     ParsedQuestion,
     _en_template,
@@ -33,14 +32,12 @@ from evalset_pipeline.core.reader.fact_questions import (
     parse_question,
     qualify_question,
 )
+from evalset_pipeline.core.reader.registrant_names import ENTITY_MATCH, names_registrant
 
 
 def _entity_matches(name: str, facts: PageFacts) -> bool:
     wanted = _norm_entity(name)
-    return any(
-        fuzz.ratio(wanted, _norm_entity(c)) >= ENTITY_MATCH_THRESHOLD
-        for c in facts.entity_candidates
-    )
+    return any(fuzz.ratio(wanted, _norm_entity(c)) >= ENTITY_MATCH for c in facts.entity_candidates)
 
 
 def answer_from_facts(
@@ -83,15 +80,7 @@ def _checked_context(
 ) -> Judgment | None:
     """A refusal when the page's entity, revision or extra qualifiers contradict the question, else None."""
     for entity in parsed.entities:
-        if not (
-            _entity_matches(entity, facts)
-            or (
-                context is not None
-                and context.entity
-                and fuzz.ratio(_norm_entity(entity), _norm_entity(context.entity))
-                >= ENTITY_MATCH_THRESHOLD
-            )
-        ):
+        if not (_entity_matches(entity, facts) or names_registrant(entity, context)):
             return Judgment(
                 False, None, f"question entity {entity!r} is not the page's ({facts.entity!r})"
             )

@@ -23,9 +23,7 @@ from evalset_pipeline.core.pagetext.periods import (
     parse_periods,
 )
 from evalset_pipeline.core.pagetext.text import HANGUL_SYLLABLES, has_hangul
-
-ENTITY_MATCH_THRESHOLD = 90.0
-
+from evalset_pipeline.core.reader.registrant_names import ENTITY_MATCH
 
 QUESTION_KINDS = (
     "argmax",
@@ -435,8 +433,7 @@ def qualify_question(question: str, qualifiers: Qualifiers) -> str:
         # names the entity being added (so re-qualifying replaces instead of doubling).
         return parsed is not None or (
             new_entity is not None
-            and fuzz.ratio(_norm_entity(candidate), _norm_entity(new_entity))
-            >= ENTITY_MATCH_THRESHOLD
+            and fuzz.ratio(_norm_entity(candidate), _norm_entity(new_entity)) >= ENTITY_MATCH
         )
 
     quals = _Quals()

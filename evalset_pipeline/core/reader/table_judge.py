@@ -17,6 +17,7 @@ from evalset_pipeline.core.pagetext.digits import is_specific
 from evalset_pipeline.core.pagetext.fiscal import effective_year
 from evalset_pipeline.core.pagetext.text import has_hangul
 from evalset_pipeline.core.reader.answers import answers_agree
+from evalset_pipeline.core.reader.registrant_names import names_registrant
 from evalset_pipeline.core.reader.row_labels import (
     LABEL_MATCH,
     _label_score,
@@ -28,7 +29,6 @@ from evalset_pipeline.core.reader.table_captions import column_kind
 from evalset_pipeline.core.reader.table_page import (
     _BASIS,
     _TOTAL,
-    ENTITY_MATCH,
     ROW_WITHOUT_PERIOD,
     TablePage,
     _answer,
@@ -150,21 +150,11 @@ def _whole_column(measure: str, context: PageContext | None) -> bool:
     after the registrant itself (a bank's segment table ends in its own name's column)."""
     if _WHOLE_COLUMN.match(measure):
         return True
-    return bool(
-        context is not None
-        and context.entity
-        and fuzz.ratio(norm_words(measure), norm_words(context.entity)) >= ENTITY_MATCH
-    )
+    return names_registrant(measure, context)
 
 
 def _entity_ok(entity: str, text: str, context: PageContext | None) -> bool:
-    if not entity:
-        return True
-    if (
-        context is not None
-        and context.entity
-        and fuzz.ratio(norm_words(entity), norm_words(context.entity)) >= ENTITY_MATCH
-    ):
+    if not entity or names_registrant(entity, context):
         return True
     return norm_words(entity) in norm_words(text)
 

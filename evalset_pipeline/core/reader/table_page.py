@@ -25,9 +25,6 @@ ROW_WITHOUT_PERIOD = (
 )
 
 
-ENTITY_MATCH = 90.0
-
-
 _SPANS = {3: "three months", 6: "six months", 9: "nine months", 12: "year"}
 
 

@@ -38,6 +38,7 @@ from evalset_pipeline.core.reader.korean_questions import (
     qualify_korean_question,
 )
 from evalset_pipeline.core.reader.lead_ins import heading_of
+from evalset_pipeline.core.reader.registrant_names import names_registrant
 from evalset_pipeline.core.reader.row_labels import (
     _ASIDE,
     _POSSESSIVE,
@@ -59,7 +60,6 @@ from evalset_pipeline.core.reader.table_judge import (
 from evalset_pipeline.core.reader.table_page import (
     _BASIS,
     _TOTAL,
-    ENTITY_MATCH,
     MAX_MEASURE_WORDS,
     ROW_WITHOUT_PERIOD,
     TablePage,
@@ -438,12 +438,7 @@ def write_table_question(
         labelled_in.setdefault(key[0], set()).add(id(t))
     phrased = []
     for (t, r, i, phrase), key in zip(cells, keys, strict=False):
-        if (
-            t.subject
-            and context is not None
-            and context.entity
-            and fuzz.ratio(norm_words(t.subject), norm_words(context.entity)) >= ENTITY_MATCH
-        ):
+        if t.subject and names_registrant(t.subject, context):
             t = replace(t, subject="")  # a running header naming the company is no section
         generic = (
             bool(_GENERIC_LABEL.match(r.label.strip()))
@@ -462,12 +457,7 @@ def write_table_question(
             # A Korean table's heading names what its rows are ("예산", "재고자산"): a row is asked
             # under it ("예산 중 일반회계"), as a reader of the page would.
             generic = True
-        if (
-            context is not None
-            and context.entity
-            and fuzz.token_set_ratio(norm_words(r.label), norm_words(context.entity))
-            >= ENTITY_MATCH
-        ):
+        if names_registrant(r.label, context, fuzz.token_set_ratio):
             continue  # a row naming the registrant (issuer of a debt table) says what, not which figure
         phrased.append((t, r, i, phrase, _label_phrase(r, t, generic, language)))
     if not phrased:

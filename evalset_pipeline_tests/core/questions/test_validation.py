@@ -1,8 +1,9 @@
 """The validation algorithm, driven by a scripted judge whose truth table the test controls."""
 
+from dataclasses import replace
 from pathlib import Path
 
-from evalset_pipeline.core.judging.base import Judgment, LabelResult, PageView
+from evalset_pipeline.core.judging.base import Judgment, LabelResult, PageContext, PageView
 from evalset_pipeline.core.questions.funnel import summarize
 from evalset_pipeline.core.questions.validation import (
     DISTRACTOR,
@@ -212,3 +213,25 @@ def test_a_page_printing_the_gold_figure_for_its_row_is_evidence_even_if_the_jud
     c = cand("a", "Q?", "80", pool, evidence=frozenset({"statement"}))
     kept, _ = validate([c], judge, AXES)
     assert [(k.slice, k.acceptable) for k in kept] == [("main", ["a-gold", "statement"])]
+
+
+def test_a_renamed_filers_page_differs_on_the_period_only():
+    # the gold's filer under its former name (one filer: its document lists the other name)
+    gold_doc = PageContext("Acme", aliases=("Acme Systems",))
+    old_doc = PageContext("Acme Systems", aliases=("Acme",))
+    d1 = PoolPage(
+        replace(view("d1"), context=old_doc),
+        DISTRACTOR,
+        "period",
+        {**GOLD, "entity": "Acme Systems", "period": "2023-Q3"},
+        ("mined",),
+    )
+    c = Candidate(
+        "a", replace(view("a-gold"), context=gold_doc), dict(GOLD), "Q?", "Cloud", "en", [d1]
+    )
+    qualified = "Q [period=2024-Q3]?"
+    judge = ScriptedJudge(
+        {"Q?": {"a-gold": "Cloud", "d1": "Devices"}, qualified: {"a-gold": "Cloud"}}
+    )
+    kept, _ = validate([c], judge, AXES)
+    assert [(k.question, k.qualified_axes) for k in kept] == [(qualified, ["period"])]
