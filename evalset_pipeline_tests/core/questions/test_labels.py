@@ -219,6 +219,8 @@ def test_the_total_of_a_section_named_like_the_row_is_the_same_fact():
     assert judged([_cell("cq", total, "328,010", 328010.0, "Residential real estate", 2020)]) == (
         "irrelevant"
     )
+
+
 def test_a_renamed_filers_statement_is_the_same_company_for_another_period():
     # one filer under its old name: the gold's company, a year earlier (not another entity)
     renamed = PageContext("Acme Holdings Inc", "10-K", "2022", "2022-12-31", ("Acme Corp",))
