@@ -28,16 +28,16 @@ from evalset_pipeline.core.reader.fact_questions import (
     ParsedQuestion,
     _en_template,
     _ko_template,
-    _norm_entity,
     parse_question,
     qualify_question,
 )
 from evalset_pipeline.core.reader.registrant_names import ENTITY_MATCH, names_registrant
+from evalset_pipeline.core.reader.row_labels import norm_words
 
 
 def _entity_matches(name: str, facts: PageFacts) -> bool:
-    wanted = _norm_entity(name)
-    return any(fuzz.ratio(wanted, _norm_entity(c)) >= ENTITY_MATCH for c in facts.entity_candidates)
+    wanted = norm_words(name)
+    return any(fuzz.ratio(wanted, norm_words(c)) >= ENTITY_MATCH for c in facts.entity_candidates)
 
 
 def answer_from_facts(
@@ -93,7 +93,7 @@ def _checked_context(
             False, None, "question asks for figures as originally reported; page is restated"
         )
     for axis, value in parsed.extras:
-        if _norm_entity(value) not in _norm_entity(facts.text):
+        if norm_words(value) not in norm_words(facts.text):
             return Judgment(False, None, f"{axis} {value!r} not stated on page")
     return None
 

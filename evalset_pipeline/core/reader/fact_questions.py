@@ -24,6 +24,7 @@ from evalset_pipeline.core.pagetext.periods import (
 )
 from evalset_pipeline.core.pagetext.text import HANGUL_SYLLABLES, has_hangul
 from evalset_pipeline.core.reader.registrant_names import ENTITY_MATCH
+from evalset_pipeline.core.reader.row_labels import norm_words
 
 QUESTION_KINDS = (
     "argmax",
@@ -395,11 +396,6 @@ def _parsed(kind: str, m: re.Match[str], base: str, language: str, quals: _Quals
     )
 
 
-def _norm_entity(name: str) -> str:
-    text = unicodedata.normalize("NFKC", name).casefold()
-    return re.sub(r"[^\w]+", " ", text).strip()
-
-
 _KO_REVISION_TEXT = {"restated": "정정 공시 기준", "original": "최초 공시 기준"}
 
 
@@ -433,7 +429,7 @@ def qualify_question(question: str, qualifiers: Qualifiers) -> str:
         # names the entity being added (so re-qualifying replaces instead of doubling).
         return parsed is not None or (
             new_entity is not None
-            and fuzz.ratio(_norm_entity(candidate), _norm_entity(new_entity)) >= ENTITY_MATCH
+            and fuzz.ratio(norm_words(candidate), norm_words(new_entity)) >= ENTITY_MATCH
         )
 
     quals = _Quals()
