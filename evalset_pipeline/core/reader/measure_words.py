@@ -20,7 +20,7 @@ _MEASURE = re.compile(
     r"benefits?|payments?|paid|pay|cash|amounts?|assets?|liabilit(?:y|ies)|equity|debt|"
     r"borrowings?|loans?|deposits?|capital|goodwill|intangibles?|inventor(?:y|ies)|receivables?|"
     r"payables?|accru\w*|depreciation|amortization|impairments?|tax(?:es)?|dividends?|shares?|"
-    r"stock|prices?|values?|balances?|interest|returns?|yields?|ratios?|rates?|percent(?:ages?)?|"
+    r"stock|prices?|values?|balances?|interests?|returns?|yields?|ratios?|rates?|percent(?:ages?)?|"
     r"growth|changes?|increases?|decreases?|headcount|employees?|customers?|members(?:hips?)?|"
     r"subscribers?|users?|stores?|units?|volumes?|backlog|orders?|bookings?|reserves?|provisions?|"
     r"allowances?|charges?|fees?|commissions?|premiums?|claims?|spend(?:ing)?|expenditures?|"
@@ -54,12 +54,23 @@ def is_name(label: str) -> bool:
     the table's own sum, asked as its total rules say (`table_questions._label_phrase`)."""
     if re.match(r"(?i)(?:sub)?total\b", label.strip()):
         return False
-    words = [w for w in re.findall(r"[^\W\d_][\w&'.-]*", label) if w.lower() not in FUNCTION_WORDS]
+    words = [
+        w
+        for w in re.findall(r"[^\W\d_][\w&'.-]*", label)
+        if w.lower() not in FUNCTION_WORDS and not _CONNECTOR.fullmatch(w)
+    ]
     return (
         bool(words)
         and not names_measure(label)
         and all(w[0].isupper() or _GROUP_WORD.match(w) for w in words)
+        # "Distributions and other": a sentence-case label's one word is capitalised as its
+        # first; a name is one word, or capitalises more than its first ("South Korea")
+        and (len(words) > 1 or len(label.split()) == 1 or bool(_GROUP_WORD.match(words[0])))
     )
+
+
+# Words a name joins its parts with ("Western Hemisphere excluding U.S.").
+_CONNECTOR = re.compile(r"excluding|including|except|ex")
 
 
 # A table "by segment", "by geographic area" or "attributed to the reportable segments" has
@@ -94,6 +105,13 @@ _NOT_THE_MEASURE = re.compile(
 )
 
 
+# Nouns that name a part of a filing, not a measure.
+_DOCUMENT_NOUN = re.compile(
+    r"(?i)statements?|sheets?|schedules?|tables?|summary|data|reports?|information|results|notes?|"
+    r"graphs?|charts?|highlights"
+)
+
+
 # Words that make a measure of a measure word before it ("total", "net", "cumulative").
 _MODIFIER = re.compile(r"(?i)total|net|gross|cumulative|annual|long-lived|comparable|consolidated")
 
@@ -115,8 +133,8 @@ def heading_measure(heading: str) -> str:
         while first > 0 and _MODIFIER.fullmatch(words[first - 1]):
             first -= 1  # "cumulative total return" of "Comparison of five-year cumulative …"
         words = words[first:]
-    if len(words) > MAX_MEASURE_WORDS:
-        return ""
+    if len(words) > MAX_MEASURE_WORDS or any(_DOCUMENT_NOUN.fullmatch(w) for w in words):
+        return ""  # "Consolidated Statements of Changes": a statement's title, not a measure
     shouted = all(w.isupper() for w in words if any(c.isalpha() for c in w))
     # An acronym stays as printed ("EBITDA"); a heading set in capitals is said in lower case.
     return " ".join(

@@ -493,10 +493,11 @@ def write_table_question(
             cents
             and re.fullmatch(r"[A-Z]{3}", unit)
             and not names_per_share(f"{row.parent} {row.label}")
+            and not re.search(r"\bper\b", f"{row.parent} {row.label}", re.I)
         ):
-            # Dollars and cents with no scale are a per-share figure or a price; a label that does
-            # not say so ("MN NRD resolution" of an EPS bridge, "PEER GROUP" of a performance
-            # graph) would be asked as if it were an amount.
+            # Dollars and cents with no scale are a per-share figure, a price or a figure per
+            # something ("revenue per paying membership"); a label that does not say so ("MN NRD
+            # resolution" of an EPS bridge) would be asked as if it were an amount.
             continue
         question = (
             korean_question(label, phrase)

@@ -191,6 +191,14 @@ _HEADCOUNT = re.compile(
 )
 
 
+# A label of an amount among share rows: "Common stock, $0.01 par value", "Treasury stock, at
+# cost", and one that counts its shares in words ("Treasury shares (1 and 2 million shares,
+# respectively)") prints their amount.
+_MONEY_LABEL = re.compile(
+    r"par\s+value|\$|at\s+cost|\bamount|\d\s+(?:(?:million|thousand|billion)\s+)?shares", re.I
+)
+
+
 def _scale(table: Table) -> str:
     """The scale of the table's unit alone ("thousands" of "USD thousands"), "" when none."""
     last = table.unit.split()[-1] if table.unit else ""
@@ -220,7 +228,7 @@ def cell_unit(table: Table, row: Row, column: int | None = None) -> str:
             r"per\s+share|price|value|\$|amount", header, re.I
         ):
             return table.share_scale or _scale(table)  # a "Shares Granted" column counts shares
-    money = bool(re.search(r"par\s+value|\$|at\s+cost|\bamount", label, re.I))
+    money = bool(_MONEY_LABEL.search(label))
     if not money and (
         _SHARE_COUNT.search(label)
         or (not _PER_SHARE_ROW.search(label) and _SHARE_COUNT.search(parent))
@@ -345,7 +353,9 @@ def _exemption(table: Table, label: str, parent: str) -> str:
         _, phrase, need = max(named)
         kind = _exception_kind(phrase)
         rest = " ".join(w for w in norm_words(label).split() if _stem(w) not in need)
-        if kind == "count" and (_money_words(rest) or _NOT_A_COUNT.search(rest) or "$" in label):
+        if kind == "count" and (
+            _money_words(rest) or _NOT_A_COUNT.search(rest) or _MONEY_LABEL.search(label)
+        ):
             return ""
         return kind
     return ""

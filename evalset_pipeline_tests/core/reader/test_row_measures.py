@@ -16,9 +16,25 @@ from evalset_pipeline_tests.core.reader.test_table_reader import centred, draw_l
 
 
 def test_a_name_is_told_from_a_measure() -> None:
-    for name in ("South Korea", "Jean-Philippe Courtois", "Other countries", "Intelligent Cloud"):
+    for name in (
+        "South Korea",
+        "Jean-Philippe Courtois",
+        "Other countries",
+        "Intelligent Cloud",
+        "Western Hemisphere excluding U.S.",
+        "Japan",
+    ):
         assert is_name(name), name
-    for measure in ("Total revenue", "Hardware and software", "Stock Awards", "Total", "Other"):
+    for measure in (
+        "Total revenue",
+        "Hardware and software",
+        "Stock Awards",
+        "Total",
+        "Other",
+        "Total Company",
+        "Distributions and other",
+        "Noncontrolling Interests",
+    ):
         assert not is_name(measure), measure
 
 
@@ -34,7 +50,13 @@ def test_the_measure_a_heading_names() -> None:
     assert heading_measure("Total Compensation ($)") == "total compensation"
     assert heading_measure("The following table presents net revenues") == "net revenues"
     assert heading_measure("Top 20 country exposures (excluding the U.S.)") == "exposures"
-    for none in ("SELECTED FINANCIAL DATA", "CONSOLIDATED BALANCE SHEETS", "Executive officers"):
+    for none in (
+        "SELECTED FINANCIAL DATA",
+        "CONSOLIDATED BALANCE SHEETS",
+        "Executive officers",
+        "Consolidated Statements of Changes in Equity",
+        "Supplementary Sales Data",
+    ):
         assert heading_measure(none) == "", none
 
 

@@ -36,6 +36,10 @@ def test_a_heading_exempts_the_rows_it_names_from_its_scale(tmp_path):
     assert cell_unit(table, by_label(table, "Paid memberships at end of period")) == "thousands"
     revenue_per = by_label(table, "Average monthly revenue per paying membership")
     assert cell_unit(table, revenue_per) == "USD"
+    # and a question about it reads back in dollars
+    page = read_table_page(layer)
+    asked = parse_table_question("What was Average monthly revenue per paying membership in 2015?")
+    assert judge_table_question(asked, page).answer == "8.15 (USD)"
 
 
 def test_exempted_ratios_margins_and_counts(tmp_path):
@@ -68,6 +72,7 @@ def test_share_counts_a_heading_exempts_are_printed_as_they_are(tmp_path):
             row("Net income", "52,100", "48,300", dollar=True),
             row("Basic net income per share", "1.04", "0.97", dollar=True),
             row("Weighted average shares outstanding", "50,096,154", "49,793,814"),
+            row("Treasury shares (1 and 2 million shares, respectively)", "(12)", "(25)"),
         ],
         tmp_path,
     )
@@ -75,6 +80,9 @@ def test_share_counts_a_heading_exempts_are_printed_as_they_are(tmp_path):
     assert cell_unit(table, by_label(table, "Basic net income per share")) == "USD"
     assert cell_unit(table, by_label(table, "Weighted average shares outstanding")) == ""
     assert cell_unit(table, by_label(table, "Net income")) == "USD thousands"
+    # a label that counts its shares in words prints their amount
+    treasury = by_label(table, "Treasury shares (1 and 2 million shares, respectively)")
+    assert cell_unit(table, treasury) == "USD thousands"
 
 
 def test_as_noted_names_no_rows(tmp_path):
