@@ -54,6 +54,7 @@ def is_name(label: str) -> bool:
     the table's own sum, asked as its total rules say (`table_questions._label_phrase`)."""
     if re.match(r"(?i)(?:sub)?total\b", label.strip()):
         return False
+    label = re.sub(r"\([^()]*\)", " ", label)  # "(Note 14)", "(excluding U.S.)": no part of a name
     words = [
         w
         for w in re.findall(r"[^\W\d_][\w&'.-]*", label)

@@ -33,6 +33,7 @@ def test_a_name_is_told_from_a_measure() -> None:
         "Other",
         "Total Company",
         "Distributions and other",
+        "Distributions and other (Note 14)",
         "Noncontrolling Interests",
     ):
         assert not is_name(measure), measure
