@@ -25,6 +25,7 @@ from evalset_pipeline.core.reader.row_labels import (
     norm_words,
     same_item,
 )
+from evalset_pipeline.core.reader.row_measures import measure_label, own_words
 from evalset_pipeline.core.reader.table_captions import column_kind
 from evalset_pipeline.core.reader.table_page import (
     _BASIS,
@@ -97,6 +98,16 @@ def _row_score(q: TableQuestion, row: Row, table: Table | None = None) -> float:
     if q.parent and not _parent_fits(q.parent, row, table.subject if table else ""):
         return 0.0
     score = _label_score(q.label, row.label)
+    if (
+        score < LABEL_MATCH
+        and table is not None
+        and row.label
+        and norm_words(own_words(row)) in norm_words(q.label)  # (cheap: most rows end here)
+    ):
+        # "revenue from South Korea" asked of the row "South Korea" of a revenue table
+        composed = measure_label(row, table)
+        if composed:
+            score = max(score, _label_score(q.label, composed))
     if _TOTAL.match(row.label.strip()):
         section = row.parent or (table.subject if table else "")
         if section:

@@ -38,9 +38,10 @@ from evalset_pipeline.core.reader.korean_questions import (
     qualify_korean_question,
 )
 from evalset_pipeline.core.reader.lead_ins import heading_of
+from evalset_pipeline.core.reader.measure_words import BY_GROUP, is_name, names_measure
+from evalset_pipeline.core.reader.measure_words import section_measure as section_measure
 from evalset_pipeline.core.reader.registrant_names import names_registrant
 from evalset_pipeline.core.reader.row_labels import (
-    _ASIDE,
     _POSSESSIVE,
     label_words,
     named_alike,
@@ -50,6 +51,8 @@ from evalset_pipeline.core.reader.row_labels import (
 from evalset_pipeline.core.reader.row_labels import FUNCTION_WORDS as FUNCTION_WORDS
 from evalset_pipeline.core.reader.row_labels import content_words as content_words
 from evalset_pipeline.core.reader.row_labels import same_label as same_label
+from evalset_pipeline.core.reader.row_measures import measure_label
+from evalset_pipeline.core.reader.row_measures import own_words as _own_words
 from evalset_pipeline.core.reader.table_captions import column_kind
 from evalset_pipeline.core.reader.table_judge import (
     _STATISTIC_COLUMN,
@@ -181,17 +184,18 @@ def _section(row: Row, table: Table, generic: bool) -> str:
     return table.subject if generic else ""
 
 
-def _own_words(row: Row) -> str:
-    """A row's label as a question names it when nothing else is needed: asides left out."""
-    return _ASIDE.sub("", row.label).strip() or row.label.strip()
-
-
 def _label_phrase(
-    row: Row, table: Table | None = None, generic: bool = False, language: str = "en"
+    row: Row,
+    table: Table | None = None,
+    generic: bool = False,
+    language: str = "en",
+    label: str = "",
 ) -> str:
-    # "Trade receivables (included in accounts receivable, net)": the aside says where the row
-    # sits, not what it is; a reader asks for the trade receivables.
-    label = _own_words(row)
+    """The row as the question names it: `label` (else its own words) and its section. "Trade
+    receivables (included in accounts receivable, net)": the aside says where the row sits, not
+    what it is; a reader asks for the trade receivables. A lead-in sentence kept as the section
+    is asked by its subject (`lead_ins`)."""
+    label = label or _own_words(row)
     parent = heading_of(_section(row, table, generic) if table is not None else row.parent)
     if (
         not parent
@@ -216,22 +220,6 @@ _GENERIC_LABEL = re.compile(
     r"(?:합|소|총)\s*계|계|기\s*타|증\s*감(?:\s*률)?|비\s*율|구\s*성\s*비)$",
     re.I,
 )
-
-
-# A table "by segment", "by geographic area" or "attributed to the reportable segments" has
-# segments for rows: "More Personal Computing" names where a figure belongs, not what it is, and is
-# asked under the table's heading or not at all.
-_BY_GROUP = re.compile(
-    r"\b(?:by|to|among|across|between)\s+(?:(?:the|our|its|major|reportable|operating|business)\s+){0,3}"
-    r"(?:segments?|divisions?|regions?|geograph\w*|countr\w*|(?:geographic\s+)?areas?)\b",
-    re.I,
-)
-
-
-def section_measure(section: str) -> str:
-    """What a section's figures are, without how its rows are grouped: "Net revenues by
-    geographic region" -> "Net revenues"."""
-    return _BY_GROUP.sub("", section).strip(" ,:;") or section
 
 
 _COMPANY = re.compile(
@@ -443,14 +431,23 @@ def write_table_question(
         generic = (
             bool(_GENERIC_LABEL.match(r.label.strip()))
             or len(tables_of[key]) > 1
-            or bool(_BY_GROUP.search(t.title))
+            or bool(BY_GROUP.search(t.title))
             or bool(_BASIS.search(t.subject))
             # A row the page prints in several tables (a portfolio's table beside another's, for
             # other dates) is asked under its own table's heading where there is one.
             or (len(labelled_in[key[0]]) > 1 and bool(t.subject))
         )
+        composed = ""
         if generic and not r.parent and not t.subject:
-            continue
+            # No heading to ask it under: a name row of a table "by region" (or one the page
+            # prints in several tables) is told apart by the measure its table names, if any.
+            if language != "en" or (
+                _GENERIC_LABEL.match(r.label.strip()) and not BY_GROUP.search(t.title)
+            ):
+                continue
+            composed = measure_label(r, t)
+            if not composed:
+                continue
         if language == "ko" and generic and _GENERIC_LABEL.match(r.label.strip()):
             continue  # "재고자산 중 합계" is no way to ask for a total: left unasked
         if language == "ko" and t.subject:
@@ -459,7 +456,20 @@ def write_table_question(
             generic = True
         if names_registrant(r.label, context, fuzz.token_set_ratio):
             continue  # a row naming the registrant (issuer of a debt table) says what, not which figure
-        phrased.append((t, r, i, phrase, _label_phrase(r, t, generic, language)))
+        label = _label_phrase(r, t, generic, language, composed)
+        if (
+            not composed
+            and language == "en"
+            and is_name(_own_words(r))
+            and not names_measure(f"{label} {phrase}")
+        ):
+            # "What was South Korea in 2022?" names no measure: a name row is asked by the one
+            # its table names ("revenue from South Korea"), or, its table naming none, not at all.
+            composed = measure_label(r, t)
+            if not composed:
+                continue
+            label = _label_phrase(r, t, generic, language, composed)
+        phrased.append((t, r, i, phrase, label))
     if not phrased:
         return None
     # Prefer the page's own (latest) period.
@@ -481,17 +491,21 @@ def write_table_question(
     rotated = pool[first:] + pool[:first]
     rotated.sort(key=lambda c: (" column " in c[3], c[4] != _own_words(c[1])))
     for table, row, col, phrase, label in rotated:
-        verb = "were" if _plural(row.label) else "was"
+        # a composed label's number is its measure's ("revenues from …"), else the row's
+        verb = (
+            "were" if _plural(row.label if label.startswith(_own_words(row)) else label) else "was"
+        )
         unit = cell_unit(table, row, col)
         cents = "." in (row.cells[col] or "")
         if (
             cents
             and re.fullmatch(r"[A-Z]{3}", unit)
             and not names_per_share(f"{row.parent} {row.label}")
+            and not re.search(r"\bper\b", f"{row.parent} {row.label}", re.I)
         ):
-            # Dollars and cents with no scale are a per-share figure or a price; a label that does
-            # not say so ("MN NRD resolution" of an EPS bridge, "PEER GROUP" of a performance
-            # graph) would be asked as if it were an amount.
+            # Dollars and cents with no scale are a per-share figure, a price or a figure per
+            # something ("revenue per paying membership"); a label that does not say so ("MN NRD
+            # resolution" of an EPS bridge) would be asked as if it were an amount.
             continue
         question = (
             korean_question(label, phrase)

@@ -71,6 +71,7 @@ from evalset_pipeline.core.reader.table_units import (
     _share_scale,
     _units,
     cell_unit,
+    is_base_index,
     names_per_share,
 )
 
@@ -387,9 +388,12 @@ def _table_of(
     valued = sum(1 for r in rows if any(v is not None for v in r.values))
     if valued == 0 or (valued == 1 and len(cols) == 1 and not headers):
         return None  # a running footer with its page number ("Annual Report on Form 10-K  54")
-    unit, per_share = _units(heading_all, page_text)
+    unit, per_share, exceptions = _units(heading_all, page_text)
     if not unit and previous is not None and not headers:
         unit, per_share = previous.unit, previous.per_share_unit
+        exceptions = previous.exceptions
+    if is_base_index(rows, heading_all):
+        unit, per_share, exceptions = "", "", ()  # points of an index, not the page's money
     shares = _share_scale(heading_all) or (previous.share_scale if previous is not None else "")
     top_y = lines[top].y0 if top < len(lines) else lines[block.start].y0
     return Table(
@@ -402,6 +406,7 @@ def _table_of(
         round(lines[block.end].y1, 2),
         subject,
         shares,
+        exceptions,
     )
 
 

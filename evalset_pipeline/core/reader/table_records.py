@@ -49,3 +49,6 @@ class Table:
         ""  # the heading line a table sits under ("Optical Communications"), "" when none
     )
     share_scale: str = ""  # "thousands" of "(… except treasury stock shares in thousands)"
+    # The rows the heading exempts from its scale, as it names them: ("per share data", "revenue
+    # per membership") of "(in thousands, except per share data and revenue per membership)".
+    exceptions: tuple[str, ...] = ()

@@ -1,6 +1,7 @@
 """A table's units: scale and currency from its heading ("(in millions, except per share
 amounts)", "(단위: 백만원)") or, failing that, the page, and the unit of one cell (per-share
-figures, share and head counts keep their own).
+figures, share and head counts, and the rows the heading's "except …" clause names keep their
+own). A base-100 index (a stock performance graph's table) has none.
 """
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ from __future__ import annotations
 import re
 
 from evalset_pipeline.core.pagetext.korean import SCALE_WORDS
+from evalset_pipeline.core.reader.row_labels import FUNCTION_WORDS, norm_words
 from evalset_pipeline.core.reader.table_cells import _DASH
 from evalset_pipeline.core.reader.table_records import Row, Table
 
@@ -87,8 +89,9 @@ def _unit_phrase(text: str) -> str:
     return ""
 
 
-def _units(heading: str, page: str) -> tuple[str, str]:
-    """(unit, per-share unit) from the table's heading, else from the whole page."""
+def _units(heading: str, page: str) -> tuple[str, str, tuple[str, ...]]:
+    """(unit, per-share unit, the rows exempted from the scale) from the table's heading, else
+    from the whole page."""
     phrase = _unit_phrase(heading) or _unit_phrase(page)
     scale = _scale_of(phrase) if phrase else None
     currency = _currency_of(phrase) if phrase else None
@@ -100,7 +103,33 @@ def _units(heading: str, page: str) -> tuple[str, str]:
     per_share = (
         currency or "" if _PER_SHARE.search(phrase or "") or _PER_SHARE.search(heading) else ""
     )
-    return unit, per_share
+    return unit, per_share, exceptions_of(phrase)
+
+
+# "(in thousands, except per share data and revenue per membership)", "(in millions, except per
+# share amounts, ratios and number of stores)": the clause names the rows the scale is not for.
+_EXCEPT = re.compile(r"\bexcept(?:\s+for)?\s+([^()]*)", re.I)
+
+
+# "except as noted", "except where otherwise indicated": a clause that names no rows
+_VAGUE = re.compile(
+    r"(?i)\b(?:as|where|when|if|unless|otherwise|noted|indicated|stated|specified|disclosed)\b"
+)
+
+
+def exceptions_of(phrase: str) -> tuple[str, ...]:
+    """The rows a unit phrase exempts from its scale, as it names them ("per share data",
+    "revenue per membership"): its "except …" clause split at commas and "and". A part that
+    gives its own scale ("shares in thousands") is `_share_scale`'s, not an exception."""
+    m = _EXCEPT.search(phrase)
+    if m is None:
+        return ()
+    out = []
+    for part in re.split(r",|;|&|\band\b", m.group(1)):
+        part = " ".join(part.split()).strip(" .").lower()
+        if part and not _VAGUE.search(part) and _scale_of(f"({part})") is None:
+            out.append(part)
+    return tuple(out)
 
 
 def _page_currency(page: str) -> str | None:
@@ -145,16 +174,28 @@ _SHARE_COUNT = re.compile(
 
 
 _COUNT_ROW = re.compile(
-    r"\b(?:membership|members|claims(?:\s+processed)?|customers|subscribers|accounts\s+opened|"
+    r"\b(?:memberships?|members|claims(?:\s+processed)?|customers|subscribers|accounts\s+opened|"
     r"stores|locations|prescriptions|visits|connections|units\s+sold|policies\s+in\s+force)\b",
     re.I,
 )
+
+
+# "Paid memberships", "paid subscribers": "paid" says which are counted, not an amount paid.
+_PAID_COUNT = re.compile(r"(?i)\bpaid\s+(?=(?:memberships?|members|subscribers|customers)\b)")
 
 
 _HEADCOUNT = re.compile(
     r"^(?:total\s+|average\s+|number\s+of\s+)?(?:full[\s-]time\s+)?(?:employees|headcount|head\s+count|associates)\b|"
     r"\bheadcount\b|\bhead\s+count\b|\bnumber\s+of\b|\bemployees\s+at\b|임직원\s*수|직원\s*수|종업원\s*수|인원",
     re.I,
+)
+
+
+# A label of an amount among share rows: "Common stock, $0.01 par value", "Treasury stock, at
+# cost", and one that counts its shares in words ("Treasury shares (1 and 2 million shares,
+# respectively)") prints their amount.
+_MONEY_LABEL = re.compile(
+    r"par\s+value|\$|at\s+cost|\bamount|\d\s+(?:(?:million|thousand|billion)\s+)?shares", re.I
 )
 
 
@@ -187,24 +228,30 @@ def cell_unit(table: Table, row: Row, column: int | None = None) -> str:
             r"per\s+share|price|value|\$|amount", header, re.I
         ):
             return table.share_scale or _scale(table)  # a "Shares Granted" column counts shares
-    money = bool(re.search(r"par\s+value|\$|at\s+cost|\bamount", label, re.I))
+    money = bool(_MONEY_LABEL.search(label))
     if not money and (
         _SHARE_COUNT.search(label)
         or (not _PER_SHARE_ROW.search(label) and _SHARE_COUNT.search(parent))
     ):
+        if not table.share_scale and _exemption(table, label, parent) == "count":
+            return ""  # "(in thousands, except share and per share data)": shares as printed
         return table.share_scale or _scale(table)  # shares, in the table's (or their own) scale
     if _PER_SHARE_ROW.search(label) or (_PER_SHARE_ROW.search(parent) and not _money_words(label)):
         return table.per_share_unit
+    kind = _exemption(table, label, parent)
+    if kind == "money":
+        return _currency(table)  # "revenue per membership" of "(in thousands, except …)": dollars
+    if kind == "percent":
+        return "%"
+    if kind == "count" and not _prints_percent(row):
+        return ""  # "number of stores" of "(in millions, except … number of stores)": as printed
     if _HEADCOUNT.search(label) or (_HEADCOUNT.search(parent) and not _money_words(label)):
         return ""
-    if (_COUNT_ROW.search(label) or _COUNT_ROW.search(parent)) and not _money_words(label):
-        return _scale(table)  # members, claims, customers: the table's scale, never its currency
-    printed = [c for c in row.cells if c]
-    if (
-        printed
-        and all(c.endswith("%") or _DASH.match(c) for c in printed)
-        and any(c.endswith("%") for c in printed)
+    if (_COUNT_ROW.search(label) or _COUNT_ROW.search(parent)) and not _money_words(
+        _PAID_COUNT.sub("", label)
     ):
+        return _scale(table)  # members, claims, customers: the table's scale, never its currency
+    if _prints_percent(row):
         return "%"
     if re.search(
         r"^%|\(%\)|\bin\s+%|as\s+a\s+(?:%|percent(?:age)?)\s+of|\bpercent(?:age)?\b",
@@ -233,3 +280,108 @@ def _money_words(label: str) -> bool:
             re.I,
         )
     )
+
+
+def _prints_percent(row: Row) -> bool:
+    """Every printed cell of the row is a percentage (or a dash)."""
+    printed = [c for c in row.cells if c]
+    return (
+        bool(printed)
+        and all(c.endswith("%") or _DASH.match(c) for c in printed)
+        and any(c.endswith("%") for c in printed)
+    )
+
+
+def _currency(table: Table) -> str:
+    """The currency of the table's unit without its scale ("USD" of "USD thousands")."""
+    return " ".join(w for w in table.unit.split() if w not in _SCALES.values())
+
+
+# Words an exception names its rows with that no row label repeats ("per share data", "number
+# of stores" of "Stores at end of year").
+_VAGUE_NOUNS = frozenset("data amounts amount information figures numbers number items".split())
+
+
+def _stems(text: str) -> set[str]:
+    """The words a row label and an exception are matched by: function and vague words aside,
+    a plural's "s" aside ("ratios" names "Current ratio")."""
+    return {_stem(w) for w in norm_words(text).split() if w not in FUNCTION_WORDS | _VAGUE_NOUNS}
+
+
+def _stem(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def _exception_kind(phrase: str) -> str:
+    """What an exempted row holds: money without the scale ("per share", "revenue per
+    membership", "dividends"), a percentage ("ratios", "margins") or a count ("number of stores",
+    "employees", "share")."""
+    words = _stems(phrase)
+    if "per" in words or _money_words(phrase) or names_per_share(phrase):
+        return "money"
+    if words & {"ratio", "percent", "percentage", "margin", "rate", "yield"}:
+        return "percent"
+    return "count"
+
+
+# A row about money or a share of something counted ("Store operating expenses", "Comparable
+# store sales", "Common stock, $0.01 par value; 2,000 shares authorized") is not the count
+# ("number of stores", "share data").
+_NOT_A_COUNT = re.compile(
+    r"\b(?:sales?|prices?|dividends?|margins?|rates?|ratios?|percent\w*|growth|changes?|stock|"
+    r"capital|par\s+value|at\s+cost)\b",
+    re.I,
+)
+
+
+def _exemption(table: Table, label: str, parent: str) -> str:
+    """The kind (`_exception_kind`) of the heading's exception a row names by its label, else by
+    its parent; "" when it names none. A row names one when it holds all its words; the most
+    specific one wins ("per share" over "share"), and a row about something per X ("Net sales
+    per store") does not name X ("number of stores")."""
+    if not table.exceptions:
+        return ""
+    for text in (label, parent):
+        words = _stems(text)
+        named = [
+            (len(need), phrase, need)
+            for phrase in table.exceptions
+            if (need := _stems(phrase)) and need <= words and ("per" in need or "per" not in words)
+        ]
+        if not named:
+            continue
+        _, phrase, need = max(named)
+        kind = _exception_kind(phrase)
+        rest = " ".join(w for w in norm_words(label).split() if _stem(w) not in need)
+        if kind == "count" and (
+            _money_words(rest) or _NOT_A_COUNT.search(rest) or _MONEY_LABEL.search(label)
+        ):
+            return ""
+        return kind
+    return ""
+
+
+# What a stock performance graph's table is about: an index, a cumulative total return.
+_INDEX_WORDS = re.compile(
+    r"\bind(?:ex|ices)\b|\btotal\s+(?:shareholder\s+|stockholder\s+)?returns?\b|"
+    r"\bperformance\s+graph\b",
+    re.I,
+)
+
+
+def is_base_index(rows: tuple[Row, ...], heading: str) -> bool:
+    """Is the table a set of indices based at 100 (a stock performance graph's cumulative total
+    return of the company beside market and peer indices)? Its figures are points, in no currency
+    or scale, whatever the page's money is in. Two rows or more, most of them, start at 100 (or
+    end at it, the years printed newest first; or, the years down the side, the first or last
+    year's row is 100 throughout), and the heading or a row speaks of an index or a total
+    return."""
+    series = [[v for v in r.values if v is not None] for r in rows]
+    series = [s for s in series if len(s) >= 2]
+    if not series:
+        return False
+    based = max(sum(s[0] == 100 for s in series), sum(s[-1] == 100 for s in series))
+    base_year = any(all(v == 100 for v in s) for s in (series[0], series[-1]))
+    if not base_year and (based < 2 or 2 * based < len(series)):
+        return False
+    return bool(_INDEX_WORDS.search(heading) or any(_INDEX_WORDS.search(r.label) for r in rows))

@@ -120,10 +120,14 @@ __all__ = [
 #   comma; a label opening with a preposition is never asked; a segment table's question is
 #   answered by a chart or commentary page stating the segment's figure for the quarter (the
 #   page reader's reading, `_as_segment_question`).
+# write-12 / judge-13 / label-13: a row that names where its figure belongs (a country, a
+#   segment, a person) is asked by the measure its table names ("revenue from South Korea",
+#   `row_measures`), or not at all; rows a heading exempts from its scale ("except … revenue per
+#   membership") and the points of a base-100 index carry no scale.
 RULES_VERSION = {
-    "write": "write-11",
-    "judge": "judge-12",
-    "label": "label-12",
+    "write": "write-12",
+    "judge": "judge-13",
+    "label": "label-13",
     "qualify": "qualify-6",
 }
 
