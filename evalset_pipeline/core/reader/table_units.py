@@ -228,6 +228,14 @@ def cell_unit(table: Table, row: Row, column: int | None = None) -> str:
             r"per\s+share|price|value|\$|amount", header, re.I
         ):
             return table.share_scale or _scale(table)  # a "Shares Granted" column counts shares
+        if _HEADCOUNT.search(header.strip()) and not _money_words(header):
+            return ""  # an "Employees" column counts people, whatever the table's money unit
+    # An EPS computation's "Numerator" is the earnings (the table's unit), its "Denominator" the
+    # shares, though both labels end in "per share".
+    if _NUMERATOR.match(label):
+        return table.unit
+    if _DENOMINATOR.match(label):
+        return table.share_scale or _scale(table)
     money = bool(_MONEY_LABEL.search(label))
     if not money and (
         _SHARE_COUNT.search(label)
@@ -264,11 +272,23 @@ def cell_unit(table: Table, row: Row, column: int | None = None) -> str:
     # A row of amounts in thousands ("Differences between statutory rate and foreign rate  (215,490)") is
     # the money a rate difference makes, not a rate.
     small = all(abs(v) < 1000 for v in row.values if v is not None)
-    if small and re.search(
-        r"(?:\bratio|\brate|\byield)\s*(?:\([^)]*\))?$|^return\s+on\b", label.strip(), re.I
+    if small and (
+        re.search(
+            r"(?:\bratio|\brate|\byield)\s*(?:\([^)]*\))?$|^return\s+on\b", label.strip(), re.I
+        )
+        # "Weighted-average interest rate of loans with …": the head phrase names the rate
+        or _RATE_HEAD.search(_HEAD_PHRASE.split(label.strip(), maxsplit=1)[0])
     ):
         return "%"
     return table.unit
+
+
+_NUMERATOR = re.compile(r"^\s*numerator\b", re.I)
+_DENOMINATOR = re.compile(r"^\s*denominator\b", re.I)
+# A label's head phrase ends before its first preposition or punctuation: "Weighted-average
+# interest rate | of loans with interest rate reductions – after TDR".
+_HEAD_PHRASE = re.compile(r"\s+(?:of|on|for|from|to|in|with|after|before|under)\s+|[,(:;–—]")
+_RATE_HEAD = re.compile(r"\b(?:interest|discount|tax|growth|attrition|turnover)\s+rates?$", re.I)
 
 
 def _money_words(label: str) -> bool:

@@ -135,3 +135,58 @@ def test_a_table_of_hundreds_without_an_index_keeps_its_scale(tmp_path):
     )
     [table] = read_tables(layer)
     assert table.unit == "thousands"
+
+
+def test_rates_headcounts_and_an_eps_computation_keep_their_own_units(tmp_path):
+    """A rate named by its head phrase is a percentage; an "Employees" column counts people; an
+    EPS computation's numerator is earnings, its denominator shares (both say "per share")."""
+    rates = draw_layer(
+        [
+            [("l", 50, "LOAN MODIFICATIONS")],
+            [("l", 50, "(in millions)")],
+            centred("2021", "2020"),
+            row("Total loans modified", "1,250", "980", dollar=True),
+            row("Weighted-average interest rate of loans after modification", "2.91", "3.10"),
+        ],
+        tmp_path,
+    )
+    [table] = read_tables(rates)
+    assert cell_unit(table, by_label(table, "Total loans modified")) == "USD millions"
+    rate = by_label(table, "Weighted-average interest rate of loans after modification")
+    assert cell_unit(table, rate) == "%"
+
+    (tmp_path / "eps").mkdir()
+    (tmp_path / "people").mkdir()
+    eps = draw_layer(
+        [
+            [("l", 50, "NET LOSS PER SHARE")],
+            [("l", 50, "(in millions, except per share amounts)")],
+            centred("2015", "2014"),
+            row(
+                "Numerator for basic and diluted net loss per share", "(660)", "(403)", dollar=True
+            ),
+            row("Denominator for basic and diluted net loss per share", "784", "776"),
+            row("Basic and diluted net loss per share", "(0.84)", "(0.52)", dollar=True),
+        ],
+        tmp_path / "eps",
+    )
+    [table] = read_tables(eps)
+    numerator = by_label(table, "Numerator for basic and diluted net loss per share")
+    assert cell_unit(table, numerator) == "USD millions"
+    denominator = by_label(table, "Denominator for basic and diluted net loss per share")
+    assert cell_unit(table, denominator) == "millions"
+    assert cell_unit(table, by_label(table, "Basic and diluted net loss per share")) == "USD"
+
+    people = draw_layer(
+        [
+            [("l", 50, "EMPLOYEES AND FACILITIES")],
+            [("l", 50, "(square feet in thousands)")],
+            centred("Employees", "Square feet"),
+            row("Latin America and Canada", "16,249", "1,200"),
+            row("Asia Pacific", "18,500", "2,100"),
+        ],
+        tmp_path / "people",
+    )
+    [table] = read_tables(people)
+    latam = by_label(table, "Latin America and Canada")
+    assert cell_unit(table, latam, 0) == ""
