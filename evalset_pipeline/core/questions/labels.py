@@ -200,10 +200,10 @@ _TOTAL_ROW = re.compile(r"^\s*total\b", re.I)
 def prints_section_total(
     cells: Sequence[EvidenceCell], gold_cells: Sequence[EvidenceCell]
 ) -> EvidenceCell | None:
-    """A cell printing the gold's figure for the gold's period as the total of a section named
-    like the gold's row: "Total retained loans" under "Residential real estate" is the
-    residential real estate loans the gold prints as one row ("Residential real estate
-    328,010"). The same fact, summed where the gold states it."""
+    """A cell printing the gold's figure for the gold's period as the total of a section (its
+    parent row or its table's heading) named like the gold's row: "Total retained loans" under
+    "Residential real estate" is the residential real estate loans the gold prints as one row
+    ("Residential real estate 328,010"). The same fact, summed where the gold states it."""
     for g in gold_cells:
         if not specific_label(g.label):
             continue
@@ -212,7 +212,7 @@ def prints_section_total(
                 continue
             if not set(c.periods) & set(g.periods) or not _TOTAL_ROW.match(c.label):
                 continue
-            if c.parent and same_label(g.label, c.parent):
+            if c.section and same_label(g.label, c.section):
                 return c
     return None
 

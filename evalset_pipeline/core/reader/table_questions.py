@@ -570,7 +570,7 @@ def states_measure(label: str, text: str) -> bool:
 
 def _with_section(question: str, q: TableQuestion, section: str) -> str:
     """The question asked under `section`, when it names none and the section reads back as one."""
-    section = re.sub(r"\s+", " ", section).strip(" :,")
+    section = heading_of(re.sub(r"\s+", " ", section).strip(" :,"))
     if q.parent or not section or len(section.split()) > 10 or not section[0].isalpha():
         return question
     words, label = set(norm_words(section).split()), set(norm_words(q.label).split())

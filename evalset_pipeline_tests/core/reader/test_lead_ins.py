@@ -59,3 +59,16 @@ def test_the_judge_reads_the_heading_back_against_the_printed_sentence():
     assert q is not None
     judged = judge_table_question(q, page)
     assert judged.answers and judged.answer == "91,404 (USD thousands)"
+
+
+def test_a_qualifying_section_is_its_lead_ins_subject():
+    from evalset_pipeline.core.reader.table_questions import qualify_table_question
+
+    asked = qualify_table_question(
+        "What was Residential real estate as of June 30, 2023?",
+        {"section": "Consumer loans, excluding credit card loans, consist", "entity": "Acme Corp"},
+    )
+    assert asked == (
+        "What was Residential real estate under Consumer loans, excluding credit card loans "
+        "as of June 30, 2023, for Acme Corp?"
+    )
