@@ -67,8 +67,10 @@ _UNIT_ALIASES = {
     "% yoy": "%",
     "% y/y": "%",
 }
+# An amount in parentheses is negative, as statements print it: "(431) (USD millions)", "$(431)".
 _QUANTITY = re.compile(
-    r"^(?P<prefix>us\$|\$|usd|₩|krw|€|eur)?\s*(?P<sign>[+\-−])?\s*(?P<num>\d[\d.,' ]*\d|\d)\s*(?P<unit>[^\d]*)$"
+    r"^(?P<prefix>us\$|\$|usd|₩|krw|€|eur)?\s*(?P<open>\()?\s*(?P<inner>\$)?\s*(?P<sign>[+\-−])?\s*"
+    r"(?P<num>\d[\d.,' ]*\d|\d)\s*(?(open)\))\s*(?P<unit>[^\d]*)$"
 )
 _FILLER = re.compile(r"^(?:the|a|an)\s+|\s+(?:segment|segments|division|business|부문|사업부)$")
 
@@ -98,12 +100,13 @@ def parse_quantity(text: str) -> Quantity | None:
     value = locale_number(m["num"])
     if value is None:
         return None
-    if m["sign"] in ("-", "−"):
+    if m["sign"] in ("-", "−") or m["open"]:
         value = -value
     unit = m["unit"].strip().strip("()").strip()
-    if m["prefix"] and not unit:
-        unit = "usd" if m["prefix"] in ("$", "us$", "usd") else m["prefix"]
-    elif m["prefix"] in ("$", "us$", "usd") and unit in ("m", "mn", "million"):
+    prefix = m["prefix"] or m["inner"]
+    if prefix and not unit:
+        unit = "usd" if prefix in ("$", "us$", "usd") else prefix
+    elif prefix in ("$", "us$", "usd") and unit in ("m", "mn", "million"):
         unit = "usd m"
     return Quantity(value, _UNIT_ALIASES.get(unit, unit), locale_decimals(m["num"]))
 
@@ -187,4 +190,6 @@ def answers_agree(a: str | None, b: str | None) -> bool:
         return True
     if (qa is None) != (qb is None):
         return False  # a number never agrees with a name
+    if re.findall(r"\d+", fa) != re.findall(r"\d+", fb):
+        return False  # "(431) …" and "(985) …" spell alike and state different figures
     return anls(fa, fb) >= ANLS_THRESHOLD

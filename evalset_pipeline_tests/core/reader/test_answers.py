@@ -31,6 +31,9 @@ from evalset_pipeline.core.reader.answers import (
         ("14.1 (USD billions)", "14,082 (USD millions)"),  # one amount, rounded in prose
         ("6.1 (USD billions)", "6,065 (USD millions)"),
         ("1,234.5 (KRW millions)", "1.2345 (KRW billions)"),
+        ("(431) (USD millions)", "-431 (USD millions)"),  # parentheses: a negative amount
+        ("$(431)", "-431 USD"),
+        ("(14.1) (USD billions)", "(14,082) (USD millions)"),
     ],
 )
 def test_agree(a: str, b: str) -> None:
@@ -53,6 +56,10 @@ def test_agree(a: str, b: str) -> None:
         ("6 (USD billions)", "6,065 (USD millions)"),  # one digit stands for too little
         ("12%", "12.3%"),  # percentages are never rounded into each other
         ("14.1 (USD billions)", "14,082 (EUR millions)"),
+        # negatives in parentheses spell alike: they were agreeing by string similarity
+        ("(431) (USD millions)", "(985) (USD millions)"),
+        ("(431) (USD millions)", "431 (USD millions)"),
+        ("(12.5%)", "(17.5%)"),
     ],
 )
 def test_disagree(a, b) -> None:
