@@ -170,7 +170,33 @@ def _entity_ok(entity: str, text: str, context: PageContext | None) -> bool:
     return norm_words(entity) in norm_words(text)
 
 
+_SPOKEN_COLUMN = re.compile(r"^the (?P<measure>[a-z][a-z' -]{2,40}?) of (?P<label>.+)$")
+
+
+def column_reading(q: TableQuestion) -> TableQuestion | None:
+    """ "the carrying value of long-term debt" as the row "long-term debt" in the "carrying
+    value" column (the writer's spoken sub-column); None when the label is not of that form."""
+    m = _SPOKEN_COLUMN.match(q.label)
+    if m is None or q.measure:
+        return None
+    return replace(q, label=m["label"], measure=m["measure"])
+
+
 def judge_table_question(
+    q: TableQuestion, page: TablePage, context: PageContext | None = None, restated: bool = False
+) -> Judgment:
+    """The page's answer to `q`: read as asked, else (no row of the whole label) as a row in a
+    sub-column said in words ("the fair value of …")."""
+    judged = _judge_as_asked(q, page, context, restated)
+    spoken = column_reading(q) if not judged.answers and "no row" in judged.reason else None
+    if spoken is not None:
+        by_column = _judge_as_asked(spoken, page, context, restated)
+        if by_column.answers:
+            return by_column
+    return judged
+
+
+def _judge_as_asked(
     q: TableQuestion, page: TablePage, context: PageContext | None = None, restated: bool = False
 ) -> Judgment:
     """Does the page print the asked cell, in any column (comparatives included)? Among rows, only
@@ -227,6 +253,16 @@ def judge_table_question(
 
 
 def prints_answer(
+    q: TableQuestion, page: TablePage, reference: str, context: PageContext | None = None
+) -> str | None:
+    """`_prints_as_asked`, else for the row of a sub-column said in words ("the fair value of …",
+    `column_reading`)."""
+    found = _prints_as_asked(q, page, reference, context)
+    spoken = column_reading(q) if found is None else None
+    return _prints_as_asked(spoken, page, reference, context) if spoken is not None else found
+
+
+def _prints_as_asked(
     q: TableQuestion, page: TablePage, reference: str, context: PageContext | None = None
 ) -> str | None:
     """Where the page prints `reference` in a row of the asked label for the asked period, under

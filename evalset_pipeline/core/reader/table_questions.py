@@ -132,6 +132,35 @@ _KIND_GRAMMAR = re.compile(
 _KIND_PHRASE = re.compile(r"^in the (?P<measure>\w+) column in (?P<year>(?:fiscal )?\d{4})$")
 
 
+_COLUMN_PHRASE = re.compile(r"^in the (?P<measure>.+?) column (?P<period>.+)$")
+MAX_SPOKEN_MEASURE = (
+    4  # "Carrying Value", "Owned Square Footage": said as "the carrying value of …"
+)
+
+
+def _column_question(label: str, phrase: str) -> str | None:
+    """A sub-column asked as a reader says it: "in the Carrying Value column as of …" of
+    "Long-term debt" as "What was the carrying value of long-term debt as of …?" (the judge reads
+    "the <measure> of <row>" back as that row in that column: `table_judge.column_reading`).
+    None when the phrase names no sub-column or a long one (a header, not a measure)."""
+    m = _COLUMN_PHRASE.match(phrase)
+    if m is None or len(m["measure"].split()) > MAX_SPOKEN_MEASURE:
+        return None
+    measure = m["measure"]
+    if measure.isupper() or not re.search(r"[A-Za-z]{3}", measure):
+        return None  # "U.S." or "2023 $": no words to say it by
+    return f"What was the {measure.lower()} of {_mid_sentence(label)} {m['period']}?"
+
+
+def _mid_sentence(label: str) -> str:
+    """A label said mid-sentence: "Long-term debt …" as "long-term debt …", "EMEA" as printed."""
+    words = label.split()
+    if words and words[0][:1].isupper() and not words[0].isupper():
+        if len(words) == 1 or words[1][:1].islower() or not words[1][:1].isalpha():
+            return label[:1].lower() + label[1:]
+    return label
+
+
 def _kind_question(label: str, phrase: str) -> str | None:
     """ "in the Target column in fiscal 2014" of `label` as "What was the fiscal 2014 target for
     <label>?"; None for any other phrase."""
@@ -510,7 +539,9 @@ def write_table_question(
         question = (
             korean_question(label, phrase)
             if language == "ko"
-            else _kind_question(label, phrase) or f"What {verb} {_as_spoken(label)} {phrase}?"
+            else _kind_question(label, phrase)
+            or _column_question(label, phrase)
+            or f"What {verb} {_as_spoken(label)} {phrase}?"
         )
         answer = _answer(row.cells[col] or "", unit)
         # Read back as the judge will: a question whose words fit another cell of the page better

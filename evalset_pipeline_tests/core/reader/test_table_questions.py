@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from evalset_pipeline.core.judging.base import PageContext, PageView
 from evalset_pipeline.core.reader.table_questions import (
@@ -363,6 +364,52 @@ def test_the_labeller_takes_the_same_figure_without_the_asked_sub_column(tmp_pat
     page = PageView("d", tmp_path / "d.png", tmp_path / "d.json", "h")
     asked = "What was Long-term debt, excluding current portion in the Carrying Value column as of December 31, 2018?"
     [label] = TextLayerBackend().label([(asked, "13,411 (USD millions)", page)])
+    assert label.label == "sufficient", label
+
+
+def test_a_sub_column_is_asked_in_words_and_read_back(tmp_path):
+    """Two sub-columns of one date ("Carrying Value", "Fair Value"): the question says the
+    measure as a reader does ("the carrying value of long-term debt"), not "in the Carrying
+    Value column"; the judge reads it back to the same cell and the labeller takes the same
+    figure printed without the sub-column."""
+    rows = [
+        [
+            "DEBT",
+            "($ in millions)",
+            ("", "December 31, 2018", "December 31, 2018"),
+            ("", "Carrying Value", "Fair Value"),
+            ("Long-term debt", "13,411", "13,586"),
+            ("Short-term borrowings", "1,211", "1,209"),
+        ]
+    ]
+    [page] = pages_of(draw_pdf(tmp_path / "s.pdf", rows))
+    written = write_table_question(page)
+    assert written is not None
+    assert " column " not in written.question, written.question
+    assert re.match(r"What was the (?:carrying|fair) value of ", written.question), written
+    asked = parse_table_question(written.question)
+    assert asked is not None and judge_table_question(asked, page).answer == written.answer
+    spoken = parse_table_question(
+        "What was the fair value of long-term debt as of December 31, 2018?"
+    )
+    assert judge_table_question(spoken, page).answer == "13,586 (USD millions)"
+    carrying = "What was the carrying value of long-term debt as of December 31, 2018?"
+    assert judge_table_question(parse_table_question(carrying), page).answer == (
+        "13,411 (USD millions)"
+    )
+    # the balance sheet prints the carrying value without a sub-column: the same fact
+    statement = [
+        [
+            "BALANCE SHEET",
+            "($ in millions)",
+            ("", "December 31, 2018", "December 31, 2017"),
+            ("Long-term debt", "13,411", "12,096"),
+        ]
+    ]
+    path = draw_pdf(tmp_path / "b.pdf", statement)
+    (tmp_path / "b.json").write_text(json.dumps(layers_of(path)[0]))
+    view = PageView("b", tmp_path / "b.png", tmp_path / "b.json", "h")
+    [label] = TextLayerBackend().label([(carrying, "13,411 (USD millions)", view)])
     assert label.label == "sufficient", label
 
 
