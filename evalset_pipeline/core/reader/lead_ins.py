@@ -22,9 +22,15 @@ _LEAD_IN_VERB = re.compile(
 )
 
 
+# A table carried over a page break repeats its heading with a mark a question does not say.
+_CONTINUED = re.compile(r"\s*(?:\((?:continued|cont'?d\.?)\)|[-–—,]\s*continued)\s*$", re.I)
+
+
 def heading_of(section: str) -> str:
     """The noun phrase a lead-in sentence opens with ("Operating expenses include … as follows"
-    -> "Operating expenses"); a section that is already a heading comes back unchanged."""
+    -> "Operating expenses"), without a page break's "(continued)"; a section that is already a
+    heading comes back unchanged."""
+    section = _CONTINUED.sub("", section)
     m = _LEAD_IN_VERB.search(section)
     if m is None:
         return section

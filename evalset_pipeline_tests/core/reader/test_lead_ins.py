@@ -24,6 +24,8 @@ def test_a_lead_in_sentence_gives_its_subject_as_the_heading():
         ),
         "Other assets decreased reflecting lower cash collateral": "Other assets",
         "Property and equipment, net, consisted of the following": "Property and equipment, net",
+        "Selected metrics (continued)": "Selected metrics",
+        "Consolidated balance sheets – continued": "Consolidated balance sheets",
     }
     for sentence, heading in cases.items():
         assert heading_of(sentence) == heading, sentence
