@@ -76,7 +76,7 @@ _TOTAL = re.compile(r"^(?:sub)?total$", re.I)
 # it is asked under its heading.
 _BASIS = re.compile(
     r"\bpro\s+forma\b|\bsegments?\b|\bnon-gaap\b|\bdiscontinued\s+operations\b|"
-    r"\bseparate\s+accounts?\b|\bparent\s+company\b|\bguarantors?\b|\bconstant\s+currency\b",
+    r"\bseparate\s+accounts?\b|\bparent\s+company\b|\bguarantors?\b|\bobligors?\b|\bconstant\s+currency\b",
     re.I,
 )
 

@@ -492,3 +492,31 @@ def test_a_qualifier_in_parentheses_is_the_qualifier_after_a_comma():
     assert same_label(
         "Trade receivables", "Trade receivables (included in accounts receivable, net)"
     )
+
+
+def test_a_guarantor_groups_table_is_asked_under_its_heading(tmp_path):
+    """Summarised figures of an obligor or guarantor group are not the registrant's: the
+    question names the group's heading, and the registrant's own balance sheet does not answer."""
+    group = [
+        [
+            "Balance Sheets for Obligor Group",
+            "($ in millions)",
+            ("", "December 31, 2022", "June 30, 2022"),
+            ("Current assets - external", "859", "1,254"),
+            ("Total current assets", "981", "1,337"),
+        ]
+    ]
+    [page] = pages_of(draw_pdf(tmp_path / "g.pdf", group))
+    written = write_table_question(page)
+    assert written is not None
+    assert "under Balance Sheets for Obligor Group" in written.question, written.question
+    own = [
+        [
+            "CONDENSED CONSOLIDATED BALANCE SHEETS",
+            "($ in millions)",
+            ("", "December 31, 2022", "June 30, 2022"),
+            ("Current assets - external", "859", "1,254"),
+        ]
+    ]
+    [statement] = pages_of(draw_pdf(tmp_path / "s.pdf", own))
+    assert not judge_table_question(parse_table_question(written.question), statement).answers
