@@ -35,7 +35,9 @@ _SCALE_RE = re.compile(
     r"\b(thousand|million|billion|trillion)s?\s+of\s+(?:u\.?\s?s\.?\s+)?(?:dollars|euros|won|yen|pounds|usd|eur|krw)\b|"
     r"\(\s*(?:in\s+)?(?:us\$|\$|€|£|¥|usd|eur|krw|gbp)?\s*(thousand|million|billion|000s?|'000|mn|mm|bn)s?\b|"
     # "£m", "$bn", "€'000" over the columns, as UK and European reports head them
-    r"(?:us\$|\$|€|£|¥)\s?(m|mn|bn|k|000|'000)(?![a-z])",
+    r"(?:us\$|\$|€|£|¥)\s?(m|mn|bn|k|000|'000)(?![a-z])|"
+    # "$ million", "US$ millions": the symbol and the scale word with no "in" or parenthesis
+    r"(?:us\$|\$|€|£|¥)\s?(thousand|million|billion|trillion)s?\b",
     re.I,
 )
 

@@ -190,3 +190,20 @@ def test_rates_headcounts_and_an_eps_computation_keep_their_own_units(tmp_path):
     [table] = read_tables(people)
     latam = by_label(table, "Latin America and Canada")
     assert cell_unit(table, latam, 0) == ""
+
+
+def test_a_currency_symbol_before_the_scale_word_is_the_tables_unit(tmp_path):
+    """ "$ million" over a segment table (no "in", no parenthesis) is USD millions; a figure in
+    prose ("a $5 million charge") states no unit for a table."""
+    layer = draw_layer(
+        [
+            [("l", 50, "Segment Information")],
+            [("l", 50, "$ million")],
+            centred("2023", "2022"),
+            row("Flexibles", "1,539", "1,492"),
+            row("Other", "(86)", "(71)"),
+        ],
+        tmp_path,
+    )
+    [table] = read_tables(layer)
+    assert cell_unit(table, by_label(table, "Other")) == "USD millions"
