@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pymupdf
 
-from evalset_pipeline_tests.support.drawn_page import DrawnPage, thousands
+from evalset_pipeline_tests.support.drawn_page import DrawnPage, sec_cover, thousands
 
 
 @dataclass(frozen=True)
@@ -74,22 +74,9 @@ def report_name(filer: Filer, year: int) -> str:
 
 
 def _cover(doc: pymupdf.Document, filer: Filer, year: int) -> None:
-    p = DrawnPage(doc)
-    p.y = 120.0
-    p.line(("c", 306, "UNITED STATES SECURITIES AND EXCHANGE COMMISSION"), gap=18)
-    p.line(("c", 306, "Washington, D.C. 20549"), gap=24)
-    p.line(("c", 306, "FORM 10-K"), gap=24)
-    p.line(
-        (
-            "c",
-            306,
-            "ANNUAL REPORT PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934",
-        )
+    sec_cover(
+        doc, "10-K", "ANNUAL REPORT", f"For the fiscal year ended December 31, {year}", filer.name
     )
-    p.line(("c", 306, f"For the fiscal year ended December 31, {year}"), gap=30)
-    p.line(("c", 306, filer.name.upper()))
-    p.line(("c", 306, "(Exact name of registrant as specified in its charter)"), gap=24)
-    p.line(("c", 306, "Delaware"))
 
 
 def _table(

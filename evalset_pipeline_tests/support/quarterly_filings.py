@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pymupdf
 
-from evalset_pipeline_tests.support.drawn_page import DrawnPage, thousands
+from evalset_pipeline_tests.support.drawn_page import DrawnPage, sec_cover, thousands
 
 
 @dataclass(frozen=True)
@@ -70,22 +70,8 @@ def _mda(filer: Filer, year: int, quarter: int) -> dict[str, int]:
 
 
 def _cover(doc: pymupdf.Document, filer: Filer, year: int, quarter: int) -> None:
-    p = DrawnPage(doc)
-    p.y = 120.0
-    p.line(("c", 306, "UNITED STATES SECURITIES AND EXCHANGE COMMISSION"), gap=18)
-    p.line(("c", 306, "Washington, D.C. 20549"), gap=24)
-    p.line(("c", 306, "FORM 10-Q"), gap=24)
-    p.line(
-        (
-            "c",
-            306,
-            "QUARTERLY REPORT PURSUANT TO SECTION 13 OR 15(d) OF THE SECURITIES EXCHANGE ACT OF 1934",
-        )
-    )
-    p.line(("c", 306, f"For the quarterly period ended {_QUARTER_END[quarter]}, {year}"), gap=30)
-    p.line(("c", 306, filer.name.upper()))
-    p.line(("c", 306, "(Exact name of registrant as specified in its charter)"), gap=24)
-    p.line(("c", 306, "Delaware"))
+    period = f"For the quarterly period ended {_QUARTER_END[quarter]}, {year}"
+    sec_cover(doc, "10-Q", "QUARTERLY REPORT", period, filer.name)
 
 
 def _contents(doc: pymupdf.Document) -> None:

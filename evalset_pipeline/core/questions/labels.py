@@ -185,13 +185,18 @@ def prints_transposed(
         if not g.section:
             continue
         for c in cells:
-            if c.key != g.key or (c.value < 0) != (g.value < 0):
-                continue
-            if not set(c.periods) & set(g.periods) or not same_label(g.section, c.label):
+            if not _same_figure(c, g) or not same_label(g.section, c.label):
                 continue
             if _names_measure(g.label, page_text()):
                 return c
     return None
+
+
+def _same_figure(c: EvidenceCell, g: EvidenceCell) -> bool:
+    """The cell prints the gold cell's digits, with its sign, for one of its periods."""
+    return (
+        c.key == g.key and (c.value < 0) == (g.value < 0) and bool(set(c.periods) & set(g.periods))
+    )
 
 
 _TOTAL_ROW = re.compile(r"^\s*total\b", re.I)
@@ -208,12 +213,9 @@ def prints_section_total(
         if not specific_label(g.label):
             continue
         for c in cells:
-            if c.key != g.key or (c.value < 0) != (g.value < 0):
-                continue
-            if not set(c.periods) & set(g.periods) or not _TOTAL_ROW.match(c.label):
-                continue
-            if c.section and same_label(g.label, c.section):
-                return c
+            if _same_figure(c, g) and _TOTAL_ROW.match(c.label) and c.section:
+                if same_label(g.label, c.section):
+                    return c
     return None
 
 
@@ -258,10 +260,15 @@ def by_evidence(
             + label.rationale,
         )
     if same_company:
-        for found, how in (
-            (prints_transposed(cells, gold_cells, page_text), "in a table turned the other way"),
-            (prints_section_total(cells, gold_cells), "as the total of its section"),
+        # In this order, each only if the one before found nothing (the first may read the page).
+        for how, find in (
+            (
+                "in a table turned the other way",
+                lambda: prints_transposed(cells, gold_cells, page_text),
+            ),
+            ("as the total of its section", lambda: prints_section_total(cells, gold_cells)),
         ):
+            found = find()
             if found is not None:
                 return replace(
                     label,

@@ -188,7 +188,7 @@ def judge_table_question(
     """The page's answer to `q`: read as asked, else (no row of the whole label) as a row in a
     sub-column said in words ("the fair value of …")."""
     judged = _judge_as_asked(q, page, context, restated)
-    spoken = column_reading(q) if not judged.answers and "no row" in judged.reason else None
+    spoken = column_reading(q) if not judged.answers else None
     if spoken is not None:
         by_column = _judge_as_asked(spoken, page, context, restated)
         if by_column.answers:
