@@ -142,13 +142,14 @@ def _column_question(label: str, phrase: str) -> str | None:
     """A sub-column asked as a reader says it: "in the Carrying Value column as of …" of
     "Long-term debt" as "What was the carrying value of long-term debt as of …?" (the judge reads
     "the <measure> of <row>" back as that row in that column: `table_judge.column_reading`).
-    None when the phrase names no sub-column or a long one (a header, not a measure)."""
+    None when the phrase names no sub-column, a long one (a header), or one that names no measure
+    (a segment's or a place's column)."""
     m = _COLUMN_PHRASE.match(phrase)
     if m is None or len(m["measure"].split()) > MAX_SPOKEN_MEASURE:
         return None
     measure = m["measure"]
-    if measure.isupper() or not re.search(r"[A-Za-z]{3}", measure):
-        return None  # "U.S." or "2023 $": no words to say it by
+    if not names_measure(measure):
+        return None  # a segment's or a place's column ("Environmental Technologies", "U.S.")
     return f"What was the {measure.lower()} of {_mid_sentence(label)} {m['period']}?"
 
 

@@ -520,3 +520,17 @@ def test_a_guarantor_groups_table_is_asked_under_its_heading(tmp_path):
     ]
     [statement] = pages_of(draw_pdf(tmp_path / "s.pdf", own))
     assert not judge_table_question(parse_table_question(written.question), statement).answers
+
+
+def test_a_segments_column_is_not_said_as_a_measure():
+    """A sub-column that names a segment ("Environmental Technologies") is no measure: the
+    question keeps naming the column, never "the environmental technologies of segment assets";
+    a measure's column ("Carrying Value") is said in words."""
+    from evalset_pipeline.core.reader.table_questions import _column_question
+
+    when = "as of December 31, 2021"
+    segment = f"in the Environmental Technologies column {when}"
+    assert _column_question("Segment assets", segment) is None
+    assert _column_question("Long-term debt", f"in the Carrying Value column {when}") == (
+        f"What was the carrying value of long-term debt {when}?"
+    )
