@@ -155,23 +155,26 @@ def _signs_agree(cells: Sequence[EvidenceCell], gold_cells: Sequence[EvidenceCel
         if c.key == g.key and set(c.periods) & set(g.periods)
     ]
     return not same or any(
-        (c.value < 0) == (g.value < 0) or (_sign_free(c.label) and _sign_free(g.label))
-        for c, g in same
+        (c.value < 0) == (g.value < 0) or _sign_free(c) or _sign_free(g) for c, g in same
     )
 
 
-# An expense, cost or provision is printed positive in its note and as a deduction in the
-# statement ("Total income tax provision 6,802" and "Provision for income taxes (6,802)"): for
-# such rows the sign is presentation, not a different fact.
+# An expense, cost, provision or loss is printed positive in its note and as a deduction in the
+# statement ("Total income tax provision 6,802" and "Provision for income taxes (6,802)"; "U.S.
+# loss before income taxes 325" and "U.S. $(325)"): for such rows the sign is presentation, not
+# a different fact. Either side naming one is enough: the index placed the cell in the gold's row
+# and period already (a "U.S." row of a loss table).
 _SIGN_FREE = re.compile(
     r"\b(?:provisions?|expenses?|costs?|taxes|tax|depreciation|amortization|impairments?|"
-    r"charges?)\b",
+    r"charges?|loss|losses)\b",
     re.I,
 )
 
 
-def _sign_free(label: str) -> bool:
-    return bool(_SIGN_FREE.search(label))
+def _sign_free(cell: EvidenceCell) -> bool:
+    """The row, or the section it sits in ("U.S." under "Loss before income taxes"), names an
+    expense, cost, provision or loss."""
+    return bool(_SIGN_FREE.search(f"{cell.label} {cell.section}"))
 
 
 def prints_transposed(

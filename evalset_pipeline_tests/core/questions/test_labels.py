@@ -194,6 +194,10 @@ def test_an_expense_printed_as_a_deduction_is_the_same_fact():
     deducted = [_cell("is", "Provision for income taxes", "(6,802)", -6802.0)]
     out = by_evidence(lab, question, ("answer",), deducted, gold_cells, GOLD, GOLD)
     assert out.label == "sufficient"
+    loss_gold = [_cell("gold", "U.S. loss before income taxes", "325", 325.0)]
+    loss_note = [_cell("is", "U.S.", "(325)", -325.0)]  # a place row: the gold names the loss
+    out = by_evidence(lab, question, ("answer",), loss_note, loss_gold, GOLD, GOLD)
+    assert out.label == "sufficient"
     revenue_gold = [_cell("gold", "Total revenues", "6,802", 6802.0)]
     reversed_revenue = [_cell("is", "Revenues", "(6,802)", -6802.0)]
     out = by_evidence(lab, question, ("answer",), reversed_revenue, revenue_gold, GOLD, GOLD)
