@@ -54,8 +54,8 @@ def _fiscal_year_end(context: PageContext | None) -> tuple[int, int]:
 def _column_fits(q: TableQuestion, col: Column, year_end: tuple[int, int] = (12, 31)) -> bool:
     """A year asked ("in 2022", "in fiscal 2022") is the year a twelve-month column is named after,
     and a year-ended date asked is a bare year column of that year: the same figure either way;
-    a balance asked at the fiscal year's end is a bare year column of a multi-year summary.
-    A sub-column asked must be the one its header names."""
+    a balance asked at the fiscal year's end is a bare year column of a multi-year summary, and
+    a balance asked at a date is any column ending on it. A sub-column asked must be the one its header names."""
     asked_kind, printed_kind = column_kind(q.measure), column_kind(column_measure(col))
     if asked_kind and printed_kind:
         if asked_kind != printed_kind:  # "result" asked of an "Actual" column is the same kind
@@ -86,8 +86,11 @@ def _column_fits(q: TableQuestion, col: Column, year_end: tuple[int, int] = (12,
             and col.year == effective_year(q.end)
             and col.months in (None, 12)
         )
-    if {q.months, col.months} == {None, 12} and col.end == q.end:
-        return True  # a balance printed under "Year Ended December 31," is the year-end balance
+    if None in (q.months, col.months) and col.end == q.end:
+        # A balance printed under "Year Ended December 31," or "Six months ended June 30," (a
+        # roll-forward's ending balance) is the balance at that date, and the reverse: the
+        # figure the judge then compares tells a balance from a flow.
+        return True
     return col.end == q.end and col.months == q.months
 
 

@@ -350,6 +350,36 @@ def test_a_year_asked_of_a_balance_is_the_fiscal_year_end(tmp_path):
     assert not judge_table_question(asked, page).answers  # a quarter-end balance is not the year's
 
 
+def test_a_balance_asked_at_a_date_is_read_from_a_roll_forward_ending_on_it(tmp_path):
+    """A roll-forward's "Six Months Ended June 30" column ends with the balance at June 30: a
+    question asking that balance "as of June 30" is answered there (reading 12: an allowance
+    printed in a six-month roll-forward was labelled "not for the asked period")."""
+    [page] = pages_of(
+        draw_pdf(
+            tmp_path / "rf.pdf",
+            [
+                [
+                    "ALLOWANCE FOR CREDIT LOSSES",
+                    "($ in millions)",
+                    ("", "Six Months Ended", ""),
+                    ("", "June 30, 2023", "June 30, 2022"),
+                    ("Beginning balance", "19,726", "16,386"),
+                    ("Provision for loan losses", "5,364", "2,598"),
+                    ("Total allowance for credit losses", "24,270", "20,019"),
+                ]
+            ],
+        )
+    )
+    asked = parse_table_question(
+        "What was the Total allowance for credit losses as of June 30, 2023?"
+    )
+    assert judge_table_question(asked, page).answer == "24,270 (USD millions)"
+    earlier = parse_table_question(
+        "What was the Total allowance for credit losses as of March 31, 2023?"
+    )
+    assert not judge_table_question(earlier, page).answers  # no column ends on that date
+
+
 def test_the_labeller_takes_the_same_figure_without_the_asked_sub_column(tmp_path):
     rows = [
         [
