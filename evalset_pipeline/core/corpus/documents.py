@@ -22,7 +22,7 @@ from __future__ import annotations
 import os
 import stat
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -30,6 +30,7 @@ import pymupdf
 
 from evalset_pipeline.core.corpus.manifest import CorpusManifest
 from evalset_pipeline.core.corpus.names import plausibility
+from evalset_pipeline.core.corpus.outline import OutlineEntry, read_outline
 from evalset_pipeline.core.hashing import sha256_file, sha256_text
 
 
@@ -42,6 +43,8 @@ class DocumentRecord:
     bytes: int
     title: str = ""
     author: str = ""
+    # the PDF's bookmarks (`outline.read_outline`): the sections its pages sit in
+    outline: tuple[OutlineEntry, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -183,34 +186,46 @@ def _has_pdf_header(path: Path) -> bool:
         return b"%PDF-" in f.read(1024)
 
 
-def _open_error(path: Path, rel: str) -> tuple[int, str, str, str | None]:
-    """(page_count, title, author, reason-if-unreadable)."""
+@dataclass(frozen=True)
+class _Opened:
+    """What opening a PDF tells: its pages and metadata, or why it cannot be used."""
+
+    page_count: int = 0
+    title: str = ""
+    author: str = ""
+    reason: str | None = None
+    outline: tuple[OutlineEntry, ...] = ()
+
+
+def _open_error(path: Path, rel: str) -> _Opened:
     if path.stat().st_size == 0:
-        return 0, "", "", "empty file (0 bytes)"
+        return _Opened(reason="empty file (0 bytes)")
     if not _has_pdf_header(path):
-        return 0, "", "", "not a readable PDF (no %PDF- header in the first 1024 bytes)"
+        return _Opened(reason="not a readable PDF (no %PDF- header in the first 1024 bytes)")
     try:
         with pymupdf.open(path, filetype="pdf") as doc:
             if doc.needs_pass:
-                return 0, "", "", PASSWORD_PROTECTED
+                return _Opened(reason=PASSWORD_PROTECTED)
             if doc.is_repaired and not _tail_has_eof(path):
                 # MuPDF rebuilds what it can of a cut-off file; the result would silently lack
                 # whatever was cut, so the file is reported instead of half-used.
-                return 0, "", "", "truncated PDF (no %%EOF at the end; the file was cut off)"
+                return _Opened(reason="truncated PDF (no %%EOF at the end; the file was cut off)")
             if doc.page_count == 0:
-                return 0, "", "", "PDF has no pages"
+                return _Opened(reason="PDF has no pages")
             meta = doc.metadata or {}
-            return doc.page_count, meta.get("title") or "", meta.get("author") or "", None
+            return _Opened(
+                doc.page_count,
+                meta.get("title") or "",
+                meta.get("author") or "",
+                outline=read_outline(doc),
+            )
     except Exception as exc:  # PyMuPDF raises several types for damaged files
         message = str(exc).replace(str(path), rel)  # no absolute paths in reasons
         if not _tail_has_eof(path):
-            return (
-                0,
-                "",
-                "",
-                f"truncated or damaged PDF (no %%EOF at the end; {type(exc).__name__}: {message})",
+            return _Opened(
+                reason=f"truncated or damaged PDF (no %%EOF at the end; {type(exc).__name__}: {message})"
             )
-        return 0, "", "", f"not a readable PDF ({type(exc).__name__}: {message})"
+        return _Opened(reason=f"not a readable PDF ({type(exc).__name__}: {message})")
 
 
 def _text(value: str) -> str:
@@ -243,16 +258,25 @@ def scan_corpus(root: str | Path, follow_symlinks: bool = False) -> CorpusScan:
         )  # never a "Copy of" name when a plain one exists
         rel, path = entries[0]
         try:
-            pages, title, author, reason = _open_error(path, rel)
+            opened = _open_error(path, rel)
             size = path.stat().st_size
         except OSError as exc:  # removed or made unreadable since it was hashed
-            pages, title, author, reason, size = 0, "", "", f"cannot read file ({exc.strerror})", 0
-        if reason:
-            scan.rejected.extend(RejectedDocument(r, sha, reason, "open") for r, _ in entries)
+            opened, size = _Opened(reason=f"cannot read file ({exc.strerror})"), 0
+        if opened.reason:
+            scan.rejected.extend(
+                RejectedDocument(r, sha, opened.reason, "open") for r, _ in entries
+            )
             continue
         scan.documents.append(
             DocumentRecord(
-                sha, rel, tuple(r for r, _ in entries), pages, size, _text(title), _text(author)
+                sha,
+                rel,
+                tuple(r for r, _ in entries),
+                opened.page_count,
+                size,
+                _text(opened.title),
+                _text(opened.author),
+                tuple(replace(e, title=_text(e.title)) for e in opened.outline),
             )
         )
     scan.fingerprint = corpus_fingerprint(

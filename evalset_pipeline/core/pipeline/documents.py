@@ -17,6 +17,7 @@ from evalset_pipeline.core.corpus.documents import (
     RejectedDocument,
     scan_corpus,
 )
+from evalset_pipeline.core.corpus.outline import OutlineEntry
 from evalset_pipeline.core.golden.model import CorpusManifest
 from evalset_pipeline.core.pipeline.context import StageContext
 from evalset_pipeline.core.pipeline.result import StageResult
@@ -31,6 +32,12 @@ DOCUMENTS = pa.schema(
         ("bytes", pa.int64()),
         ("title", pa.string()),
         ("author", pa.string()),
+        (
+            "outline",
+            pa.list_(
+                pa.struct([("level", pa.int64()), ("title", pa.string()), ("page", pa.int64())])
+            ),
+        ),
     ]
 )
 REJECTED = pa.schema(
@@ -115,7 +122,14 @@ def every_document_rejected(corpus_dir: Path, rejected: list[RejectedDocument]) 
 
 def load_documents(ctx: StageContext) -> list[DocumentRecord]:
     return [
-        DocumentRecord(**{**r, "paths": tuple(r["paths"])})
+        DocumentRecord(
+            **{
+                **r,
+                "paths": tuple(r["paths"]),
+                # a table written before outlines were read has none
+                "outline": tuple(OutlineEntry(**e) for e in r.get("outline") or ()),
+            }
+        )
         for r in read_rows(ctx.paths.table("documents"), producer="documents")
     ]
 

@@ -1,0 +1,53 @@
+"""A PDF's bookmarks as the sections its pages sit in (core/corpus/outline.py)."""
+
+from __future__ import annotations
+
+import pymupdf
+
+from evalset_pipeline.core.corpus.documents import scan_corpus
+from evalset_pipeline.core.corpus.outline import OutlineEntry, page_sections
+
+
+def _pdf(path, pages: int, toc: list[list]) -> None:
+    doc = pymupdf.open()
+    for i in range(pages):
+        doc.new_page().insert_text((72, 72), f"page {i + 1}")
+    doc.set_toc(toc)
+    doc.save(path)
+
+
+def test_a_page_sits_in_the_bookmark_that_starts_last_before_it(tmp_path):
+    _pdf(
+        tmp_path / "q.pdf",
+        8,
+        [
+            [1, "Cover", 1],
+            [1, "Business segment results", 3],
+            [2, "Retail  Banking", 3],  # a parent and its first child on one page
+            [2, "Investment Bank", 5],
+            [1, "Notes", 8],
+        ],
+    )
+    [doc] = scan_corpus(tmp_path).documents
+    assert doc.outline[2] == OutlineEntry(2, "Retail Banking", 3)  # spacing as a reader reads it
+    assert page_sections(doc.outline, doc.page_count) == [
+        "Cover",
+        "Cover",
+        "Retail Banking",  # the most specific heading the page is under
+        "Retail Banking",
+        "Investment Bank",
+        "Investment Bank",
+        "Investment Bank",
+        "Notes",
+    ]
+
+
+def test_a_document_without_bookmarks_has_no_sections(tmp_path):
+    _pdf(tmp_path / "plain.pdf", 2, [])
+    [doc] = scan_corpus(tmp_path).documents
+    assert doc.outline == () and page_sections(doc.outline, 2) == ["", ""]
+
+
+def test_pages_before_the_first_bookmark_have_no_section():
+    outline = (OutlineEntry(1, "Financial statements", 3),)
+    assert page_sections(outline, 4) == ["", "", "Financial statements", "Financial statements"]
