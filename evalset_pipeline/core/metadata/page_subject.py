@@ -2,8 +2,13 @@
 
   statement  for a primary financial statement: which one (income_statement, comprehensive_income,
              balance_sheet, cash_flows, equity), from a short heading line in the title block of
-             a page that is mostly figures; a figure page right after a statement with no heading
-             of its own continues it. Pages that list several statements (an index) are not one.
+             a page that is mostly figures, or from a centred title standing alone on its row
+             further down (a filing that runs its statements on starts the next one mid-page); a
+             figure page right after a statement with no title of its own continues it (its first
+             lines are no titles, or are table rows in the page before's figure columns). Pages
+             that list several statements (an index) are not one, nor is a note in a notes section.
+  basis      consolidated | separate, from the statement's title or the section the page sits in
+             (`statement_basis`), where the document prints both
   heading    the page's first heading line: the top lines after the document's running header and
              footer lines (repeated on many of its pages) are dropped, normalised so that equal
              subjects compare equal across filings and companies (case, numbering, dates, periods,
@@ -115,9 +120,8 @@ class PageSubject:
     layout: str = "sparse"  # tabular | prose | mixed | sparse
     numeric_share: float = 0.0
     lines: int = 0
-    basis: str = (
-        ""  # consolidated | separate | "" (`statement_basis`: only where a document holds both)
-    )
+    # consolidated | separate | "" (`statement_basis`: only where a document holds both)
+    basis: str = ""
 
 
 def page_lines(layer: dict[str, Any]) -> list[PageLine]:
