@@ -10,7 +10,8 @@ sit beside the PDFs (`documents.csv`, `statements.csv`; see that folder's README
                                      no reporting period, such as an 8-K, is right when empty)
   period_end_accuracy                per document, against the cover's period end
   statements                         pairwise precision/recall of statement pages sharing a
-                                     template, overall and by statement type
+                                     template, overall and by statement type; where the truth has a
+                                     `basis` column, a statement is its type and basis (`keyed_by`)
   largest_template_share, single_page_template_share
   pool_share                         per axis, the share of gold-eligible pages (a template and a
                                      value on that axis) whose pool is non-empty
@@ -95,6 +96,22 @@ def _pairs(groups: dict[tuple[str, int], str], truth: dict[tuple[str, int], str]
     }
 
 
+def _statement_truth(path: Path) -> tuple[dict[tuple[str, int], str], str]:
+    """(document, page) -> the statement a page belongs to, and what that is keyed by. Where the
+    truth has a `basis` column (filings printing consolidated and separate statements), the same
+    statement is the same type AND basis: a consolidated balance sheet and a separate one are two
+    statements (each other's one-axis twins), so a template joining them is a wrong pair."""
+    rows = list(csv.DictReader(open(path, encoding="utf-8")))
+    by_basis = bool(rows) and "basis" in rows[0]
+    truth = {
+        (r["document"], int(r["page"])): (
+            f"{r['statement']}:{r['basis']}" if by_basis and r["basis"] else r["statement"]
+        )
+        for r in rows
+    }
+    return truth, "statement,basis" if by_basis else "statement"
+
+
 def measure(data_dir: Path, truth_dir: Path) -> dict[str, Any]:
     """The page-understanding figures of a finished build in `data_dir`."""
     import pyarrow.parquet as pq
@@ -113,10 +130,7 @@ def measure(data_dir: Path, truth_dir: Path) -> dict[str, Any]:
         r["document"]: r
         for r in csv.DictReader(open(truth_dir / "documents.csv", encoding="utf-8"))
     }
-    statements = {
-        (r["document"], int(r["page"])): r["statement"]
-        for r in csv.DictReader(open(truth_dir / "statements.csv", encoding="utf-8"))
-    }
+    statements, keyed_by = _statement_truth(truth_dir / "statements.csv")
     unit_of = {(Path(r["document_path"]).name, r["page_number"]): r["unit_id"] for r in renders}
 
     entity_ok = period_ok = judged = 0
@@ -170,7 +184,7 @@ def measure(data_dir: Path, truth_dir: Path) -> dict[str, Any]:
         "period_end_accuracy": round(end_ok / len(docs), 4) if docs else None,
         "wrong_entities": dict(wrong_entities.most_common(5)),
         "wrong_periods": dict(wrong_periods.most_common(5)),
-        "statements": _pairs(groups, statements),
+        "statements": {**_pairs(groups, statements), "keyed_by": keyed_by},
         "templates": len(sizes),
         "largest_template_share": round(max(sizes.values()) / total, 4) if sizes else None,
         "single_page_template_share": round(sum(1 for s in sizes.values() if s == 1) / total, 4),

@@ -191,6 +191,30 @@ def test_realdocs_pairwise_statement_figures():
     )
 
 
+def test_realdocs_statements_are_keyed_by_basis_where_the_truth_has_one(tmp_path):
+    """A consolidated and a separate balance sheet are two statements: one template for both is
+    a wrong pair where the truth has a `basis` column; without it, the type alone is the key."""
+    from benchmarks.realdocs import _pairs, _statement_truth
+
+    (tmp_path / "with.csv").write_text(
+        "document,page,statement,continued,also,heading,basis\n"
+        "a,1,balance_sheet,n,,,consolidated\na,2,balance_sheet,y,,,consolidated\n"
+        "a,9,balance_sheet,n,,,separate\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "without.csv").write_text(
+        "document,page,statement,continued,also,heading\na,1,balance_sheet,n,,\n"
+        "a,9,balance_sheet,n,,\n",
+        encoding="utf-8",
+    )
+    truth, keyed_by = _statement_truth(tmp_path / "with.csv")
+    assert keyed_by == "statement,basis" and truth[("a", 9)] == "balance_sheet:separate"
+    one_template = {k: "statement:balance_sheet" for k in truth}
+    assert _pairs(one_template, truth)["precision"] == round(1 / 3, 4)
+    plain, keyed_by = _statement_truth(tmp_path / "without.csv")
+    assert keyed_by == "statement" and set(plain.values()) == {"balance_sheet"}
+
+
 def test_realdocs_refuses_a_corpus_with_a_sidecar_and_options_need_one_benchmark(tmp_path, capsys):
     from benchmarks.realdocs import _folders
 

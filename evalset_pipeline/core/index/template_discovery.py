@@ -21,7 +21,7 @@ from evalset_pipeline.core.index.page_structure import (
 )
 from evalset_pipeline.core.index.templates import TemplateGroups, assign_templates
 
-__all__ = ["PageShape", "discover_templates"]
+__all__ = ["PageShape", "discover_templates", "statement_template"]
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,15 @@ class PageShape:
     layout: str = ""
     numeric_share: float = 0.0
     statement: str = ""
+    basis: str = ""  # consolidated | separate where the document holds both
+
+
+def statement_template(shape: PageShape) -> str:
+    """A primary statement's template: the statement, and its basis where the document prints
+    both (a consolidated balance sheet and a separate one are two statements that look alike)."""
+    if not shape.statement:
+        return ""
+    return f"statement:{shape.statement}" + (f":{shape.basis}" if shape.basis else "")
 
 
 def _heading_vectors(keys: Sequence[str]) -> np.ndarray:
@@ -76,7 +85,7 @@ def discover_templates(
         {"heading": h, "layout": s.layout, "numeric_share": s.numeric_share} if s else None
         for h, s in zip(headings, shapes, strict=False)
     ]
-    structural = [f"statement:{s.statement}" if s and s.statement else "" for s in shapes]
+    structural = [statement_template(s) if s else "" for s in shapes]
     return assign_templates(
         unit_ids,
         named,

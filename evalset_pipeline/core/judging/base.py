@@ -40,6 +40,9 @@ class PageContext:
     # the filer's other names (one filer under two names: `metadata.filer_identity`): a question
     # naming any of them is about this page's company
     aliases: tuple[str, ...] = ()
+    # consolidated | separate: the statements' basis of this page (`metadata.statement_basis`),
+    # "" where its document prints one basis only. A page fact: `pipeline.pages.page_view` sets it.
+    basis: str = ""
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -52,14 +55,15 @@ class PageContext:
         return bool(set(self.names) & set(other.names))
 
     def as_dict(self) -> dict[str, str | list[str]]:
-        # aliases only when there are some: a context without any keys its cache entries and
-        # evidence as before
+        # aliases and basis only when there are some: a context without any keys its cache
+        # entries and evidence as before
         return {
             "registrant": self.entity,
             "form": self.form,
             "fiscal_period": self.period,
             "period_end": self.period_end,
             **({"registrant_aliases": list(self.aliases)} if self.aliases else {}),
+            **({"basis": self.basis} if self.basis else {}),
         }
 
 

@@ -166,6 +166,7 @@ def read_corpus_facts(
                         str(layer.get("text") or ""), calendar, doc.period, doc.period_end
                     ),
                     skip_reason(page_lines_, subject, page.page_number),
+                    subject.basis,
                 )
             )
     return CorpusFacts(facts, fields, sources, profiles, fallbacks)

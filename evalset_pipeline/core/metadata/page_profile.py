@@ -28,6 +28,7 @@ SCHEMA = pa.schema(
         ("period_kind", pa.string()),
         ("printed_periods", pa.list_(pa.string())),
         ("skip_reason", pa.string()),
+        ("basis", pa.string()),
     ]
 )
 
@@ -49,6 +50,9 @@ class PageProfile:
     skip_reason: str = (
         ""  # why the page offers nothing to ask (metadata/unaskable.py), "" when it may
     )
+    # consolidated | separate: the statements' basis the page belongs to (its title or section,
+    # `metadata.statement_basis`), "" where its document holds one basis only
+    basis: str = ""
 
     def to_row(self) -> dict:
         return asdict(self)

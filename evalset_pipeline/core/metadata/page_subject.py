@@ -2,8 +2,13 @@
 
   statement  for a primary financial statement: which one (income_statement, comprehensive_income,
              balance_sheet, cash_flows, equity), from a short heading line in the title block of
-             a page that is mostly figures; a figure page right after a statement with no heading
-             of its own continues it. Pages that list several statements (an index) are not one.
+             a page that is mostly figures, or from a centred title standing alone on its row
+             further down (a filing that runs its statements on starts the next one mid-page); a
+             figure page right after a statement with no title of its own continues it (its first
+             lines are no titles, or are table rows in the page before's figure columns). Pages
+             that list several statements (an index) are not one, nor is a note in a notes section.
+  basis      consolidated | separate, from the statement's title or the section the page sits in
+             (`statement_basis`), where the document prints both
   heading    the page's first heading line: the top lines after the document's running header and
              footer lines (repeated on many of its pages) are dropped, normalised so that equal
              subjects compare equal across filings and companies (case, numbering, dates, periods,
@@ -22,9 +27,16 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from evalset_pipeline.core.metadata.statement_basis import (
+    UNMARKED,
+    Section,
+    basis_marker,
+    document_bases,
+    section_heading,
+)
 from evalset_pipeline.core.pagetext.page_reader import metric_of
 from evalset_pipeline.core.pagetext.periods import find_periods
 
@@ -40,30 +52,33 @@ __all__ = [
 ]
 
 _OF = r"statements?\s+of\s+(?:consolidated\s+|condensed\s+|combined\s+)*"
+# A Korean title's basis and form words before the statement's name ("연결 재무상태표",
+# "요약분기연결재무상태표", "별도 포괄손익계산서"): part of the title, not another line's words.
+_KO = r"(?:(?:요약|분기|반기|연결|별도|개별)\s*)*"
 STATEMENTS: dict[str, re.Pattern[str]] = {
     "comprehensive_income": re.compile(
         r"(?:" + _OF + r")?comprehensive\s+(?:income|loss|earnings)(?:\s+loss)?(?:\s+statements?)?"
-        r"|포괄\s*손익(?:계산서)?",
+        r"|" + _KO + r"포괄\s*손익(?:계산서)?",
         re.I,
     ),
     "income_statement": re.compile(
         _OF + r"(?:income|operations|earnings|(?:net\s+)?loss|profit\s+or\s+loss)"
-        r"(?:\s+loss)?|income\s+statements?|손익\s*계산서",
+        r"(?:\s+loss)?|income\s+statements?|" + _KO + r"손익\s*계산서",
         re.I,
     ),
     "balance_sheet": re.compile(
         r"balance\s+sheets?|" + _OF + r"financial\s+(?:position|condition)"
-        r"|재무\s*상태표|대차\s*대조표",
+        r"|" + _KO + r"(?:재무\s*상태표|대차\s*대조표)",
         re.I,
     ),
     "cash_flows": re.compile(
-        _OF + r"cash\s+flows?|cash\s+flows?\s+statements?|현금\s*흐름표", re.I
+        _OF + r"cash\s+flows?|cash\s+flows?\s+statements?|" + _KO + r"현금\s*흐름표", re.I
     ),
     "equity": re.compile(
         _OF
         + r"(?:changes\s+in\s+)?(?:(?:stockholders|shareholders|shareowners|owners|members)['’`]?\s*)?"
         r"(?:equity|deficit)(?:\s+deficit)?|(?:stockholders|shareholders|shareowners)['’`]?\s*equity\s+statements?"
-        r"|자본\s*변동표",
+        r"|" + _KO + r"자본\s*변동표",
         re.I,
     ),
 }
@@ -92,6 +107,7 @@ class PageLine:
     y0: float
     y1: float
     x0: float
+    x1: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -104,6 +120,8 @@ class PageSubject:
     layout: str = "sparse"  # tabular | prose | mixed | sparse
     numeric_share: float = 0.0
     lines: int = 0
+    # consolidated | separate | "" (`statement_basis`: only where a document holds both)
+    basis: str = ""
 
 
 def page_lines(layer: dict[str, Any]) -> list[PageLine]:
@@ -121,6 +139,7 @@ def page_lines(layer: dict[str, Any]) -> list[PageLine]:
                 min(float(w[1]) for w in words),
                 max(float(w[3]) for w in words),
                 min(float(w[0]) for w in words),
+                max(float(w[2]) for w in words),
             )
         )
     out.sort(key=lambda ln: (round(ln.y0, 0), ln.x0))
@@ -235,6 +254,76 @@ def _heading_lines(lines: Sequence[PageLine], running: set[str], height: float) 
     return [ln for ln in top if _heading_like(ln.text)]
 
 
+def _alone(line: PageLine, lines: Sequence[PageLine]) -> bool:
+    """A line standing alone on its row: a title or a section heading, not a table row's label
+    (whose figures share its row)."""
+    height = max(line.y1 - line.y0, 1.0)
+    return not any(
+        other is not line and min(line.y1, other.y1) - max(line.y0, other.y0) > 0.5 * height
+        for other in lines
+    )
+
+
+def _centred(line: PageLine, width: float) -> bool:
+    """A title is set across the page's middle (a row label starts at the left margin)."""
+    return width > 0 and abs((line.x0 + line.x1) / 2 - width / 2) <= 0.12 * width
+
+
+def _titled_below(
+    lines: Sequence[PageLine], running: set[str], width: float, entity: str
+) -> tuple[PageLine, str] | None:
+    """A statement that begins below the page's top (a filing runs its statements on: the balance
+    sheet's last rows, then the income statement's title in the middle of the page): its title is
+    a short line alone on its row and centred, whole a statement's name. None when there is none,
+    or when the page lists more than two (an index of statements)."""
+    found = [
+        (ln, st)
+        for ln in lines
+        if line_key(ln.text) not in running
+        and _heading_like(ln.text)
+        and _alone(ln, lines)
+        and _centred(ln, width)
+        and (st := _statement_of(normalise_heading(ln.text, entity)))
+    ]
+    if not found or len({st for _, st in found}) > 2:
+        return None
+    return found[0]
+
+
+def _figure_columns(lines: Sequence[PageLine]) -> list[float]:
+    """Right edges of a page's figure columns (figures are right-aligned), 10-pt buckets seen on
+    two rows or more (a statement's last page may hold two rows)."""
+    edges = Counter(
+        round(ln.x1 / 10) * 10 for ln in lines if ln.x1 and _NUMBER.match(ln.text.strip())
+    )
+    return sorted(float(x) for x, n in edges.items() if n >= 2)
+
+
+def _same_columns(page: Sequence[PageLine], before: Sequence[PageLine]) -> bool:
+    """The page's figure columns are the page before's: one table continued."""
+    now, then = _figure_columns(page), _figure_columns(before)
+    return bool(now) and all(any(abs(a - b) <= 10 for b in then) for a in now)
+
+
+def _sections(
+    lines: Sequence[PageLine], running: set[str], height: float
+) -> tuple[Section | None, Section | None]:
+    """The financial-statements section headings a page prints (`statement_basis`): the one
+    heading the page from its top part, and the last one (in force for the pages after). A page
+    listing three or more is a table of contents: none."""
+    found = [
+        (ln, sec)
+        for ln in lines
+        if line_key(ln.text) not in running
+        and _alone(ln, lines)
+        and (sec := section_heading(ln.text)) is not None
+    ]
+    if not found or len(found) >= 3:
+        return None, None
+    top = next((sec for ln, sec in found if ln.y1 <= _TOP_SHARE * height), None)
+    return top, found[-1][1]
+
+
 def read_subjects(
     layers: Sequence[dict[str, Any]],
     entity: str = "",
@@ -250,35 +339,46 @@ def read_subjects(
     )
     running = running_lines(all_lines, counts=counts)
     out: list[PageSubject] = []
+    markers: list[str] = []  # each page's basis marker, decided for the document at the end
+    section: Section | None = None  # the financial-statements section in force
+    before: Sequence[PageLine] = ()
     for layer, lines in zip(layers, all_lines, strict=False):
         height = float(layer.get("height") or max((ln.y1 for ln in lines), default=1.0))
+        width = float(layer.get("width") or max((ln.x1 for ln in lines), default=0.0))
         layout, numeric = _layout(lines)
         heads = _heading_lines(lines, running, height)
         normalised = [
             normalise_heading(ln.text, entity) for ln in heads
         ]  # once per line: find_periods is costly
         named = [(ln, core) for ln, core in zip(heads, normalised, strict=False) if core]
-        statement, source = "", ""
-        if layout in ("tabular", "mixed") and numeric >= 0.12:  # a statement is mostly figures
+        top_section, last_section = _sections(lines, running, height)
+        in_force = top_section or section
+        section = last_section or section
+        statement, source, marker = "", "", ""
+        # A statement is mostly figures; a page in a notes section is a note, whatever its title
+        # ("29. 현금흐름표" is the note on the cash flow statement).
+        if layout in ("tabular", "mixed") and numeric >= 0.12 and not (in_force and in_force.notes):
             # The statement's name is among the page's first headings (entity and section lines may precede it).
             first = [core for core in normalised[:6] if core]
             found = [st for st in map(_statement_of, first) if st]
+            below = None if found else _titled_below(lines, running, width, entity)
             if found and len(set(found)) <= 2 and any(map(_statement_of, first[:3])):
                 statement, source = found[0], "heading"
+                title = next(ln for ln, core in named if _statement_of(core) == statement)
+                marker = basis_marker(title.text)
+            elif below is not None:
+                statement, source, marker = below[1], "heading", basis_marker(below[0].text)
             elif (
                 not found
                 and out
                 and out[-1].statement
-                and (
-                    any(_CONTINUED.search(ln.text) for ln in heads[:4])
-                    or not any(
-                        core
-                        for ln, core in zip(heads[:2], normalised[:2], strict=False)
-                        if len(ln.text.split()) >= 2
-                    )
-                )
+                and _continues(heads, normalised, lines, before)
             ):
-                statement, source = out[-1].statement, "continued"
+                statement, source, marker = out[-1].statement, "continued", markers[-1]
+        if statement and marker in ("", UNMARKED) and in_force and in_force.basis != UNMARKED:
+            marker = in_force.basis  # a bare title in the consolidated section is consolidated
+        if not statement:
+            marker = in_force.basis if in_force else ""
         heading_line, heading = named[0] if named else (None, "")
         measure = metric_of(heading_line.text) if heading_line else None
         subject = statement or measure or heading
@@ -294,4 +394,29 @@ def read_subjects(
                 len(lines),
             )
         )
-    return out
+        markers.append(marker)
+        before = lines
+    return [replace(s, basis=b) for s, b in zip(out, document_bases(markers), strict=True)]
+
+
+def _continues(
+    heads: Sequence[PageLine],
+    normalised: Sequence[str],
+    lines: Sequence[PageLine],
+    before: Sequence[PageLine],
+) -> bool:
+    """A figure page without a title of its own continues the statement before it: it says
+    "(continued)", or its first heading lines are no titles (one word, or blank once normalised),
+    or its top lines are all table rows (labels beside figures) in the page before's columns."""
+    if any(_CONTINUED.search(ln.text) for ln in heads[:4]):
+        return True
+    if not any(
+        core
+        for ln, core in zip(heads[:2], normalised[:2], strict=False)
+        if len(ln.text.split()) >= 2
+    ):
+        return True
+    titles = [
+        core for ln, core in zip(heads[:2], normalised[:2], strict=False) if _alone(ln, lines)
+    ]
+    return not any(titles) and _same_columns(lines, before)

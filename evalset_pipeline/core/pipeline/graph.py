@@ -101,6 +101,7 @@ READS: dict[str, tuple[str, ...]] = {
         "page_renders",
         "page_metadata",
         "document_facts",
+        "page_profiles",
         "evidence_pages",
         "evidence_cells",
     ),

@@ -154,6 +154,11 @@ def load_document_contexts(ctx: StageContext) -> dict[str, PageContext]:
     return {f.document_sha256: f.page_context() for f in load_document_facts(ctx)}
 
 
+def load_page_bases(ctx: StageContext) -> dict[str, str]:
+    """unit id -> consolidated | separate, for pages of documents printing both bases."""
+    return {u: p.basis for u, p in load_page_profiles(ctx).items() if p.basis}
+
+
 def load_page_profiles(ctx: StageContext) -> dict[str, PageProfile]:
     return {
         r["unit_id"]: PageProfile(**r)

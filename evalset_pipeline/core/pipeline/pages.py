@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from evalset_pipeline.core.judging.base import PageContext, PageView
@@ -9,10 +10,17 @@ from evalset_pipeline.core.render.pages import PageRender
 
 
 def page_view(
-    render: PageRender, data_dir: Path, contexts: dict[str, PageContext] | None = None
+    render: PageRender,
+    data_dir: Path,
+    contexts: dict[str, PageContext] | None = None,
+    bases: dict[str, str] | None = None,
 ) -> PageView:
-    """What a backend sees of a stored page; `contexts` (document sha256 -> its facts) adds the document."""
+    """What a backend sees of a stored page; `contexts` (document sha256 -> its facts) adds the
+    document, `bases` (unit id -> consolidated | separate) the statements' basis the page is of."""
     context = (contexts or {}).get(render.document_sha256)
+    basis = (bases or {}).get(render.unit_id, "")
+    if basis:
+        context = replace(context or PageContext(), basis=basis)
     return PageView(
         render.unit_id,
         data_dir / render.render_path,

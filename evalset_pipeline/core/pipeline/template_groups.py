@@ -73,7 +73,13 @@ def build_template_groups(ctx: StageContext) -> StageResult:
     profiles = load_page_profiles(ctx)
     shapes = [
         PageShape(
-            p.document_sha256, p.page_number, p.heading, p.layout, p.numeric_share, p.statement
+            p.document_sha256,
+            p.page_number,
+            p.heading,
+            p.layout,
+            p.numeric_share,
+            p.statement,
+            p.basis,
         )
         if (p := profiles.get(u))
         else None

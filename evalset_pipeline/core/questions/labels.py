@@ -84,6 +84,7 @@ def as_same_table(
         for axis, differs in (
             ("entity", page.entity and gold.entity and not page.same_filer(gold)),
             ("period", page.period and gold.period and page.period != gold.period),
+            ("basis", page.basis and gold.basis and page.basis != gold.basis),
         )
         if differs
     ]

@@ -51,6 +51,9 @@ _PRINTS_IT = "prints the gold's figure for the gold's row and period"
 ENTITY = "entity"
 SECTION = "section"  # the qualifier of last resort: the heading the gold's figure is printed under
 QUALIFY_FIRST = ("entity", "period")  # order of qualifiers; other configured axes follow
+# The statements' basis (consolidated | separate), a page fact where a filing prints both: named
+# after entity and period when a page of the other basis answers otherwise.
+BASIS = "basis"
 
 
 @dataclass(frozen=True)
@@ -123,7 +126,7 @@ def validate(
 ) -> tuple[list[Validated], list[FunnelRow]]:
     funnel: list[FunnelRow] = []
     kept: list[Validated] = []
-    order = [*QUALIFY_FIRST, *(a for a in axes if a not in QUALIFY_FIRST)]
+    order = [*QUALIFY_FIRST, BASIS, *(a for a in axes if a not in (*QUALIFY_FIRST, BASIS))]
 
     def row(st: _State, stage: str, decision: str, reason: str, question: str = "") -> None:
         funnel.append(

@@ -6,8 +6,9 @@ about a cell of a Korean table. The grammar is the English one's, in Korean word
     2023년 12월 31일 현재 유동자산 중 현금및현금성자산은 얼마였습니까?
     2023년 일반회계는 얼마였습니까?
 
-Qualified, the entity leads (Korean names the owner first) and a revision follows the label:
-"한빛전자의 2023년 … 매출액(재작성 기준)은 얼마였습니까?".
+Qualified, the entity leads (Korean names the owner first), the statements' basis comes before
+the label, as a Korean reader of a filing says it, and a revision follows the label:
+"한빛전자의 2023년 … 연결 기준 매출액(재작성 기준)은 얼마였습니까?".
 """
 
 from __future__ import annotations
@@ -29,12 +30,14 @@ __all__ = [
 
 SECTION_WORD = " 중 "  # "유동자산 중 현금및현금성자산": a sub-item under its section
 _REVISION = {"restated": "재작성 기준", "original": "최초 공시 기준"}
+_BASIS = {"consolidated": "연결 기준", "separate": "별도 기준"}  # metadata.statement_basis's bases
 _DATE = plain(KOREAN_DATE)
 _GRAMMAR = re.compile(
     r"^(?:(?P<entity>.+?)의 )?"
     r"(?P<period>(?P<end>" + _DATE + r")로 종료되는 (?:(?P<span>[369])개월간|회계연도)"
     r"|(?P<instant>" + _DATE + r") 현재"
     r"|(?P<year>(?:19|20)\d{2})년) "
+    r"(?:(?P<basis>" + "|".join(_BASIS.values()) + r") )?"
     r"(?:(?P<parent>.+?)" + SECTION_WORD + r")?(?P<label>.+?)"
     r"(?:\((?P<revision>재작성 기준|최초 공시 기준)\))?(?:은|는) 얼마였습니까\?$"
 )
@@ -81,22 +84,31 @@ def parse_korean_question(question: str) -> TableQuestion | None:
         (m["entity"] or "").strip(),
         _revision_of(m["revision"]),
         language="ko",
+        basis=_basis_of(m["basis"]),
     )
 
 
-def qualify_korean_question(question: str, entity: str, revision: str) -> str:
-    """The entity before the period and the revision after the label; never doubled."""
+def qualify_korean_question(question: str, entity: str, revision: str, basis: str = "") -> str:
+    """The entity before the period, the basis before the label and the revision after it;
+    never doubled."""
     m = _GRAMMAR.match(question.strip())
     if not m:
         return question
     entity = entity or (m["entity"] or "").strip()
     revision = revision or _revision_of(m["revision"])
+    basis = basis or _basis_of(m["basis"])
     label = korean_label_phrase(m["label"], m["parent"] or "")
     if revision in _REVISION:
         label += f"({_REVISION[revision]})"
+    if basis in _BASIS:
+        label = f"{_BASIS[basis]} {label}"
     asked = korean_question(label, m["period"])
     return f"{entity}의 {asked}" if entity else asked
 
 
 def _revision_of(text: str | None) -> str:
     return next((k for k, v in _REVISION.items() if v == text), "")
+
+
+def _basis_of(text: str | None) -> str:
+    return next((k for k, v in _BASIS.items() if v == text), "")

@@ -173,6 +173,13 @@ def _entity_ok(entity: str, text: str, context: PageContext | None) -> bool:
     return norm_words(entity) in norm_words(text)
 
 
+def _basis_ok(q: TableQuestion, context: PageContext | None) -> bool:
+    """A question naming the statements' basis is not answered by the other basis's page (the
+    separate balance sheet's cash is not the consolidated one's, even where the two agree); a
+    page whose basis is unknown is judged on its table."""
+    return not (q.basis and context is not None and context.basis and context.basis != q.basis)
+
+
 _SPOKEN_COLUMN = re.compile(r"^the (?P<measure>[a-z][a-z' -]{2,40}?) of (?P<label>.+)$")
 
 
@@ -215,6 +222,9 @@ def _judge_as_asked(
         return Judgment(
             False, None, "question asks for figures as originally reported; page is restated"
         )
+    if not _basis_ok(q, context):
+        shown = context.basis if context is not None else ""
+        return Judgment(False, None, f"question asks for the {q.basis} statements; page is {shown}")
     page = dated_page(page, context)
     year_end = _fiscal_year_end(context)
     scored = [(_row_score(q, row, t), t, row) for t in page.tables for row in t.rows]
@@ -274,7 +284,7 @@ def _prints_as_asked(
     row and period states the same fact (the labeller's rule, not the judge's: the judge is
     never told the answer). The asked sub-column ("in the Carrying Value column") is a locator
     like the heading: the balance sheet's one column printing the same figure states it too."""
-    if not _entity_ok(q.entity, page.text, context):
+    if not _entity_ok(q.entity, page.text, context) or not _basis_ok(q, context):
         return None
     page = dated_page(page, context)
     year_end = _fiscal_year_end(context)

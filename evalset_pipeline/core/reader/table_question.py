@@ -21,3 +21,5 @@ class TableQuestion:
         ""  # the sub-column asked ("Fair Value" of "December 31, 2018 Fair Value"), "" for none
     )
     language: str = "en"
+    # consolidated | separate: the statements asked (a filing printing both prints the row twice)
+    basis: str = ""

@@ -628,7 +628,7 @@ def qualify_table_question(question: str, values: dict[str, str]) -> str:
         return question
     if q.language == "ko":
         return qualify_korean_question(
-            question, values.get("entity", ""), values.get("revision", "")
+            question, values.get("entity", ""), values.get("revision", ""), values.get("basis", "")
         )
     question = _with_section(question, q, values.get("section", ""))
     base = question.strip().rstrip("?")

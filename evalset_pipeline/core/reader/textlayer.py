@@ -251,10 +251,12 @@ class TextLayerBackend:
                 label = LabelResult(
                     "sufficient", f"page prints the answer for the asked row and period ({where})"
                 )
-            if label.label == "irrelevant" and (table_q.entity or table_q.revision):
-                # Another company's (or filing's) page that prints the asked row is the same
-                # measure for another entity or basis: supporting, never irrelevant.
-                bare = replace(table_q, entity="", revision="")
+            if label.label == "irrelevant" and (
+                table_q.entity or table_q.revision or table_q.basis
+            ):
+                # Another company's (or filing's, or the other statements basis's) page that prints
+                # the asked row is the same measure for another entity or basis: supporting.
+                bare = replace(table_q, entity="", revision="", basis="")
                 other = judge_table_question(bare, tables, p.context, restated(tables))
                 if other.answers or other.reason.endswith(ROW_WITHOUT_PERIOD):
                     label = LabelResult(

@@ -31,6 +31,14 @@ def test_the_same_statement_a_year_earlier_is_the_same_table():
     assert as_same_table(LABEL, "cash_flows", "cash_flows", older, GOLD).label == "supporting"
 
 
+def test_the_same_statement_of_the_other_basis_is_the_same_table():
+    """The separate balance sheet beside the consolidated one (same filing and period)."""
+    gold = PageContext("Acme Corp", "10-K", "2023", "2023-12-31", basis="consolidated")
+    separate = PageContext("Acme Corp", "10-K", "2023", "2023-12-31", basis="separate")
+    out = as_same_table(LABEL, "balance_sheet", "balance_sheet", separate, gold)
+    assert out.label == "supporting" and "another basis" in out.rationale
+
+
 def test_another_statement_or_the_same_filings_continuation_is_left_alone():
     other = PageContext("Globex Inc", "10-K", "2023", "2023-12-31")
     assert as_same_table(LABEL, "cash_flows", "balance_sheet", other, GOLD) == LABEL

@@ -235,3 +235,27 @@ def test_a_renamed_filers_page_differs_on_the_period_only():
     )
     kept, _ = validate([c], judge, AXES)
     assert [(k.question, k.qualified_axes) for k in kept] == [(qualified, ["period"])]
+
+
+def test_a_page_of_the_other_statements_basis_gets_the_gold_basis_named():
+    """A filing printing consolidated and separate statements prints one row twice: the page of
+    the other basis answering otherwise makes the gold's basis the qualifier (no configured
+    axis tells them apart: same company, period and measure)."""
+    separate = PoolPage(view("sep"), POOLED, "", {**GOLD, "basis": "separate"}, ("same_row",))
+    c = Candidate(
+        "a",
+        view("a-gold"),
+        {**GOLD, "basis": "consolidated"},
+        "Q?",
+        "Cloud",
+        "ko",
+        [page("d1", period="2024-Q2"), separate],
+    )
+    qualified = "Q [basis=consolidated]?"
+    judge = ScriptedJudge(
+        {"Q?": {"a-gold": "Cloud", "sep": "Devices"}, qualified: {"a-gold": "Cloud"}}
+    )
+    kept, _ = validate([c], judge, AXES)
+    assert [(k.slice, k.question, k.qualified_axes) for k in kept] == [
+        ("main", qualified, ["basis"])
+    ]
