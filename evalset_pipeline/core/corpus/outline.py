@@ -12,7 +12,6 @@ without one has no sections, and nothing else changes for it.
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -20,7 +19,7 @@ import pymupdf
 
 from evalset_pipeline.core.pagetext.text import clean_text
 
-__all__ = ["OutlineEntry", "page_sections", "read_outline"]
+__all__ = ["OutlineEntry", "page_paths", "page_sections", "read_outline"]
 
 # An outline of thousands of entries is an index of every paragraph, not a section structure.
 MAX_ENTRIES = 2000
@@ -51,13 +50,27 @@ def read_outline(doc: pymupdf.Document) -> tuple[OutlineEntry, ...]:
     return tuple(out)
 
 
-def page_sections(outline: Sequence[OutlineEntry], page_count: int) -> list[str]:
-    """The section title of each page (index 0 is page 1): the entry starting last at or before
-    the page, in document order (entries are sorted by page, stably, as some outlines list a
-    sub-heading before its parent's page); "" before the first entry."""
+def page_paths(outline: Sequence[OutlineEntry], page_count: int) -> list[tuple[str, ...]]:
+    """Each page's headings, outermost first (index 0 is page 1): the entries in force when the
+    page starts, one per level ("III. 재무에 관한 사항", "3. 연결재무제표 주석"). Entries are taken
+    in page order, stably (some outlines list a sub-heading before its parent's page); () before
+    the first entry."""
     entries = sorted(outline, key=lambda e: e.page)
-    starts = [e.page for e in entries]
-    return [
-        entries[i - 1].title if (i := bisect_right(starts, page)) else ""
-        for page in range(1, page_count + 1)
-    ]
+    out: list[tuple[str, ...]] = []
+    stack: list[OutlineEntry] = []
+    i = 0
+    for page in range(1, page_count + 1):
+        while i < len(entries) and entries[i].page <= page:
+            entry = entries[i]
+            while stack and stack[-1].level >= entry.level:
+                stack.pop()  # a sibling or a shallower heading closes the ones it follows
+            stack.append(entry)
+            i += 1
+        out.append(tuple(e.title for e in stack))
+    return out
+
+
+def page_sections(outline: Sequence[OutlineEntry], page_count: int) -> list[str]:
+    """The section title of each page: its innermost heading (the entry starting last at or
+    before it); "" before the first entry."""
+    return [path[-1] if path else "" for path in page_paths(outline, page_count)]

@@ -43,6 +43,9 @@ class PageContext:
     # consolidated | separate: the statements' basis of this page (`metadata.statement_basis`),
     # "" where its document prints one basis only. A page fact: `pipeline.pages.page_view` sets it.
     basis: str = ""
+    # the heading the page sits under in the PDF's outline ("Corporate & Investment Bank",
+    # `corpus.outline`), "" without one: a segment's pages often print only "Selected metrics"
+    section: str = ""
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -55,7 +58,7 @@ class PageContext:
         return bool(set(self.names) & set(other.names))
 
     def as_dict(self) -> dict[str, str | list[str]]:
-        # aliases and basis only when there are some: a context without any keys its cache
+        # aliases, basis and section only when there are some: a context without any keys its cache
         # entries and evidence as before
         return {
             "registrant": self.entity,
@@ -64,6 +67,7 @@ class PageContext:
             "period_end": self.period_end,
             **({"registrant_aliases": list(self.aliases)} if self.aliases else {}),
             **({"basis": self.basis} if self.basis else {}),
+            **({"section": self.section} if self.section else {}),
         }
 
 

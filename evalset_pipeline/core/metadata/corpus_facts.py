@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from evalset_pipeline.core.corpus.outline import OutlineEntry, page_paths
 from evalset_pipeline.core.metadata.document_facts import (
     DocumentFacts,
     extract_document_facts,
@@ -74,8 +75,10 @@ def read_corpus_facts(
     pages: Sequence[PageRender],
     documents: Mapping[str, tuple[str, str]],
     load_layer: Callable[[PageRender], dict[str, Any]],
+    outlines: Mapping[str, Sequence[OutlineEntry]] | None = None,
 ) -> CorpusFacts:
-    """`documents`: sha256 -> (title, author) from the PDF metadata; `load_layer`: a page's text layer."""
+    """`documents`: sha256 -> (title, author) from the PDF metadata; `load_layer`: a page's text
+    layer; `outlines`: sha256 -> the PDF's bookmarks, where it has some (`corpus.outline`)."""
     by_doc: dict[str, list[PageRender]] = defaultdict(list)
     for page in pages:
         by_doc[page.document_sha256].append(page)
@@ -110,9 +113,17 @@ def read_corpus_facts(
         doc = by_sha[sha]
         title, author = documents.get(sha, ("", ""))
         calendar = FiscalCalendar(doc.fiscal_year_end_month)
-        subjects = read_subjects(layers[sha], doc.entity, lines[sha], counts[sha])
-        for page, layer, subject, page_lines_ in zip(
-            doc_pages, layers[sha], subjects, lines[sha], strict=False
+        outline = (outlines or {}).get(sha, ())
+        paths = page_paths(outline, max(p.page_number for p in doc_pages)) if outline else []
+        headings = [paths[p.page_number - 1] for p in doc_pages] if paths else None
+        subjects = read_subjects(layers[sha], doc.entity, lines[sha], counts[sha], headings)
+        for page, layer, subject, page_lines_, path in zip(
+            doc_pages,
+            layers[sha],
+            subjects,
+            lines[sha],
+            headings or [()] * len(doc_pages),
+            strict=False,
         ):
             text = str(layer.get("text") or "")
             # The page-only reader is the costly part; it is needed only where the document is silent.
@@ -167,6 +178,7 @@ def read_corpus_facts(
                     ),
                     skip_reason(page_lines_, subject, page.page_number),
                     subject.basis,
+                    path[-1] if path else "",
                 )
             )
     return CorpusFacts(facts, fields, sources, profiles, fallbacks)

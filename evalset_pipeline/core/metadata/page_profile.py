@@ -29,6 +29,7 @@ SCHEMA = pa.schema(
         ("printed_periods", pa.list_(pa.string())),
         ("skip_reason", pa.string()),
         ("basis", pa.string()),
+        ("section", pa.string()),
     ]
 )
 
@@ -53,6 +54,8 @@ class PageProfile:
     # consolidated | separate: the statements' basis the page belongs to (its title or section,
     # `metadata.statement_basis`), "" where its document holds one basis only
     basis: str = ""
+    # the PDF outline's innermost heading over the page (`corpus.outline`), "" without one
+    section: str = ""
 
     def to_row(self) -> dict:
         return asdict(self)

@@ -324,14 +324,22 @@ def _sections(
     return top, found[-1][1]
 
 
+def _outlined(path: Sequence[str]) -> Section | None:
+    """The innermost financial-statements section among a page's outline headings."""
+    return next((s for s in map(section_heading, reversed(path)) if s is not None), None)
+
+
 def read_subjects(
     layers: Sequence[dict[str, Any]],
     entity: str = "",
     lines_of_pages: Sequence[Sequence[PageLine]] | None = None,
     counts: Counter[str] | None = None,
+    outline_paths: Sequence[tuple[str, ...]] | None = None,
 ) -> list[PageSubject]:
     """Subjects of one document's pages, in page order (continuation pages need their predecessor).
-    `lines_of_pages` / `counts`: the pages' `page_lines` / `line_counts`, when the caller has them."""
+    `lines_of_pages` / `counts`: the pages' `page_lines` / `line_counts`, when the caller has them;
+    `outline_paths`: each page's headings in the PDF's outline (`corpus.outline.page_paths`),
+    when the document has one."""
     all_lines = (
         list(lines_of_pages)
         if lines_of_pages is not None
@@ -342,7 +350,12 @@ def read_subjects(
     markers: list[str] = []  # each page's basis marker, decided for the document at the end
     section: Section | None = None  # the financial-statements section in force
     before: Sequence[PageLine] = ()
-    for layer, lines in zip(layers, all_lines, strict=False):
+    for i, (layer, lines) in enumerate(zip(layers, all_lines, strict=False)):
+        if outline_paths and i < len(outline_paths) and outline_paths[i]:
+            # The outline says which section the page opens in: the innermost financial-
+            # statements heading over it, or none once the filing has moved on ("6. 배당에 관한
+            # 사항" after "5. 재무제표 주석") -- which printed headings alone cannot tell.
+            section = _outlined(outline_paths[i])
         height = float(layer.get("height") or max((ln.y1 for ln in lines), default=1.0))
         width = float(layer.get("width") or max((ln.x1 for ln in lines), default=0.0))
         layout, numeric = _layout(lines)

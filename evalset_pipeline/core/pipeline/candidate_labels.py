@@ -29,7 +29,7 @@ from evalset_pipeline.core.pipeline.lineage import record_producer
 from evalset_pipeline.core.pipeline.model_calls import stage_backend
 from evalset_pipeline.core.pipeline.page_metadata import (
     load_document_contexts,
-    load_page_bases,
+    load_page_facts,
     load_page_profiles,
 )
 from evalset_pipeline.core.pipeline.page_renders import load_page_renders
@@ -85,14 +85,14 @@ def build_candidate_labels(ctx: StageContext) -> StageResult:
     renders = {p.unit_id: p for p in load_page_renders(ctx)}
     root = ctx.paths.root
     contexts = load_document_contexts(ctx)
-    bases = load_page_bases(ctx)
+    page_facts = load_page_facts(ctx)
     validated = load_validated_questions(ctx)
     pools = load_item_pools(ctx)
     negatives = load_hard_negatives(ctx)
     index = load_evidence_index(ctx)
 
     def view(unit: str) -> PageView:
-        return page_view(renders[unit], root, contexts, bases)
+        return page_view(renders[unit], root, contexts, page_facts)
 
     questions, candidates, sources = {}, [], {}
     for v in validated:

@@ -72,6 +72,7 @@ def _build(ctx: StageContext) -> StageResult:
         pages,
         {d.document_sha256: (d.title, d.author) for d in docs},
         lambda p: load_text_layer(str(root / p.text_path)),
+        {d.document_sha256: d.outline for d in docs if d.outline},
     )
     meta = build_page_metadata(pages, sidecar, lambda p: facts.fields.get(p.unit_id, {}))
     profiles = hold_conflicting(facts.profiles, {m.unit_id: m for m in meta}, facts.documents)
@@ -154,9 +155,15 @@ def load_document_contexts(ctx: StageContext) -> dict[str, PageContext]:
     return {f.document_sha256: f.page_context() for f in load_document_facts(ctx)}
 
 
-def load_page_bases(ctx: StageContext) -> dict[str, str]:
-    """unit id -> consolidated | separate, for pages of documents printing both bases."""
-    return {u: p.basis for u, p in load_page_profiles(ctx).items() if p.basis}
+def load_page_facts(ctx: StageContext) -> dict[str, dict[str, str]]:
+    """unit id -> what a page adds to its document's context (`PageContext`): the statements'
+    basis (documents printing both) and its section in the PDF's outline, where known."""
+    out = {}
+    for u, p in load_page_profiles(ctx).items():
+        facts = {k: v for k, v in (("basis", p.basis), ("section", p.section)) if v}
+        if facts:
+            out[u] = facts
+    return out
 
 
 def load_page_profiles(ctx: StageContext) -> dict[str, PageProfile]:

@@ -13,14 +13,18 @@ def page_view(
     render: PageRender,
     data_dir: Path,
     contexts: dict[str, PageContext] | None = None,
-    bases: dict[str, str] | None = None,
+    page_facts: dict[str, dict[str, str]] | None = None,
 ) -> PageView:
     """What a backend sees of a stored page; `contexts` (document sha256 -> its facts) adds the
-    document, `bases` (unit id -> consolidated | separate) the statements' basis the page is of."""
+    document, `page_facts` (unit id -> basis, section: `page_metadata.load_page_facts`) what the
+    page adds to it."""
     context = (contexts or {}).get(render.document_sha256)
-    basis = (bases or {}).get(render.unit_id, "")
-    if basis:
-        context = replace(context or PageContext(), basis=basis)
+    facts = (page_facts or {}).get(render.unit_id)
+    if facts:
+        base = context or PageContext()
+        context = replace(
+            base, basis=facts.get("basis", base.basis), section=facts.get("section", base.section)
+        )
     return PageView(
         render.unit_id,
         data_dir / render.render_path,

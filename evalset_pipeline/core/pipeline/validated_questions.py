@@ -18,7 +18,7 @@ from evalset_pipeline.core.pipeline.model_calls import stage_backend
 from evalset_pipeline.core.pipeline.page_metadata import (
     load_document_contexts,
     load_document_facts,
-    load_page_bases,
+    load_page_facts,
     load_page_metadata,
 )
 from evalset_pipeline.core.pipeline.page_renders import load_page_renders
@@ -62,7 +62,7 @@ def build_validated_questions(ctx: StageContext) -> StageResult:
     axes = list(ctx.config.axes)
     root = ctx.paths.root
     contexts = load_document_contexts(ctx)
-    bases = load_page_bases(ctx)
+    page_facts = load_page_facts(ctx)
     # A question names its company whenever the corpus holds more than one (a user's would); one
     # filer under two names is one company.
     filer = filer_of_name(load_document_facts(ctx))
@@ -74,7 +74,7 @@ def build_validated_questions(ctx: StageContext) -> StageResult:
             return {}
         # The statements' basis is a page fact, not a configured axis: a filing printing
         # consolidated and separate statements prints one row twice with two figures.
-        basis = {BASIS: bases[unit]} if unit in bases else {}
+        basis = {BASIS: page_facts[unit][BASIS]} if BASIS in page_facts.get(unit, {}) else {}
         return {**{a: m.get(a) for a in {*axes, "entity", "period"}}, **basis}
 
     funnel: list[FunnelRow] = []
@@ -91,7 +91,7 @@ def build_validated_questions(ctx: StageContext) -> StageResult:
         unit = row["gold_unit_id"]
         pool = [
             PoolPage(
-                page_view(renders[m.unit_id], root, contexts, bases),
+                page_view(renders[m.unit_id], root, contexts, page_facts),
                 DISTRACTOR if MINED in m.sources else POOLED,
                 m.axis,
                 values(m.unit_id),
@@ -104,7 +104,7 @@ def build_validated_questions(ctx: StageContext) -> StageResult:
         candidates.append(
             Candidate(
                 row["item_id"],
-                page_view(renders[unit], root, contexts, bases),
+                page_view(renders[unit], root, contexts, page_facts),
                 values(unit),
                 row["question"],
                 row["answer"],

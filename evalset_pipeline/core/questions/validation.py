@@ -106,6 +106,7 @@ class _State:
     added: list[str] = field(default_factory=list)  # named by a rewrite that changed the question
     first_answering: list[PoolPage] = field(default_factory=list)
     rewrites: int = 0
+    section: str = ""  # the heading SECTION names (`_distinguishing_section`), once chosen
 
 
 @dataclass(frozen=True)
@@ -290,14 +291,30 @@ def _qualifiers_needed(st: _State, reading: _Reading, order: Sequence[str]) -> l
     ]
     if new:
         return new
-    if reading.conflicting and st.cand.section and SECTION not in st.axes:
-        return [SECTION]
+    if reading.conflicting and SECTION not in st.axes:
+        st.section = _distinguishing_section(st.cand, reading.conflicting)
+        if st.section:
+            return [SECTION]
     return []
+
+
+def _distinguishing_section(cand: Candidate, conflicting: Sequence[PoolPage]) -> str:
+    """The heading that tells the gold's figure from the conflicting pages': the section the
+    gold's page sits under in its PDF's outline ("Corporate & Investment Bank") when none of
+    them sits there -- a segment's table is titled "Selected metrics" like every segment's --
+    else the heading the figure is printed under."""
+    outlined = cand.gold.context.section if cand.gold.context is not None else ""
+    if outlined and all(
+        (p.page.context.section if p.page.context is not None else "") != outlined
+        for p in conflicting
+    ):
+        return outlined
+    return cand.section
 
 
 def _qualifiers(st: _State, axes: Sequence[str]) -> Qualifiers:
     """The gold's values on these axes (its section under SECTION), in the question's language."""
-    values = {**st.cand.gold_values, SECTION: st.cand.section}
+    values = {**st.cand.gold_values, SECTION: st.section or st.cand.section}
     return Qualifiers({a: values[a] for a in axes}, st.cand.language)
 
 

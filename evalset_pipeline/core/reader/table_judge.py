@@ -94,11 +94,15 @@ def _column_fits(q: TableQuestion, col: Column, year_end: tuple[int, int] = (12,
     return col.end == q.end and col.months == q.months
 
 
-def _row_score(q: TableQuestion, row: Row, table: Table | None = None) -> float:
+def _row_score(
+    q: TableQuestion, row: Row, table: Table | None = None, outline_section: str = ""
+) -> float:
     """How well a row's label names the asked one (word order and punctuation aside); 0 when the
     section differs. "Total cost of revenue" is not "Total revenue": the whole label must agree.
     The section is the row's parent or the heading its table sits under."""
-    if q.parent and not _parent_fits(q.parent, row, table.subject if table else ""):
+    if q.parent and not _parent_fits(
+        q.parent, row, table.subject if table else "", outline_section
+    ):
         return 0.0
     score = _label_score(q.label, row.label)
     if (
@@ -118,10 +122,14 @@ def _row_score(q: TableQuestion, row: Row, table: Table | None = None) -> float:
     return score if score >= LABEL_MATCH else 0.0
 
 
-def _parent_fits(asked: str, row: Row, subject: str) -> bool:
-    """The asked section is the row's parent, its table's heading, or both; asked as both ("Club
-    Segment, Excluding Fuel"), the part after the heading must be the row's own parent."""
-    printed = [p for p in (row.parent, subject, f"{subject} {row.parent}".strip()) if p]
+def _parent_fits(asked: str, row: Row, subject: str, outline_section: str = "") -> bool:
+    """The asked section is the row's parent, its table's heading, or both, or the heading the
+    page sits under in its PDF's outline (a segment's pages print only "Selected metrics");
+    asked as both ("Club Segment, Excluding Fuel"), the part after the heading must be the row's
+    own parent."""
+    printed = [
+        p for p in (row.parent, subject, f"{subject} {row.parent}".strip(), outline_section) if p
+    ]
     if max((_section_score(asked, p) for p in printed), default=0.0) < LABEL_MATCH:
         return False
     head, _, rest = asked.partition(", ")
@@ -227,7 +235,8 @@ def _judge_as_asked(
         return Judgment(False, None, f"question asks for the {q.basis} statements; page is {shown}")
     page = dated_page(page, context)
     year_end = _fiscal_year_end(context)
-    scored = [(_row_score(q, row, t), t, row) for t in page.tables for row in t.rows]
+    outlined = context.section if context is not None else ""
+    scored = [(_row_score(q, row, t, outlined), t, row) for t in page.tables for row in t.rows]
     best = max((s for s, _, _ in scored), default=0.0)
     if best == 0:
         return Judgment(False, None, f"no row {q.label!r} on the page")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pymupdf
 
 from evalset_pipeline.core.corpus.documents import scan_corpus
-from evalset_pipeline.core.corpus.outline import OutlineEntry, page_sections
+from evalset_pipeline.core.corpus.outline import OutlineEntry, page_paths, page_sections
 
 
 def _pdf(path, pages: int, toc: list[list]) -> None:
@@ -51,3 +51,22 @@ def test_a_document_without_bookmarks_has_no_sections(tmp_path):
 def test_pages_before_the_first_bookmark_have_no_section():
     outline = (OutlineEntry(1, "Financial statements", 3),)
     assert page_sections(outline, 4) == ["", "", "Financial statements", "Financial statements"]
+
+
+def test_a_page_keeps_every_heading_it_is_under_and_a_sibling_closes_a_section():
+    outline = (
+        OutlineEntry(1, "III. Financial information", 2),
+        OutlineEntry(2, "2. Consolidated statements", 2),
+        OutlineEntry(2, "3. Notes", 3),
+        OutlineEntry(3, "3-1. Segments", 4),
+        OutlineEntry(2, "6. Dividends", 5),
+        OutlineEntry(1, "IV. Management", 6),
+    )
+    assert page_paths(outline, 6) == [
+        (),
+        ("III. Financial information", "2. Consolidated statements"),
+        ("III. Financial information", "3. Notes"),
+        ("III. Financial information", "3. Notes", "3-1. Segments"),
+        ("III. Financial information", "6. Dividends"),  # the notes' section has ended
+        ("IV. Management",),
+    ]

@@ -18,7 +18,15 @@ from evalset_pipeline.core.metadata.statement_basis import (
     section_heading,
 )
 from evalset_pipeline_tests.core.metadata.drawn import draw_pdf, layers_of
-from evalset_pipeline_tests.support.dart_pages import PAGES, draw_dart_filing
+from evalset_pipeline_tests.support.dart_pages import (
+    PAGES,
+    SECTION_CONSOLIDATED,
+    SECTION_CONSOLIDATED_NOTES,
+    SECTION_SEPARATE,
+    SECTION_SEPARATE_NOTES,
+    dart_pages,
+    draw_dart_filing,
+)
 
 
 @pytest.fixture(scope="module")
@@ -103,3 +111,33 @@ def test_the_basis_is_part_of_a_statement_template() -> None:
     assert statement_template(consolidated) != statement_template(separate)
     assert statement_template(PageShape(statement="balance_sheet")) == "statement:balance_sheet"
     assert statement_template(PageShape()) == ""
+
+
+def test_the_outline_ends_the_notes_section_printed_headings_cannot(tmp_path: Path) -> None:
+    """A dividends table after the separate notes: by printed headings alone it inherits
+    "separate" (DART's "6. 배당에 관한 사항" looks like a numbered note); the PDF's outline says the
+    notes' section has ended there, so it keeps no basis."""
+    pages = [*dart_pages(), _dividends()]
+    path = draw_dart_filing(tmp_path / "filing.pdf", pages)
+    layers = layers_of(path)
+    assert read_subjects(layers, "한빛전자 주식회사")[-1].basis == SEPARATE
+    paths = [
+        (),
+        ("III. 재무에 관한 사항", SECTION_CONSOLIDATED),
+        ("III. 재무에 관한 사항", SECTION_CONSOLIDATED),
+        ("III. 재무에 관한 사항", SECTION_CONSOLIDATED_NOTES),
+        ("III. 재무에 관한 사항", SECTION_SEPARATE),
+        ("III. 재무에 관한 사항", SECTION_SEPARATE),
+        ("III. 재무에 관한 사항", SECTION_SEPARATE_NOTES),
+        ("III. 재무에 관한 사항", "6. 배당에 관한 사항"),
+    ]
+    outlined = read_subjects(layers, "한빛전자 주식회사", outline_paths=paths)
+    assert [s.basis for s in outlined] == [basis for *_, basis in PAGES] + [""]
+
+
+def _dividends() -> list:
+    rows = [("주당액면가액(원)", "100", "100"), ("현금배당금총액(백만원)", "9,410", "9,410")]
+    return [
+        [("l", 50.0, "6. 배당에 관한 사항")],
+        *([("l", 50.0, a), ("r", 400.0, b), ("r", 500.0, c)] for a, b, c in rows),
+    ]

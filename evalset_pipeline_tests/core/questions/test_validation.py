@@ -178,6 +178,31 @@ def test_the_heading_of_the_gold_figure_is_the_last_qualifier():
     assert [(k.slice, k.question, k.qualified_axes) for k in kept] == [("main", under, ["section"])]
 
 
+def _outlined(pool_page: PoolPage, section: str) -> PoolPage:
+    return replace(pool_page, page=replace(pool_page.page, context=PageContext(section=section)))
+
+
+def test_the_outline_section_names_a_segment_the_table_heading_does_not():
+    # The segment's table is titled "Selected metrics" like the firm's; the PDF's outline puts
+    # the gold page under "Investment Bank" and the firm-wide page elsewhere: that names it.
+    gold = replace(view("a-gold"), context=PageContext(section="Investment Bank"))
+    firm = _outlined(page("firm", role=POOLED), "Average balance sheets")
+    pool = [firm, page("d", axis="metric", metric="cost")]
+    under = "Q [section=Investment Bank]?"
+    judge = ScriptedJudge({"Q?": {"a-gold": "5", "firm": "9"}, under: {"a-gold": "5"}})
+    c = replace(cand("a", "Q?", "5", pool, section="Selected metrics"), gold=gold)
+    kept, _ = validate([c], judge, AXES)
+    assert [(k.slice, k.question) for k in kept] == [("main", under)]
+    # A conflicting page under the same outline heading is not told apart by it: the table's
+    # heading is asked instead.
+    same = _outlined(page("firm", role=POOLED), "Investment Bank")
+    under_table = "Q [section=Selected metrics]?"
+    judge = ScriptedJudge({"Q?": {"a-gold": "5", "firm": "9"}, under_table: {"a-gold": "5"}})
+    c = replace(c, pool=[same, page("d", axis="metric", metric="cost")])
+    kept, _ = validate([c], judge, AXES)
+    assert [(k.slice, k.question) for k in kept] == [("main", under_table)]
+
+
 def test_without_a_heading_a_conflict_no_axis_explains_is_underspecified():
     pool = [page("seg", role=POOLED), page("d", axis="metric", metric="cost")]
     judge = ScriptedJudge({"Q?": {"a-gold": "5", "seg": "9"}})

@@ -380,6 +380,35 @@ def test_a_balance_asked_at_a_date_is_read_from_a_roll_forward_ending_on_it(tmp_
     assert not judge_table_question(earlier, page).answers  # no column ends on that date
 
 
+def test_a_section_asked_may_be_the_heading_the_page_sits_under_in_the_outline(tmp_path):
+    """A segment's page prints only "Selected metrics" above its table; the PDF's outline puts it
+    under the segment. Asked "under" the segment, the page answers when its context says it sits
+    there, and not otherwise."""
+    [page] = pages_of(
+        draw_pdf(
+            tmp_path / "seg.pdf",
+            [
+                [
+                    "Selected metrics",
+                    "($ in millions)",
+                    ("", "Six Months Ended", ""),
+                    ("", "June 30, 2023", "June 30, 2022"),
+                    ("Trading assets", "63,553", "75,120"),
+                    ("Loans", "180,200", "170,100"),
+                ]
+            ],
+        )
+    )
+    asked = parse_table_question(
+        "What were Trading assets under Investment Bank for the six months ended June 30, 2023?"
+    )
+    assert asked is not None and asked.parent == "Investment Bank"
+    inside = PageContext(section="Investment Bank")
+    assert judge_table_question(asked, page, inside).answer == "63,553 (USD millions)"
+    assert not judge_table_question(asked, page, PageContext(section="Other")).answers
+    assert not judge_table_question(asked, page).answers
+
+
 def test_the_labeller_takes_the_same_figure_without_the_asked_sub_column(tmp_path):
     rows = [
         [
