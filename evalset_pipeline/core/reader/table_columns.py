@@ -49,6 +49,8 @@ def _header_lines(
             continue
         if _is_title(line):
             break  # the statement's title, centred over a wide table, is not a column header
+        if headers and _is_caption(line, headers, block.cols, em):
+            break
         if _is_header_like(line, block.cols, em) or _over_columns(line, block.cols, em):
             headers.insert(0, line)
             top = i
@@ -57,6 +59,26 @@ def _header_lines(
     if not headers:  # label-only lines with no header above them are still the table's sections
         return [], sections, top
     return headers, sections, top
+
+
+def _is_caption(
+    line: _Line, headers: list[_Line], cols: list[tuple[float, float]], em: float
+) -> bool:
+    """A caption centred over the table ("PERFORMANCE MEASURE:", the measure's name, "Table 7.03A")
+    above headers that already date every column: one cell of words naming no period, spanning
+    more than half the columns. A spanning header names a period ("Years Ended December 31,") or
+    sits over headers that do not yet date every column ("Pension Benefits" over "U.S. | Intl")."""
+    if len(line.cells) != 1 or _is_header_like(line, cols, em):
+        return False
+    cell = line.cells[0]
+    under = [i for i, (x0, x1) in enumerate(cols) if _overlap(cell.x0, cell.x1, x0, x1) > 0]
+    if len(cols) < 2 or len(under) * 2 <= len(cols) and not cell.text.rstrip().endswith(":"):
+        return False
+    texts, _ = _header_texts(headers, cols, em)
+    return all(_YEAR_IN.search(t) for t in texts)
+
+
+_YEAR_IN = re.compile(r"\b(?:19|20)\d{2}\b")
 
 
 def _header_texts(
