@@ -43,6 +43,18 @@ def _header_lines(
         if above.y0 - line.y1 > 4 * em * 1.25:
             break
         in_label = all(c.x1 < first_col - 0.5 * em for c in line.cells)
+        if (
+            in_label
+            and headers
+            and len(line.text.split()) <= 3
+            and i - 1 >= floor
+            and _is_header_like(lines[i - 1], block.cols, em)
+        ):
+            # the label column's own header wrapped between the column headers ("Performance" /
+            # "Measure" / "Table" beside "FY 2012" / "Results"): the headers go on above it
+            headers.insert(0, line)
+            top = i
+            continue
         if in_label and not headers and len(sections) < 4:
             sections.insert(0, line)
             top = i
