@@ -47,7 +47,15 @@ def _bands(rows: list[RawRow]) -> list[list[RawRow]] | None:
     gaps = [b[3] - a[3] for a, b in zip(rows, rows[1:], strict=False)]
     if len(gaps) < 2:
         return None
-    pitch = statistics.median(gaps)
+    # The text's own pitch is the gap between two label lines in a row (a line of figures
+    # centred between two of a name's lines sits half a pitch from each): the smallest such gaps.
+    text_gaps = sorted(
+        b[3] - a[3]
+        for a, b in zip(rows, rows[1:], strict=False)
+        if _label_only(a) and _label_only(b) and b[3] > a[3]
+    )
+    near = [g for g in text_gaps if g <= 1.3 * text_gaps[0]] if text_gaps else []
+    pitch = statistics.median(near) if near else statistics.median(gaps)
     if pitch <= 0:
         return None
     bands: list[list[RawRow]] = [[rows[0]]]
