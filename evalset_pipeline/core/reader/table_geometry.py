@@ -243,16 +243,24 @@ def _value_cells(line: _Line) -> list[_Cell]:
     if cells and cells[0].kind in ("num", "dash") and len(cells) == 1:
         return []  # a lone number on its own line (a page number, a note number) is not a row
     words = [c for c in cells if c.kind not in ("num", "dash")]
-    if (
-        len(vals) == 1
-        and words
-        and max(v.x1 for v in vals) < min(w.x0 for w in words)
-    ):
+    if vals and words and max(v.x1 for v in vals) < min(w.x0 for w in words):
         # "(1) Includes other income ...": a footnote's mark before its text, not a row. Several
-        # figures before a few words are a row whose last cells are words ("92% 93% ≥95% Met": a
-        # performance table's results, then its target and a "Met / Not Met" column).
-        return []
+        # figures before a few short words are a row whose last cells are words ("92% 93% ≥95%
+        # Met": a performance table's results, then its target and a "Met / Not Met" column).
+        if len(vals) == 1 or not all(_status_word(w.text) for w in words):
+            return []
     return vals
+
+
+# A target printed with its sign ("≥95%", "≤$128.47") or a status of a few words ("Met", "Not
+# Met", "Establish Baseline"): the word cells a row of figures may end with.
+_TARGET_SIGN = re.compile(r"^[≥≤<>]")
+
+
+def _status_word(text: str) -> bool:
+    return bool(_TARGET_SIGN.match(text)) or (
+        len(text.split()) <= 2 and not any(ch.isdigit() for ch in text)
+    )
 
 
 def _is_year_line(line: _Line) -> bool:
