@@ -92,9 +92,9 @@ def _is_caption(
     "PERFORMANCE MEASURE:") above headers that already date every column: a table number alone,
     or one cell of words naming no period, centred over more than half the columns, under a
     label of a few words ending in a colon or a table number (the single-cell lines just above
-    it, over the columns, none a sentence). A spanning header that names no period ("Qualified
-    and Non-qualified Pension Plans" over "U.S. | International") is introduced by neither and
-    stays a header."""
+    it, within the headers' width, none a sentence). A spanning header that names no period
+    ("Qualified and Non-qualified Pension Plans" over "U.S. | International") is introduced by
+    neither and stays a header."""
     line = run[-1]
     if len(line.cells) != 1 or _is_header_like(line, cols, em):
         return False
@@ -109,12 +109,14 @@ def _is_caption(
     if not cols[0][0] < centre < cols[-1][1]:
         return False  # a caption is centred over the columns
     introduced = False
+    left = min(c.x0 for h in headers for c in h.cells)
     for above in reversed(run[:-1]):
-        # a caption's lines sit over the columns, not from the margin, and are no sentences
+        # a caption's lines sit within the table's width, and are no sentences
         if (
             len(above.cells) != 1
-            or above.cells[0].x0 < cols[0][0] - 4 * em
+            or above.cells[0].x0 < left - em
             or len(above.text.split()) > 16
+            or above.text.rstrip().endswith(".")
         ):
             break
         text = above.text.strip()

@@ -64,12 +64,12 @@ def _headers(top: float) -> list[Placed]:
     return items
 
 
-def _measure(top: float, code: str, name_lines: Sequence[str], figures_after: int, cells: Sequence[str]) -> list[Placed]:
+def _measure(
+    top: float, code: str, name_lines: Sequence[str], figures_after: int, cells: Sequence[str]
+) -> list[Placed]:
     """One measure: its code in a column of its own, its name wrapped at an 11-point pitch, and
     its figures on a line of their own centred between name line `figures_after` and the next."""
-    items: list[Placed] = [
-        ("l", 110, top + 11 * k, text) for k, text in enumerate(name_lines)
-    ]
+    items: list[Placed] = [("l", 110, top + 11 * k, text) for k, text in enumerate(name_lines)]
     y = top + 11 * figures_after + 5.5
     items.append(("l", 60, y, code))
     for edge, cell in zip(RESULT_EDGES, cells[:3], strict=True):
