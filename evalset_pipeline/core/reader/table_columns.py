@@ -114,7 +114,7 @@ def _is_caption(
         # a caption's lines sit within the table's width, and are no sentences
         if (
             len(above.cells) != 1
-            or above.cells[0].x0 < left - em
+            or above.cells[0].x0 < left - 2 * em
             or len(above.text.split()) > 16
             or above.text.rstrip().endswith(".")
         ):
