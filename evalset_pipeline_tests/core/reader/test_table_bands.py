@@ -1,7 +1,8 @@
 """Performance tables as agency reports print them: measure names wrapped over several lines with
 the figures centred on them, fiscal-year columns headed "FY 2015" over "Results", targets printed
-with a sign ("≥75%", drawn here as ">75%": the test font has no "≥") and a "Met / Not Met" column, and one-measure tables whose name is their
-caption. Statements, read the same way, keep their parents and sub-items."""
+with a sign ("≥75%", drawn here as ">75%": the test font has no "≥") and a "Met / Not Met"
+column, and one-measure tables whose name is their caption. Statements, read the same way, keep
+their parents and sub-items."""
 
 from __future__ import annotations
 
