@@ -43,12 +43,31 @@ def _header_lines(
         if above.y0 - line.y1 > 4 * em * 1.25:
             break
         in_label = all(c.x1 < first_col - 0.5 * em for c in line.cells)
+        if (
+            in_label
+            and headers
+            and len(line.text.split()) <= 3
+            and i - 1 >= floor
+            and _is_header_like(lines[i - 1], block.cols, em)
+            and _beside_label(lines[i - 1], first_col, em)
+            and _beside_label(headers[0], first_col, em)
+            and max(headers[0].yc - line.yc, line.yc - lines[i - 1].yc) < 0.75 * line.height
+        ):
+            # the label column's own header wrapped between the column headers ("Performance" /
+            # "Table" / "Measure" beside "FY 2012" / "Results": set between two header lines that
+            # print a word of it in the label column too, half a line from each): the headers go
+            # on above it
+            headers.insert(0, line)
+            top = i
+            continue
         if in_label and not headers and len(sections) < 4:
             sections.insert(0, line)
             top = i
             continue
         if _is_title(line):
             break  # the statement's title, centred over a wide table, is not a column header
+        if headers and _is_caption(lines[max(floor, i - 3) : i + 1], headers, block.cols, em):
+            break
         if _is_header_like(line, block.cols, em) or _over_columns(line, block.cols, em):
             headers.insert(0, line)
             top = i
@@ -57,6 +76,62 @@ def _header_lines(
     if not headers:  # label-only lines with no header above them are still the table's sections
         return [], sections, top
     return headers, sections, top
+
+
+def _beside_label(line: _Line, first_col: float, em: float) -> bool:
+    """A header line that also prints words in the label column, left of the figures."""
+    return any(c.x1 < first_col - 0.5 * em for c in line.cells) and any(
+        c.x1 >= first_col - 0.5 * em for c in line.cells
+    )
+
+
+def _is_caption(
+    run: list[_Line], headers: list[_Line], cols: list[tuple[float, float]], em: float
+) -> bool:
+    """The last line of `run` is a table's caption ("TABLE 7.03A", or the measure's name under
+    "PERFORMANCE MEASURE:") above headers that already date every column: a table number alone,
+    or one cell of words naming no period, centred over more than half the columns, under a
+    label of a few words ending in a colon or a table number (the single-cell lines just above
+    it, within the headers' width, none a sentence). A spanning header that names no period
+    ("Qualified and Non-qualified Pension Plans" over "U.S. | International") is introduced by
+    neither and stays a header."""
+    line = run[-1]
+    if len(line.cells) != 1 or _is_header_like(line, cols, em):
+        return False
+    if _TABLE_NUMBER.match(line.text.strip()) and len(line.text.split()) <= 3:
+        texts, _ = _header_texts(headers, cols, em)
+        return all(_YEAR_IN.search(t) for t in texts)  # "TABLE 7.03A" alone over the headers
+    cell = line.cells[0]
+    under = [i for i, (x0, x1) in enumerate(cols) if _overlap(cell.x0, cell.x1, x0, x1) > 0]
+    if len(cols) < 2 or len(under) * 2 <= len(cols) and not cell.text.rstrip().endswith(":"):
+        return False
+    centre = (cell.x0 + cell.x1) / 2
+    if not cols[0][0] < centre < cols[-1][1]:
+        return False  # a caption is centred over the columns
+    introduced = False
+    left = min(c.x0 for h in headers for c in h.cells)
+    for above in reversed(run[:-1]):
+        # a caption's lines sit within the table's width, and are no sentences
+        if (
+            len(above.cells) != 1
+            or above.cells[0].x0 < left - 2 * em
+            or len(above.text.split()) > 16
+            or above.text.rstrip().endswith(".")
+        ):
+            break
+        text = above.text.strip()
+        # a label ("PERFORMANCE MEASURE:"), not a sentence that ends "… were as follows:"
+        if (text.endswith(":") and len(text.split()) <= 4) or _TABLE_NUMBER.match(text):
+            introduced = True
+            break
+    if not introduced:
+        return False
+    texts, _ = _header_texts(headers, cols, em)
+    return all(_YEAR_IN.search(t) for t in texts)
+
+
+_TABLE_NUMBER = re.compile(r"(?i)(?:table|exhibit)\s*\d")
+_YEAR_IN = re.compile(r"\b(?:19|20)\d{2}\b")
 
 
 def _header_texts(

@@ -103,13 +103,32 @@ def _sorted_median(values: Sequence[float]) -> float:
     return values[mid] if n % 2 else (values[mid - 1] + values[mid]) / 2
 
 
+# A tagged PDF's footnote reference glued to the figure it marks ("49%(Footnote", "N/A(Footnote"):
+# the text layer spells the marker's alternate text, which is no part of the cell.
+_TAGGED_NOTE = re.compile(r"(?<=\S)\((?:footnote|note)\b[^)]*\)?\.?$", re.I)
+
+
 def _words_of(layer: dict[str, Any]) -> list[_Word]:
     out = []
+    tagged_end: float | None = None  # right edge of the last word that carried a tagged marker
     for w in layer.get("words") or []:
         try:
-            text = clean_text(str(w[4]))
-            if text:
-                out.append(_Word(float(w[0]), float(w[1]), float(w[2]), float(w[3]), text))
+            printed = clean_text(str(w[4]))
+            text = _TAGGED_NOTE.sub("", printed)
+            x0, x1, y0, y1 = float(w[0]), float(w[2]), float(w[1]), float(w[3])
+            follows_tag = tagged_end is not None and abs(x0 - tagged_end) < 0.5
+            tagged_end = x1 if text != printed else None
+            if not text:
+                continue
+            if text != printed:
+                # the box spans the marker's hidden text too, and the visible cell sits at its
+                # right end: keep the share of the box the cell's own text takes there
+                x0 = x1 - (x1 - x0) * len(text) / len(printed)
+            elif follows_tag:
+                # the word after such a marker starts its box where the marker's ended: its
+                # visible text is at the box's right end, about half an em a character wide
+                x0 = max(x0, x1 - 0.6 * (y1 - y0) * len(text))
+            out.append(_Word(x0, y0, x1, y1, text))
         except (IndexError, TypeError, ValueError):
             continue
     return out
@@ -225,8 +244,23 @@ def _value_cells(line: _Line) -> list[_Cell]:
         return []  # a lone number on its own line (a page number, a note number) is not a row
     words = [c for c in cells if c.kind not in ("num", "dash")]
     if vals and words and max(v.x1 for v in vals) < min(w.x0 for w in words):
-        return []  # "(1) Includes other income ...": a footnote's mark before its text, not a row
+        # "(1) Includes other income ...": a footnote's mark before its text, not a row. Several
+        # figures before a few short words are a row whose last cells are words ("92% 93% ≥95%
+        # Met": a performance table's results, then its target and a "Met / Not Met" column).
+        if len(vals) == 1 or not all(_status_word(w.text) for w in words):
+            return []
     return vals
+
+
+# A target printed with its sign ("≥95%", "≤$128.47") or a status of a few words ("Met", "Not
+# Met", "Establish Baseline"): the word cells a row of figures may end with.
+_TARGET_SIGN = re.compile(r"^[≥≤<>]")
+
+
+def _status_word(text: str) -> bool:
+    return bool(_TARGET_SIGN.match(text)) or (
+        len(text.split()) <= 2 and not any(ch.isdigit() for ch in text)
+    )
 
 
 def _is_year_line(line: _Line) -> bool:

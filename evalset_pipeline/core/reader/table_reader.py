@@ -31,6 +31,7 @@ from typing import Any
 from evalset_pipeline.core.pagetext.dates import MONTH_DAY_YEAR, find_dates, plain
 from evalset_pipeline.core.pagetext.korean import heading_subject
 from evalset_pipeline.core.pagetext.text import clean_text, has_hangul
+from evalset_pipeline.core.reader.table_bands import merge_banded_labels
 from evalset_pipeline.core.reader.table_captions import (
     columns_dated_by_caption_month,
     rows_named_by_caption,
@@ -380,6 +381,7 @@ def _table_of(
         r = _row_of(line, cols, em)
         if r is not None and (not all(c is None for c in r[2]) or _label_only_ok(line, cols, em)):
             raw.append((*r, line.yc))
+    raw = merge_banded_labels(raw, _trailing_labels(lines, block, cols, em))
     rows = tuple(_build_rows(raw))
     columns, rows = _labels_from_first_column(columns, rows)
     rows = rows_named_by_caption(rows, title)
@@ -433,6 +435,24 @@ def _labels_from_first_column(
         for r in moved
     )
     return tuple(replace(c, index=i) for i, c in enumerate(columns[1:])), moved
+
+
+def _trailing_labels(
+    lines: list[_Line], block: _Block, cols: list[tuple[float, float]], em: float
+) -> list[tuple[str, float, list[str | None], float]]:
+    """Label-only lines right below a table's last row of figures, set close under it (at most
+    four): the rest of a name wrapped around its figures, when the table is read in bands."""
+    out: list[tuple[str, float, list[str | None], float]] = []
+    below = lines[block.end]
+    for line in lines[block.end + 1 : block.end + 5]:
+        if line.y0 - below.y1 > 1.5 * em or _is_data(line) or not _label_only_ok(line, cols, em):
+            break
+        r = _row_of(line, cols, em)
+        if r is None:
+            break
+        out.append((*r, line.yc))
+        below = line
+    return out
 
 
 def _label_only_ok(line: _Line, cols: list[tuple[float, float]], em: float) -> bool:
