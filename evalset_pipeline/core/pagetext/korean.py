@@ -27,6 +27,8 @@ __all__ = [
     "month_end",
     "relative_header",
     "relative_periods",
+    "relative_caption",
+    "without_relative_words",
     "date_relative",
     "heading_subject",
 ]
@@ -177,7 +179,7 @@ _RELATIVE = re.compile(
     r"(?P<rest>(?:\s*(?:3\s*개월|누적|금액))*)\s*$"
 )
 _RELATIVE_WORD = re.compile(
-    r"(?<![" + HANGUL_SYLLABLES + r"])(?:당|전전|전)\s*(?:분기|반기|기)\s*(?:누적)?\s*말?"
+    r"(?<![" + HANGUL_SYLLABLES + r"])(?:당|전전|전)\s*(?:분기|반기|기)\s*(?:누적|누계)?\s*말?"
     r"(?![" + HANGUL_SYLLABLES + r"])"
 )
 
@@ -196,6 +198,12 @@ def relative_header(header: str) -> tuple[int | None, int] | None:
     return {"분기": 3, "반기": 6, "기": 12}[m["kind"]], back
 
 
+def without_relative_words(text: str) -> str:
+    """`text` with its relative period words ("당분기말", "전기") taken out: what a header such as
+    "당분기말 유동" says besides its period."""
+    return re.sub(r"\s+", " ", _RELATIVE_WORD.sub(" ", text)).strip()
+
+
 def relative_periods(text: str) -> list[tuple[int | None, int]]:
     """Relative headers of a page's text: a line that is one ("당기말"), or a header line naming
     two or more ("구 분 당기말 전기말"); prose that says "전기 대비" in a sentence is no header."""
@@ -209,6 +217,20 @@ def relative_periods(text: str) -> list[tuple[int | None, int]]:
         if len(words) >= 2:
             out += [found for w in words if (found := relative_header(w)) is not None]
     return out
+
+
+# A table's caption that is a relative period alone, in brackets: DART notes print a note's table
+# once per period under "<당분기말>", "<전기말>", "[당기]", its columns naming measures (취득원가,
+# 장부금액), not periods.
+_CAPTION = re.compile(r"[<\[〈［]\s*([^<>\[\]〈〉［］]{1,12}?)\s*[>\]〉］]")
+
+
+def relative_caption(text: str) -> tuple[int | None, int] | None:
+    """(months, years back) of the last bracketed relative period a heading prints ("<당분기말>"
+    (None, 0), "<전기>" (12, 1)); None when it prints none. The last one is the nearest the
+    table: a heading may run on from the table before it."""
+    found = [r for m in _CAPTION.finditer(text) if (r := relative_header(m.group(1)))]
+    return found[-1] if found else None
 
 
 # --- what a Korean table is about, from the heading above it ----------------------------------------
@@ -232,6 +254,8 @@ def heading_subject(text: str) -> str:
     "보고기간종료일 현재 재고자산의 내역은 다음과 같습니다"; "" for a statement's title, the
     company line, a dated line or a sentence that names no subject."""
     t = _NUMBERING.sub("", text).strip()
+    # "<당분기말>" says when, not what: the period of the table's columns, never its subject
+    t = _CAPTION.sub(lambda m: "" if relative_header(m.group(1)) else m.group(0), t).strip()
     if not has_hangul(t) or _STATEMENT.search(t) or _COMPANY.search(t) or re.search(r"\d{4}", t):
         return ""
     m = _OF_DETAILS.search(t)

@@ -5,6 +5,7 @@ about a cell of a Korean table. The grammar is the English one's, in Korean word
     2024년 9월 30일로 종료되는 3개월간 영업이익은 얼마였습니까?
     2023년 12월 31일 현재 유동자산 중 현금및현금성자산은 얼마였습니까?
     2023년 일반회계는 얼마였습니까?
+    2024년 3월 31일 현재 토지의 장부금액은 얼마였습니까?           (a sub-column: "장부금액")
 
 Qualified, the entity leads (Korean names the owner first) and a revision follows the label:
 "한빛전자의 2023년 … 매출액(재작성 기준)은 얼마였습니까?".
@@ -22,6 +23,8 @@ from evalset_pipeline.core.reader.table_question import TableQuestion
 __all__ = [
     "korean_period_phrase",
     "korean_label_phrase",
+    "korean_column_label",
+    "korean_column_reading",
     "korean_question",
     "parse_korean_question",
     "qualify_korean_question",
@@ -58,6 +61,27 @@ def korean_period_phrase(months: int | None, end: date | None, year: int | None)
 
 def korean_label_phrase(label: str, parent: str) -> str:
     return f"{parent}{SECTION_WORD}{label}" if parent else label
+
+
+# "토지의 장부금액": the row, then the sub-column it is asked in. What follows the last "의 " is read
+# back as the sub-column only when no row bears the whole label (`table_judge.column_reading`).
+COLUMN_WORD = "의 "
+MAX_COLUMN_WORDS = 3
+
+
+def korean_column_label(label_phrase: str, measure: str) -> str:
+    """A row asked in one of its period's sub-columns: "토지의 장부금액", "매출채권의 유동"."""
+    return f"{label_phrase}{COLUMN_WORD}{measure}"
+
+
+def korean_column_reading(label: str) -> tuple[str, str] | None:
+    """(row, sub-column) of a label said as `korean_column_label` says it; None otherwise."""
+    row, sep, measure = label.rpartition(COLUMN_WORD)
+    if not sep or not row or not measure or len(measure.split()) > MAX_COLUMN_WORDS:
+        return None
+    if re.search(r"\d", measure):
+        return None
+    return row, measure
 
 
 def korean_question(label_phrase: str, period_phrase: str) -> str:

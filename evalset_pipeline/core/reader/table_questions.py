@@ -30,7 +30,9 @@ from evalset_pipeline.core.judging.base import PageContext, WrittenQuestion
 from evalset_pipeline.core.pagetext.dates import MONTH_DAY_YEAR, MONTH_NAMES, find_dates, plain
 from evalset_pipeline.core.pagetext.fiscal import effective_year
 from evalset_pipeline.core.pagetext.text import is_hangul_syllable
+from evalset_pipeline.core.reader.korean_columns import korean_header_measure
 from evalset_pipeline.core.reader.korean_questions import (
+    korean_column_label,
     SECTION_WORD,
     korean_label_phrase,
     korean_question,
@@ -261,6 +263,10 @@ _COMPANY = re.compile(
 _KO_COMPANY = re.compile(r"\(주\)|㈜|주식회사")
 
 
+# A Korean total column ("합계", "계") is the sum of its period's sub-columns, not a measure.
+_KO_TOTAL = re.compile(r"^(?:(?:합|소|총)\s*계|계)$")
+
+
 # Ranks and counts of positions are not amounts ("# of deals", "Rank"): never asked with a money unit.
 _RANK = re.compile(r"#|\brank(?:ing)?\b|\bposition\b", re.I)
 
@@ -406,8 +412,17 @@ def _cells(
                     for j, other in enumerate(t.columns)
                     if j != i and _same_period(col, other) and j < len(row.cells) and row.cells[j]
                 ]
+                if siblings and language == "ko":
+                    # "토지의 장부금액": a sub-column asked by its measure, when every sub-column of
+                    # the period names its own; the total column is the others' sum, no measure.
+                    measure = korean_header_measure(col.header)
+                    names = [korean_header_measure(o.header) for o in siblings]
+                    if not measure or _KO_TOTAL.match(measure) or measure in names or not all(names):
+                        continue
+                    out.append((t, row, i, f"in the {measure} column {phrase}"))
+                    continue
                 if siblings and language != "en":
-                    continue  # the Korean grammar names no sub-column
+                    continue  # no other grammar names a sub-column
                 kind = column_measure(col)
                 if column_kind(kind) and language == "en":
                     # "FY 2014 Target": a target is not the year's result, so the question says
@@ -537,8 +552,11 @@ def write_table_question(
             # something ("revenue per paying membership"); a label that does not say so ("MN NRD
             # resolution" of an EPS bridge) would be asked as if it were an amount.
             continue
+        column = _COLUMN_PHRASE.match(phrase)
         question = (
-            korean_question(label, phrase)
+            korean_question(korean_column_label(label, column["measure"]), column["period"])
+            if language == "ko" and column
+            else korean_question(label, phrase)
             if language == "ko"
             else _kind_question(label, phrase)
             or _column_question(label, phrase)

@@ -33,6 +33,7 @@ from evalset_pipeline.core.pagetext.korean import heading_subject
 from evalset_pipeline.core.pagetext.text import clean_text, has_hangul
 from evalset_pipeline.core.reader.table_captions import (
     columns_dated_by_caption_month,
+    columns_dated_by_relative_caption,
     rows_named_by_caption,
 )
 from evalset_pipeline.core.reader.table_cells import (
@@ -385,6 +386,7 @@ def _table_of(
     rows = rows_named_by_caption(rows, title)
     columns = _dates_from_title(columns, title, rows)
     columns = columns_dated_by_caption_month(columns, title, rows)
+    columns = columns_dated_by_relative_caption(columns, heading)
     valued = sum(1 for r in rows if any(v is not None for v in r.values))
     if valued == 0 or (valued == 1 and len(cols) == 1 and not headers):
         return None  # a running footer with its page number ("Annual Report on Form 10-K  54")
