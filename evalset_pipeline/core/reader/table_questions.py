@@ -32,8 +32,8 @@ from evalset_pipeline.core.pagetext.fiscal import effective_year
 from evalset_pipeline.core.pagetext.text import is_hangul_syllable
 from evalset_pipeline.core.reader.korean_columns import korean_header_measure
 from evalset_pipeline.core.reader.korean_questions import (
-    korean_column_label,
     SECTION_WORD,
+    korean_column_label,
     korean_label_phrase,
     korean_question,
     parse_korean_question,
@@ -417,7 +417,12 @@ def _cells(
                     # the period names its own; the total column is the others' sum, no measure.
                     measure = korean_header_measure(col.header)
                     names = [korean_header_measure(o.header) for o in siblings]
-                    if not measure or _KO_TOTAL.match(measure) or measure in names or not all(names):
+                    if (
+                        not measure
+                        or _KO_TOTAL.match(measure)
+                        or measure in names
+                        or not all(names)
+                    ):
                         continue
                     out.append((t, row, i, f"in the {measure} column {phrase}"))
                     continue

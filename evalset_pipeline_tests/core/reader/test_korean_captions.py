@@ -1,0 +1,148 @@
+"""Korean note tables dated by their caption or by headers set left of their figures, drawn as DART
+notes set them: one table per period under "<당분기말>" / "<전기말>" with measure columns (취득원가,
+장부금액) and a "(단위 : 백만원)" line; "구분 | 당분기 | 전분기" headers centred over right-aligned
+figures. The question names the period and the measure ("토지의 장부금액") and is read back."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+
+from evalset_pipeline.core.judging.base import PageContext
+from evalset_pipeline.core.pagetext.korean import heading_subject, relative_caption
+from evalset_pipeline.core.reader.korean_columns import korean_header_measure
+from evalset_pipeline.core.reader.table_page import dated_page
+from evalset_pipeline.core.reader.table_questions import (
+    judge_table_question,
+    parse_table_question,
+    read_table_page,
+    write_table_question,
+)
+from evalset_pipeline_tests.core.reader.test_table_reader import centred, draw_layer, row
+
+D = datetime.date
+QUARTERLY = PageContext("한빛전자", "quarterly-report", "2024-Q3", "2024-09-30")
+
+
+def _asset_table(caption: str, figures: dict[str, tuple[str, str, str]]) -> list:
+    return [
+        [("l", 50, caption)],
+        [("l", 480, "(단위 : 백만원)")],
+        [("l", 50, "구 분")] + centred("", "취득원가", "감가상각누계액", "장부금액"),
+        *[row(label, "", *cells) for label, cells in figures.items()],
+    ]
+
+
+NOTE = [
+    [("l", 50, "8. 유형자산")],
+    [("l", 50, "유형자산의 내용은 다음과 같습니다.")],
+    *_asset_table(
+        "<당분기말>",
+        {
+            "토지": ("120,500", "-", "120,500"),
+            "건물": ("210,300", "(64,100)", "146,200"),
+            "기계장치": ("270,900", "(180,400)", "90,500"),
+        },
+    ),
+    [],  # the space DART leaves between a note's tables
+    [],
+    [],
+    *_asset_table(
+        "<전기말>",
+        {
+            "토지": ("118,200", "-", "118,200"),
+            "건물": ("208,800", "(60,900)", "147,900"),
+            "기계장치": ("265,100", "(171,300)", "93,800"),
+        },
+    ),
+]
+
+
+def test_a_note_table_under_a_relative_caption_is_dated_by_the_filing(tmp_path):
+    page = read_table_page(draw_layer(NOTE, tmp_path, "note.pdf"))
+    current, prior = page.tables
+    # "<당분기말>" is the period of the columns, not what the rows are: never the table's subject
+    assert current.subject == "유형자산" and prior.subject == ""
+    assert [(c.months, c.relative) for c in current.columns] == [(None, 0)] * 3
+    assert [(c.months, c.relative) for c in prior.columns] == [(None, 1)] * 3
+    dated = dated_page(page, QUARTERLY)
+    assert {c.end for c in dated.tables[0].columns} == {D(2024, 9, 30)}
+    assert {c.end for c in dated.tables[1].columns} == {D(2023, 12, 31)}  # 전기말: year end
+    # Without the filing's period "<당분기말>" dates nothing: never asked.
+    assert write_table_question(page, None, "ko") is None
+
+
+def test_a_sub_column_of_a_caption_dated_table_is_asked_by_its_measure(tmp_path):
+    page = read_table_page(draw_layer(NOTE, tmp_path, "note.pdf"))
+    written = write_table_question(page, QUARTERLY, "ko")
+    assert written is not None
+    assert written.question.startswith("2024년 9월 30일 현재 ")
+    assert "의 " in written.question and written.question.endswith("얼마였습니까?")
+    assert written.answer.endswith("(KRW millions)")
+    # read back: the row in the named sub-column, at the named date (the prior table for 전기말)
+    q = parse_table_question("2024년 9월 30일 현재 토지의 장부금액은 얼마였습니까?")
+    assert q is not None
+    assert judge_table_question(q, page, QUARTERLY).answer == "120,500 (KRW millions)"
+    q = parse_table_question("2023년 12월 31일 현재 건물의 감가상각누계액은 얼마였습니까?")
+    assert q is not None
+    assert judge_table_question(q, page, QUARTERLY).answer == "(60,900) (KRW millions)"
+    # a row asked without its sub-column prints three figures for the date: not answered
+    q = parse_table_question("2024년 9월 30일 현재 건물은 얼마였습니까?")
+    assert q is not None and not judge_table_question(q, page, QUARTERLY).answers
+
+
+def test_period_headers_centred_left_of_right_aligned_figures_head_their_columns(tmp_path):
+    # "구분" over the labels, then "당분기" and "전분기" centred left of their figures
+    lines = [
+        [("l", 50, "21.2 매출원가의 내용은 다음과 같습니다.")],
+        [("l", 480, "(단위:백만원)")],
+        [("c", 130, "구분"), ("c", 380, "당분기"), ("c", 520, "전분기")],
+        row("상품매출원가", "", "38,273", "", "21,402"),
+        row("제품매출원가", "", "492,140", "", "329,981"),
+        row("공사원가", "", "22,130", "", "56,856"),
+    ]
+    page = read_table_page(draw_layer(lines, tmp_path, "q.pdf"))
+    [table] = page.tables
+    assert [(c.header, c.months, c.relative) for c in table.columns] == [
+        ("당분기", 3, 0),
+        ("전분기", 3, 1),
+    ]
+    q = parse_table_question("2023년 9월 30일로 종료되는 3개월간 공사원가는 얼마였습니까?")
+    assert q is not None
+    assert judge_table_question(q, page, QUARTERLY).answer == "56,856 (KRW millions)"
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("<당분기말>", (None, 0)),
+        ("<전기말> (단위:백만원)", (None, 1)),
+        ("[당기]", (12, 0)),
+        ("유형자산의 내용 <당분기말> ... <전기말>", (None, 1)),  # the nearest the table
+        ("<표 3> 연도별 예산", None),
+        ("당기말 현재 재고자산의 내역", None),  # prose, not a caption
+    ],
+)
+def test_relative_caption(text, expected):
+    assert relative_caption(text) == expected
+
+
+def test_a_relative_caption_is_no_subject():
+    assert heading_subject("<당분기말>") == ""
+    assert heading_subject("<전기말> (단위:백만원)") == ""
+
+
+@pytest.mark.parametrize(
+    "header, measure",
+    [
+        ("장부금액", "장부금액"),
+        ("당분기말 유동", "유동"),
+        ("확정(B)", "확정"),
+        ("1년 이내", ""),  # a maturity bucket, not a measure
+        ("수준2", ""),  # a fair value level
+        ("제 56 기 3분기", ""),  # the period alone
+    ],
+)
+def test_korean_header_measure(header, measure):
+    assert korean_header_measure(header) == measure
