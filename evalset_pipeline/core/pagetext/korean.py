@@ -22,6 +22,7 @@ __all__ = [
     "months_between",
     "SCALE_WORDS",
     "CURRENCY_WORDS",
+    "printed_unit",
     "stated_ranges",
     "stated_instants",
     "month_end",
@@ -118,6 +119,17 @@ SCALE_WORDS = {
     "": "",
 }
 CURRENCY_WORDS = {"원": "KRW", "달러": "USD"}
+
+
+def printed_unit(unit: str) -> str:
+    """A unit as a Korean page prints it: "백만원" of "KRW millions", "억원" of "KRW 100 millions",
+    "천달러" of "USD thousands"; "" for a unit Korean pages print no other way ("%", a count)."""
+    currency, _, scale = unit.partition(" ")
+    word = next((k for k, v in CURRENCY_WORDS.items() if v == currency), None)
+    if word is None:
+        return ""
+    prefix = next((k for k, v in SCALE_WORDS.items() if v == scale), None)
+    return "" if prefix is None else prefix + word
 
 
 def stated_instants(text: str) -> list[date]:

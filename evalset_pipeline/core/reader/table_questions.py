@@ -567,7 +567,7 @@ def write_table_question(
             or _column_question(label, phrase)
             or f"What {verb} {_as_spoken(label)} {phrase}?"
         )
-        answer = _answer(row.cells[col] or "", unit)
+        answer = _answer(row.cells[col] or "", unit, language)
         # Read back as the judge will: a question whose words fit another cell of the page better
         # (a "% of revenue" column of the same year, a closer label) is not asked.
         parsed = parse_table_question(question)

@@ -10,7 +10,7 @@ import datetime
 import pytest
 
 from evalset_pipeline.core.judging.base import PageContext
-from evalset_pipeline.core.pagetext.korean import heading_subject, relative_caption
+from evalset_pipeline.core.pagetext.korean import heading_subject, printed_unit, relative_caption
 from evalset_pipeline.core.reader.korean_columns import korean_header_measure
 from evalset_pipeline.core.reader.table_page import dated_page
 from evalset_pipeline.core.reader.table_questions import (
@@ -79,14 +79,14 @@ def test_a_sub_column_of_a_caption_dated_table_is_asked_by_its_measure(tmp_path)
     assert written is not None
     assert written.question.startswith("2024년 9월 30일 현재 ")
     assert "의 " in written.question and written.question.endswith("얼마였습니까?")
-    assert written.answer.endswith("(KRW millions)")
+    assert written.answer.endswith(" 백만원")
     # read back: the row in the named sub-column, at the named date (the prior table for 전기말)
     q = parse_table_question("2024년 9월 30일 현재 토지의 장부금액은 얼마였습니까?")
     assert q is not None
-    assert judge_table_question(q, page, QUARTERLY).answer == "120,500 (KRW millions)"
+    assert judge_table_question(q, page, QUARTERLY).answer == "120,500 백만원"
     q = parse_table_question("2023년 12월 31일 현재 건물의 감가상각누계액은 얼마였습니까?")
     assert q is not None
-    assert judge_table_question(q, page, QUARTERLY).answer == "(60,900) (KRW millions)"
+    assert judge_table_question(q, page, QUARTERLY).answer == "(60,900) 백만원"
     # a row asked without its sub-column prints three figures for the date: not answered
     q = parse_table_question("2024년 9월 30일 현재 건물은 얼마였습니까?")
     assert q is not None and not judge_table_question(q, page, QUARTERLY).answers
@@ -110,7 +110,7 @@ def test_period_headers_centred_left_of_right_aligned_figures_head_their_columns
     ]
     q = parse_table_question("2023년 9월 30일로 종료되는 3개월간 공사원가는 얼마였습니까?")
     assert q is not None
-    assert judge_table_question(q, page, QUARTERLY).answer == "56,856 (KRW millions)"
+    assert judge_table_question(q, page, QUARTERLY).answer == "56,856 백만원"
 
 
 @pytest.mark.parametrize(
@@ -146,3 +146,19 @@ def test_a_relative_caption_is_no_subject():
 )
 def test_korean_header_measure(header, measure):
     assert korean_header_measure(header) == measure
+
+
+@pytest.mark.parametrize(
+    "unit, printed",
+    [
+        ("KRW millions", "백만원"),
+        ("KRW thousands", "천원"),
+        ("KRW 100 millions", "억원"),
+        ("KRW", "원"),
+        ("USD thousands", "천달러"),
+        ("%", ""),  # printed as "%" in every language
+        ("", ""),  # a count
+    ],
+)
+def test_a_korean_answer_unit_is_the_one_the_page_prints(unit, printed):
+    assert printed_unit(unit) == printed
