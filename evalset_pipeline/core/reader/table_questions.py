@@ -407,10 +407,21 @@ def _cells(
                 # their sub-header, when every one of them has its own; else never. Only those the
                 # row prints count (a dash is printed: it says zero): an amount beside an empty
                 # "% of revenue" cell is one figure.
+                # A sub-column printing the same figure is no other answer: a first quarter's
+                # "3개월" and "누적" columns are one figure, as the judge reads them (asked once).
+                if any(
+                    j < i and _same_period(col, t.columns[j]) and row.values[j] == value
+                    for j in range(min(len(t.columns), len(row.values)))
+                ):
+                    continue
                 siblings = [
                     other
                     for j, other in enumerate(t.columns)
-                    if j != i and _same_period(col, other) and j < len(row.cells) and row.cells[j]
+                    if j != i
+                    and _same_period(col, other)
+                    and j < len(row.cells)
+                    and row.cells[j]
+                    and row.values[j] != value
                 ]
                 if siblings and language == "ko":
                     # "토지의 장부금액": a sub-column asked by its measure, when every sub-column of

@@ -162,3 +162,27 @@ def test_korean_header_measure(header, measure):
 )
 def test_a_korean_answer_unit_is_the_one_the_page_prints(unit, printed):
     assert printed_unit(unit) == printed
+
+
+def test_a_first_quarter_prints_one_figure_twice_and_is_asked_once(tmp_path):
+    # A first quarter's "3개월" and "누적" columns print the same figures: one answer, asked plainly.
+    lines = [
+        [("l", 220, "포괄손익계산서")],
+        [("l", 150, "제 57 기 1분기 2025.01.01 부터 2025.03.31 까지")],
+        [("l", 150, "제 56 기 1분기 2024.01.01 부터 2024.03.31 까지")],
+        [("l", 480, "(단위 : 천원)")],
+        [("l", 50, "과 목")] + centred("제 57 기 1분기", "제 56 기 1분기", span=2),
+        centred("3개월", "누적", "3개월", "누적"),
+        row("매출액", "655,291,744", "655,291,744", "513,761,082", "513,761,082"),
+        row("매출원가", "615,747,393", "615,747,393", "491,547,951", "491,547,951"),
+        row("영업이익", "16,567,895", "16,567,895", "5,155,760", "5,155,760"),
+    ]
+    first = PageContext("한빛전자", "quarterly-report", "2025-Q1", "2025-03-31")
+    page = read_table_page(draw_layer(lines, tmp_path, "q1.pdf"))
+    written = write_table_question(page, first, "ko")
+    assert written is not None
+    assert written.question.startswith("2025년 3월 31일로 종료되는 3개월간 ")
+    assert written.answer.endswith(" 천원")  # the unit as the page prints it
+    q = parse_table_question("2025년 3월 31일로 종료되는 3개월간 영업이익은 얼마였습니까?")
+    assert q is not None
+    assert judge_table_question(q, page, first).answer == "16,567,895 천원"
