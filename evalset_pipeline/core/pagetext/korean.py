@@ -258,7 +258,7 @@ _STATEMENT = re.compile(
 _COMPANY = re.compile(r"주식회사|㈜|\(주\)|종속기업|및\s*그\s*종속")
 # "재고자산의 내역은 다음과 같습니다": the subject is the noun before "의 내역".
 _OF_DETAILS = re.compile(r"(\S+)의\s*(?:내역|구성|변동|현황|명세|내용|세부)")
-_TRAILING = re.compile(r"\s*(?:현황표?|추이|내역|명세서?|세부내역|실적)$")
+_TRAILING = re.compile(r"\s*(?:현황표?|추이|내역|명세서?|세부내역|실적|총괄표)$")
 
 
 def heading_subject(text: str) -> str:

@@ -48,6 +48,12 @@ def _header_lines(
             sections.insert(0, line)
             top = i
             continue
+        if in_label and headers and line.y1 > above.y0 + 0.25 * em:
+            # The labels' header centred down two header rows ("사업명" beside "2022년" over
+            # "결산"): the header goes on above it.
+            headers.insert(0, line)
+            top = i
+            continue
         if _is_title(line):
             break  # the statement's title, centred over a wide table, is not a column header
         if _is_header_like(line, block.cols, em) or _over_columns(line, block.cols, em):

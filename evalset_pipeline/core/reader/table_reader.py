@@ -252,6 +252,7 @@ def _title(lines: list[_Line], floor: int, top: int, em: float) -> tuple[str, st
     """(title, whole heading text) from the lines between the previous table and this one."""
     heading = [lines[i] for i in range(floor, top)]
     picked: list[str] = []
+    under_unit: int | None = None  # picked lines below a Korean unit line ("(단위 : 백만원)")
     below = lines[top] if top < len(lines) else None
     for line in reversed(heading):
         if below is not None and below.y0 - line.y1 > 4 * em * 1.25:
@@ -263,12 +264,26 @@ def _title(lines: list[_Line], floor: int, top: int, em: float) -> tuple[str, st
         if re.fullmatch(r"(?i)\s*(?:table of contents|index|page \d+|\d{1,3})\s*", text):
             continue  # running header and page numbers, not the table's heading
         if re.fullmatch(r"(?:\s*\([^()]*\))+\s*", text) and _scale_of(text) is not None:
+            if _KO_UNIT_LINE.search(text) and under_unit is None:
+                under_unit = len(picked)  # the lines read so far are the header's upper rows
             continue  # the unit line is the unit, not the title
         picked.insert(0, text)
         if len(picked) >= 3:
             break
-    subject = _subject_line(picked) or _section_heading(heading[: len(heading) - len(picked)])
+    above = picked[: len(picked) - under_unit] if under_unit else _above_korean_unit(picked)
+    subject = _subject_line(above) or _section_heading(heading[: len(heading) - len(picked)])
     return clean_text(" ".join(picked)), " ".join(ln.text for ln in heading), subject
+
+
+# A Korean table's unit line ("(단위 : 백만원)") sits right above its header: the lines below it are
+# the header's upper levels ("특수관계자 명칭 | 관계 | 수 익 | 비 용"), never what the table is about.
+_KO_UNIT_LINE = re.compile(r"\(\s*단\s*위\s*[:：]")
+
+
+def _above_korean_unit(picked: list[str]) -> list[str]:
+    """The heading lines down to the last Korean unit line (all of them when there is none)."""
+    last = max((k for k, text in enumerate(picked) if _KO_UNIT_LINE.search(text)), default=None)
+    return picked if last is None else picked[: last + 1]
 
 
 def _section_heading(lines: list[_Line]) -> str:

@@ -186,3 +186,24 @@ def test_a_first_quarter_prints_one_figure_twice_and_is_asked_once(tmp_path):
     q = parse_table_question("2025년 3월 31일로 종료되는 3개월간 영업이익은 얼마였습니까?")
     assert q is not None
     assert judge_table_question(q, page, first).answer == "16,567,895 천원"
+
+
+def test_header_rows_below_the_unit_line_are_no_subject(tmp_path):
+    # The upper header rows ("수 익 | 비 용", "거래상대방 | 관계") sit below "(단위:백만원)": they name
+    # the columns, not what the table is about; a row is asked by its own name.
+    lines = [
+        [("l", 50, "29.2 당분기 중 거래내용은 다음과 같습니다.")],
+        [("l", 50, "<당분기>")],
+        [("l", 480, "(단위:백만원)")],
+        centred("수 익", "비 용", span=2),
+        [("l", 50, "거래상대방"), ("l", 150, "관계")],
+        centred("제품매출", "용역매출", "판관비", "기타비용"),
+        row("가람상사", "-", "562", "124", "-"),
+        row("나래개발", "215", "-", "-", "302"),
+    ]
+    page = read_table_page(draw_layer(lines, tmp_path, "rel.pdf"))
+    assert all("관계" not in t.subject and "상대방" not in t.subject for t in page.tables)
+    written = write_table_question(page, QUARTERLY, "ko")
+    assert written is not None
+    assert written.question.startswith("2024년 9월 30일로 종료되는 3개월간 ")
+    assert "관계" not in written.question and "상대방" not in written.question
