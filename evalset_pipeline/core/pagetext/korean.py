@@ -248,7 +248,11 @@ def relative_caption(text: str) -> tuple[int | None, int] | None:
 # --- what a Korean table is about, from the heading above it ----------------------------------------
 
 _NUMBERING = re.compile(
-    r"^\s*(?:[<\[]\s*표\s*[\d-]+\s*[>\]]|표\s*[\d-]+\s*[.:]?|\(\s*\d{1,2}\s*\)|\d{1,2}(?:-\d{1,2})*\.|"
+    r"^\s*(?:[<\[]\s*표\s*[\d-]+\s*[>\]]|표\s*[\d-]+\s*[.:]?|\(\s*\d{1,2}\s*\)|"
+    r"\d{1,2}(?:\.\d{1,2})+\.?(?=\s)|\d{1,2}(?:-\d{1,2})*\.|"
+    # "1사업규모": a list number set against its heading (a boxed digit in the text layer), not a
+    # count ("3차", "2분기", "5개")
+    r"\d(?=[가-힣]{2})(?!차|분기|반기|년|개|월|일|기|회|호|단계|위|인|명|건|종|급|장|절|항|조)|"
     r"[가-하]\.|[IVX]{1,4}\.)\s*"
 )
 # The five statements name a whole statement, not a section of one.
@@ -261,6 +265,10 @@ _OF_DETAILS = re.compile(r"(\S+)의\s*(?:내역|구성|변동|현황|명세|내�
 _TRAILING = re.compile(r"\s*(?:현황표?|추이|내역|명세서?|세부내역|실적|총괄표)$")
 
 
+_UNIT_STATEMENT = re.compile(r"\(\s*단\s*위\s*[:：][^)]*\)*\)?")
+_BULLET = re.compile(r"^[-–·•○●◦□■▪※▶◆◇∙]")
+
+
 def heading_subject(text: str) -> str:
     """What a Korean heading says its table is about: "예산" of "<표 3> 연도별 예산 현황", "재고자산" of
     "보고기간종료일 현재 재고자산의 내역은 다음과 같습니다"; "" for a statement's title, the
@@ -268,8 +276,12 @@ def heading_subject(text: str) -> str:
     t = _NUMBERING.sub("", text).strip()
     # "<당분기말>" says when, not what: the period of the table's columns, never its subject
     t = _CAPTION.sub(lambda m: "" if relative_header(m.group(1)) else m.group(0), t).strip()
+    # "(단위 : 톤(tCO2-eq))" states the unit, not what the rows are
+    t = _UNIT_STATEMENT.sub("", t).strip()
     if not has_hangul(t) or _STATEMENT.search(t) or _COMPANY.search(t) or re.search(r"\d{4}", t):
         return ""
+    if _BULLET.match(t) or re.search(r"[:：]\s*\S", t):
+        return ""  # "- 사업기간 : ’05~계속": a bullet or a "label : value" line states a fact
     m = _OF_DETAILS.search(t)
     if m:
         t = m.group(1)
@@ -278,4 +290,6 @@ def heading_subject(text: str) -> str:
     t = _TRAILING.sub("", t)
     t = re.sub(r"^\S+별\s+", "", t)  # "연도별 예산" -> "예산": the rows say by what
     t = re.sub(r"\s*\([^()]*\)", "", t).strip(" :")
-    return t if has_hangul(t) and 1 <= len(t.split()) <= 4 else ""
+    if not has_hangul(re.sub(YEAR + r"\s*년?\s*도?", "", t)):
+        return ""  # "’24년": a period alone
+    return t if 1 <= len(t.split()) <= 4 else ""

@@ -29,7 +29,7 @@ from evalset_pipeline.core.hashing import sha256_text
 from evalset_pipeline.core.judging.base import PageContext, WrittenQuestion
 from evalset_pipeline.core.pagetext.dates import MONTH_DAY_YEAR, MONTH_NAMES, find_dates, plain
 from evalset_pipeline.core.pagetext.fiscal import effective_year
-from evalset_pipeline.core.pagetext.text import is_hangul_syllable
+from evalset_pipeline.core.pagetext.text import has_hangul, is_hangul_syllable
 from evalset_pipeline.core.reader.korean_columns import korean_header_measure
 from evalset_pipeline.core.reader.korean_questions import (
     SECTION_WORD,
@@ -578,6 +578,8 @@ def write_table_question(
             or _column_question(label, phrase)
             or f"What {verb} {_as_spoken(label)} {phrase}?"
         )
+        if language == "en" and has_hangul(question):
+            continue  # a Korean row asked in English tests translation, not retrieval
         answer = _answer(row.cells[col] or "", unit, language)
         # Read back as the judge will: a question whose words fit another cell of the page better
         # (a "% of revenue" column of the same year, a closer label) is not asked.

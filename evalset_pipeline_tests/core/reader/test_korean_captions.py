@@ -207,3 +207,11 @@ def test_header_rows_below_the_unit_line_are_no_subject(tmp_path):
     assert written is not None
     assert written.question.startswith("2024년 9월 30일로 종료되는 3개월간 ")
     assert "관계" not in written.question and "상대방" not in written.question
+
+
+def test_a_korean_row_is_never_asked_in_english(tmp_path):
+    # A page read as English (many Latin names) whose rows are Korean: an English question quoting
+    # them would test translation, not retrieval.
+    page = read_table_page(draw_layer(NOTE, tmp_path, "note.pdf"))
+    assert write_table_question(page, QUARTERLY, "en") is None
+    assert write_table_question(page, QUARTERLY, "ko") is not None

@@ -284,6 +284,16 @@ def test_the_offline_backend_writes_judges_labels_and_qualifies_a_korean_filing(
         ("한빛전자 주식회사와 그 종속기업", ""),
         ("제 55 기 2023.01.01 부터 2023.12.31 까지", ""),
         ("회사는 다음과 같이 보고하고 있습니다.", ""),
+        # layout debris is no subject: a bullet's "label : value", a year alone, the unit line
+        ("- 사업기간 : ’05~계속", ""),
+        ("(시범사업명) ’24년(시범사업)", ""),
+        ("(단위 : 톤(tCO2-eq))", ""),
+        ("<당분기말>", ""),
+        # numbering: "2.3", and a boxed list number read against its heading; a count stays
+        ("2.3 요약재무정보", "요약재무정보"),
+        ("1사업규모", "사업규모"),
+        ("3차 계획기간", "3차 계획기간"),
+        ("3. 예산 총괄표", "예산"),
     ],
 )
 def test_a_korean_heading_names_what_its_rows_are(heading, subject):
