@@ -23,6 +23,7 @@ __all__ = [
     "SCALE_WORDS",
     "CURRENCY_WORDS",
     "printed_unit",
+    "stated_counter",
     "stated_ranges",
     "stated_instants",
     "month_end",
@@ -130,6 +131,23 @@ def printed_unit(unit: str) -> str:
         return ""
     prefix = next((k for k, v in SCALE_WORDS.items() if v == scale), None)
     return "" if prefix is None else prefix + word
+
+
+# Counters a unit statement names for counts of things ("(단위 : 명)", "(단위: 건)"). "주" is left out:
+# one "(단위 : 주)" table counts shares and shareholders side by side.
+COUNTERS = ("명", "건", "개", "회", "곳", "개소")
+_UNIT_WORDS = re.compile(r"\(\s*단\s*위\s*[:：]\s*([^()]*?)\s*\)")
+
+
+def stated_counter(text: str) -> str:
+    """The counter a table's one unit statement names ("명" of "(단위 : 명)"); "" when it names
+    money, a measure (톤), several units ("(단위 : 명, 백만원)") or none, or when the text states
+    more than one unit: a count is asked "몇 명" only where every figure is one."""
+    found = _UNIT_WORDS.findall(text)
+    if len(set(found)) != 1:
+        return ""
+    word = found[0].strip()
+    return word if word in COUNTERS else ""
 
 
 def stated_instants(text: str) -> list[date]:

@@ -17,7 +17,7 @@ import re
 from datetime import date
 
 from evalset_pipeline.core.pagetext.dates import KOREAN_DATE, numeric_date, plain
-from evalset_pipeline.core.pagetext.korean import topic_particle
+from evalset_pipeline.core.pagetext.korean import has_batchim, topic_particle
 from evalset_pipeline.core.reader.table_question import TableQuestion
 
 __all__ = [
@@ -39,7 +39,8 @@ _GRAMMAR = re.compile(
     r"|(?P<instant>" + _DATE + r") 현재"
     r"|(?P<year>(?:19|20)\d{2})년) "
     r"(?:(?P<parent>.+?)" + SECTION_WORD + r")?(?P<label>.+?)"
-    r"(?:\((?P<revision>재작성 기준|최초 공시 기준)\))?(?:은|는) 얼마였습니까\?$"
+    r"(?:\((?P<revision>재작성 기준|최초 공시 기준)\))?(?:은|는) "
+    r"(?P<ask>얼마였습니까|몇 (?P<counter>\S+?)(?:이었|였)습니까)\?$"
 )
 
 
@@ -84,9 +85,17 @@ def korean_column_reading(label: str) -> tuple[str, str] | None:
     return row, measure
 
 
-def korean_question(label_phrase: str, period_phrase: str) -> str:
+def korean_ask(counter: str = "") -> str:
+    """How a question asks its figure: "얼마였습니까" of an amount, "몇 명이었습니까" of a count."""
+    if not counter:
+        return "얼마였습니까"
+    return f"몇 {counter}{'이었' if has_batchim(counter) else '였'}습니까"
+
+
+def korean_question(label_phrase: str, period_phrase: str, counter: str = "") -> str:
     # "영업이익(손실)" is read to its last syllable, "손실": `topic_particle` looks past the ")"
-    return f"{period_phrase} {label_phrase}{topic_particle(label_phrase)} 얼마였습니까?"
+    ask = korean_ask(counter)
+    return f"{period_phrase} {label_phrase}{topic_particle(label_phrase)} {ask}?"
 
 
 def parse_korean_question(question: str) -> TableQuestion | None:
@@ -118,7 +127,7 @@ def qualify_korean_question(question: str, entity: str, revision: str) -> str:
     label = korean_label_phrase(m["label"], m["parent"] or "")
     if revision in _REVISION:
         label += f"({_REVISION[revision]})"
-    asked = korean_question(label, m["period"])
+    asked = korean_question(label, m["period"], m["counter"] or "")
     return f"{entity}의 {asked}" if entity else asked
 
 

@@ -256,7 +256,7 @@ def _judge_as_asked(
             i = fitting[0]
             return Judgment(
                 True,
-                _answer(row.cells[i] or "", cell_unit(table, row, i), q.language),
+                _answer(row.cells[i] or "", cell_unit(table, row, i), q.language, table.counter),
                 f"row {row.label!r}, column {table.columns[i].header!r}: {row.cells[i]}",
             )
     if several:
@@ -301,7 +301,8 @@ def _prints_as_asked(
                 if not cell or row.values[i] is None or not _column_fits(q, col, year_end):
                     continue
                 if (same or is_specific(cell)) and answers_agree(
-                    _answer(cell, cell_unit(table, row, i), q.language), reference
+                    _answer(cell, cell_unit(table, row, i), q.language, table.counter),
+                    reference,
                 ):
                     return f"row {row.label!r}, column {col.header!r}: {cell}"
     return None

@@ -124,11 +124,13 @@ def dated_page(page: TablePage, context: PageContext | None) -> TablePage:
     )
 
 
-def _answer(cell: str, unit: str, language: str = "en") -> str:
+def _answer(cell: str, unit: str, language: str = "en", counter: str = "") -> str:
     """A cell as printed with its unit: "1,234 (USD millions)", "12.5%", "2,663.9" (a count); in
     Korean the unit as the page prints it: "1,234 백만원", "56 억원"."""
     if unit == "%":
         return cell if cell.endswith("%") else f"{cell}%"
+    if language == "ko" and not unit and counter:
+        return f"{cell} {counter}"  # a count as the page states it: "1,234 명"
     printed = printed_unit(unit) if language == "ko" else ""
     if printed and not cell.endswith("%"):
         return f"{cell} {printed}"

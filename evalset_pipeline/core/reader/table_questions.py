@@ -569,10 +569,16 @@ def write_table_question(
             # resolution" of an EPS bridge) would be asked as if it were an amount.
             continue
         column = _COLUMN_PHRASE.match(phrase)
+        # a count of a table whose unit line names its counter ("(단위 : 명)") is asked "몇 명"
+        counter = (
+            table.counter if not unit and re.fullmatch(r"[\d,]+", row.cells[col] or "") else ""
+        )
         question = (
-            korean_question(korean_column_label(label, column["measure"]), column["period"])
+            korean_question(
+                korean_column_label(label, column["measure"]), column["period"], counter
+            )
             if language == "ko" and column
-            else korean_question(label, phrase)
+            else korean_question(label, phrase, counter)
             if language == "ko"
             else _kind_question(label, phrase)
             or _column_question(label, phrase)
@@ -580,7 +586,7 @@ def write_table_question(
         )
         if language == "en" and has_hangul(question):
             continue  # a Korean row asked in English tests translation, not retrieval
-        answer = _answer(row.cells[col] or "", unit, language)
+        answer = _answer(row.cells[col] or "", unit, language, table.counter)
         # Read back as the judge will: a question whose words fit another cell of the page better
         # (a "% of revenue" column of the same year, a closer label) is not asked.
         parsed = parse_table_question(question)

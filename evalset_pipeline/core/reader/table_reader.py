@@ -29,7 +29,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from evalset_pipeline.core.pagetext.dates import MONTH_DAY_YEAR, find_dates, plain
-from evalset_pipeline.core.pagetext.korean import heading_subject
+from evalset_pipeline.core.pagetext.korean import heading_subject, stated_counter
 from evalset_pipeline.core.pagetext.text import clean_text, has_hangul
 from evalset_pipeline.core.reader.table_captions import (
     columns_dated_by_caption_month,
@@ -424,6 +424,7 @@ def _table_of(
         subject,
         shares,
         exceptions,
+        "" if unit else stated_counter(heading_all),
     )
 
 

@@ -215,3 +215,41 @@ def test_a_korean_row_is_never_asked_in_english(tmp_path):
     page = read_table_page(draw_layer(NOTE, tmp_path, "note.pdf"))
     assert write_table_question(page, QUARTERLY, "en") is None
     assert write_table_question(page, QUARTERLY, "ko") is not None
+
+
+def test_a_count_is_asked_how_many_with_its_counter(tmp_path):
+    # "(단위 : 명)": every figure counts people: asked "몇 명", answered with the counter as printed
+    lines = [
+        [("l", 50, "<표 2> 연도별 참여자 현황")],
+        [("l", 480, "(단위 : 명)")],
+        [("l", 50, "구분")] + centred("", "2022년", "2023년", "2024년"),
+        row("청년 참여자", "", "12,340", "15,210", "16,450"),
+        row("중장년 참여자", "", "8,120", "9,030", "9,870"),
+    ]
+    page = read_table_page(draw_layer(lines, tmp_path, "count.pdf"))
+    [table] = page.tables
+    assert table.unit == "" and table.counter == "명"
+    written = write_table_question(page, None, "ko")
+    assert written is not None
+    # the heading's "참여자" is in the row's own name: asked by the row alone
+    assert written.question.startswith("2024년 ")
+    assert written.question.endswith("참여자는 몇 명이었습니까?")
+    assert written.answer in ("16,450 명", "9,870 명")
+    q = parse_table_question("2023년 청년 참여자는 몇 명이었습니까?")
+    assert q is not None and judge_table_question(q, page).answer == "15,210 명"
+
+
+def test_a_mixed_unit_line_names_no_counter(tmp_path):
+    lines = [
+        [("l", 50, "<표 2> 연도별 참여 현황")],
+        [("l", 480, "(단위 : 명, 백만원)")],
+        [("l", 50, "구분")] + centred("", "2022년", "2023년", "2024년"),
+        row("참여 인원", "", "12,340", "15,210", "16,450"),
+        row("지원 금액", "", "8,120", "9,030", "9,870"),
+    ]
+    [table] = read_table_page(draw_layer(lines, tmp_path, "mixed.pdf")).tables
+    assert table.counter == ""
+    written = write_table_question(
+        read_table_page(draw_layer(lines, tmp_path, "mixed2.pdf")), None, "ko"
+    )
+    assert written is None or "몇" not in written.question
