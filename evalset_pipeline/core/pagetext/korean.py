@@ -284,7 +284,7 @@ _TRAILING = re.compile(r"\s*(?:현황표?|추이|내역|명세서?|세부내역|
 
 
 _UNIT_STATEMENT = re.compile(r"\(\s*단\s*위\s*[:：][^)]*\)*\)?")
-_BULLET = re.compile(r"^[-–·•○●◦□■▪※▶◆◇∙]")
+_BULLET = re.compile(r"^[-–·•○●◦□■▪※▶◆◇∙☞]")
 
 
 def heading_subject(text: str) -> str:

@@ -286,6 +286,7 @@ def test_the_offline_backend_writes_judges_labels_and_qualifies_a_korean_filing(
         ("회사는 다음과 같이 보고하고 있습니다.", ""),
         # layout debris is no subject: a bullet's "label : value", a year alone, the unit line
         ("- 사업기간 : ’05~계속", ""),
+        ("☞ 본문 위치로 이동", ""),  # a link back to the body, not a heading
         ("(시범사업명) ’24년(시범사업)", ""),
         ("(단위 : 톤(tCO2-eq))", ""),
         ("<당분기말>", ""),
