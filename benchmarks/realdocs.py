@@ -36,7 +36,10 @@ import time
 from collections import Counter, defaultdict
 from itertools import combinations
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from evalset_pipeline.core.judging.base import PageContext
 
 DEFAULT = Path(__file__).resolve().parents[1] / ".." / "shared" / "realdocs" / "financebench-dev"
 
@@ -213,6 +216,9 @@ def _check_unit(answer: str, page_text: str, checked: int, ok: int) -> tuple[int
     "(USD millions)" needs the page to say millions and dollars; "(USD)" a per-share row."""
     import re
 
+    ko = re.search(r"\s((?:조|십억|억|백만|천)?(?:원|달러))$", answer)
+    if ko:  # a Korean answer's unit as printed ("1,234 백만원"): the page must print it
+        return checked + 1, ok + (ko.group(1) in re.sub(r"\s+", "", page_text))
     m = re.search(r"\(([A-Z]{3})(?: (\d+ )?(thousands|millions|billions))?\)$", answer)
     if not m:
         return checked, ok
@@ -223,6 +229,33 @@ def _check_unit(answer: str, page_text: str, checked: int, ok: int) -> tuple[int
         scale.rstrip("s") in text if scale else "per share" in text or "per common share" in text
     )
     return checked + 1, ok + agrees
+
+
+def _document_contexts(data_dir: Path) -> dict[str, PageContext]:
+    """document sha256 -> the document's facts as the judge sees them ({} without the table)."""
+    from evalset_pipeline.core.metadata.facts_record import DocumentFacts
+    from evalset_pipeline.core.tables import read_rows
+
+    path = Path(data_dir) / "artifacts" / "tables" / "document_facts.parquet"
+    if not path.exists():
+        return {}
+    facts = [DocumentFacts.from_row(r) for r in read_rows(path, producer="page_metadata")]
+    return {f.document_sha256: f.page_context() for f in facts}
+
+
+def _page_facts(data_dir: Path) -> dict[str, tuple[str, str]]:
+    """unit id -> (basis, outline section) of the pages that have one ({} without the table)."""
+    import pyarrow.parquet as pq
+
+    path = Path(data_dir) / "artifacts" / "tables" / "page_profiles.parquet"
+    if not path.exists():
+        return {}
+    rows = pq.read_table(path).to_pylist()
+    return {
+        r["unit_id"]: (r.get("basis") or "", r.get("section") or "")
+        for r in rows
+        if r.get("basis") or r.get("section")
+    }
 
 
 def audit(data_dir: Path) -> dict[str, Any]:
@@ -250,6 +283,19 @@ def audit(data_dir: Path) -> dict[str, Any]:
 
     gs = load_golden_set("latest", data_dir)
     units = {u["unit_id"]: u for u in gs.units.to_pylist()}
+    contexts = _document_contexts(data_dir)
+
+    page_facts = _page_facts(data_dir)
+
+    def context(unit_id: str) -> PageContext | None:
+        # the judge knows the filing a page is from, as the pipeline's judge does ("당기말" of
+        # it), and what the page adds: its basis and its section in the PDF's outline
+        found = contexts.get(units[unit_id]["document_sha256"])
+        basis, section = page_facts.get(unit_id, ("", ""))
+        if found is None or not (basis or section):
+            return found
+        return replace(found, basis=basis or found.basis, section=section or found.section)
+
     items = [i for i in gs.items.to_pylist() if i["slice"] == "main"]
     judged = gs.judgments.to_pylist()
     root = Path(data_dir)
@@ -270,7 +316,9 @@ def audit(data_dir: Path) -> dict[str, Any]:
             unqualified = replace(
                 q, entity="", revision=""
             )  # the cell itself; the entity is the context's
-            j = judge_table_question(unqualified, read_table_page(gold))
+            j = judge_table_question(
+                unqualified, read_table_page(gold), context(item["gold_unit_id"])
+            )
             ok = j.answers and _number(j.answer or "") == number
             unit_checked, unit_ok = _check_unit(
                 item["answer"], str(gold.get("text") or ""), unit_checked, unit_ok
@@ -286,7 +334,7 @@ def audit(data_dir: Path) -> dict[str, Any]:
         ):
             distractors += 1
             if unqualified is not None:
-                dj = judge_table_question(unqualified, tables(d["unit_id"]))
+                dj = judge_table_question(unqualified, tables(d["unit_id"]), context(d["unit_id"]))
                 leaks += bool(dj.answers and _number(dj.answer or "") == number)
             # Reader-free upper bound: the distractor prints the figure anywhere, in any row or column.
             printed += bool(number) and _prints(str(layer(d["unit_id"]).get("text") or ""), number)

@@ -215,6 +215,15 @@ def test_realdocs_statements_are_keyed_by_basis_where_the_truth_has_one(tmp_path
     assert keyed_by == "statement" and set(plain.values()) == {"balance_sheet"}
 
 
+def test_realdocs_unit_check_reads_a_korean_answer_unit_as_printed():
+    from benchmarks.realdocs import _check_unit
+
+    page = "10. 재고자산 (단위 : 백만원) 상품 20,391"
+    assert _check_unit("20,391 백만원", page, 0, 0) == (1, 1)
+    assert _check_unit("20,391 천원", page, 0, 0) == (1, 0)  # the page prints no 천원
+    assert _check_unit("20,391 (USD millions)", page, 0, 0) == (1, 0)
+
+
 def test_realdocs_refuses_a_corpus_with_a_sidecar_and_options_need_one_benchmark(tmp_path, capsys):
     from benchmarks.realdocs import _folders
 

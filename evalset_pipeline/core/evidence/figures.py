@@ -37,14 +37,21 @@ _SCALE_WORDS = {
 }
 # Units as `table_reader.cell_unit` writes them: "USD millions", "KRW 100 millions", "%", "".
 _UNIT_SCALE = re.compile(r"(?:(\d+)\s+)?(thousands|millions|billions|trillions)\b", re.I)
+# A Korean answer's unit as the page prints it ("1,234백만원", "56억원"): its scale word.
+_KO_UNIT_SCALE = re.compile(r"(조|십억|억|백만|천)\s*(?:원|달러)")
+_KO_SCALES = {"조": 1e12, "십억": 1e9, "억": 1e8, "백만": 1e6, "천": 1e3}
 # A figure as prose and tables print it: thousands groups or plain digits, optional decimals.
 _NUMBER = re.compile(r"(?<![\w.,])(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?![\w]|,\d)")
 _YEAR = re.compile(r"(?:19|20)\d{2}")
 
 
 def scale_of_unit(unit: str) -> float | None:
-    """The multiplier a unit states ("USD millions" -> 1e6, "KRW 100 millions" -> 1e8), None when
-    it states none ("USD" may be dollars or an unstated scale; "%" and counts have none)."""
+    """The multiplier a unit states ("USD millions" -> 1e6, "KRW 100 millions" -> 1e8, a Korean
+    answer's "백만원" -> 1e6), None when it states none ("USD" may be dollars or an unstated
+    scale; "%" and counts have none)."""
+    ko = _KO_UNIT_SCALE.search(unit or "")
+    if ko:
+        return _KO_SCALES[ko.group(1)]
     m = _UNIT_SCALE.search(unit or "")
     if not m:
         return None

@@ -22,11 +22,15 @@ __all__ = [
     "months_between",
     "SCALE_WORDS",
     "CURRENCY_WORDS",
+    "printed_unit",
+    "stated_counter",
     "stated_ranges",
     "stated_instants",
     "month_end",
     "relative_header",
     "relative_periods",
+    "relative_caption",
+    "without_relative_words",
     "date_relative",
     "heading_subject",
 ]
@@ -118,6 +122,34 @@ SCALE_WORDS = {
 CURRENCY_WORDS = {"원": "KRW", "달러": "USD"}
 
 
+def printed_unit(unit: str) -> str:
+    """A unit as a Korean page prints it: "백만원" of "KRW millions", "억원" of "KRW 100 millions",
+    "천달러" of "USD thousands"; "" for a unit Korean pages print no other way ("%", a count)."""
+    currency, _, scale = unit.partition(" ")
+    word = next((k for k, v in CURRENCY_WORDS.items() if v == currency), None)
+    if word is None:
+        return ""
+    prefix = next((k for k, v in SCALE_WORDS.items() if v == scale), None)
+    return "" if prefix is None else prefix + word
+
+
+# Counters a unit statement names for counts of things ("(단위 : 명)", "(단위: 건)"). "주" is left out:
+# one "(단위 : 주)" table counts shares and shareholders side by side.
+COUNTERS = ("명", "건", "개", "회", "곳", "개소")
+_UNIT_WORDS = re.compile(r"\(\s*단\s*위\s*[:：]\s*([^()]*?)\s*\)")
+
+
+def stated_counter(text: str) -> str:
+    """The counter a table's one unit statement names ("명" of "(단위 : 명)"); "" when it names
+    money, a measure (톤), several units ("(단위 : 명, 백만원)") or none, or when the text states
+    more than one unit: a count is asked "몇 명" only where every figure is one."""
+    found = _UNIT_WORDS.findall(text)
+    if len(set(found)) != 1:
+        return ""
+    word = found[0].strip()
+    return word if word in COUNTERS else ""
+
+
 def stated_instants(text: str) -> list[date]:
     """Every "<date> 현재" balance date a Korean page states."""
     return [d for m in _INSTANT.finditer(text) if (d := numeric_date(m["d"])) is not None]
@@ -177,7 +209,7 @@ _RELATIVE = re.compile(
     r"(?P<rest>(?:\s*(?:3\s*개월|누적|금액))*)\s*$"
 )
 _RELATIVE_WORD = re.compile(
-    r"(?<![" + HANGUL_SYLLABLES + r"])(?:당|전전|전)\s*(?:분기|반기|기)\s*(?:누적)?\s*말?"
+    r"(?<![" + HANGUL_SYLLABLES + r"])(?:당|전전|전)\s*(?:분기|반기|기)\s*(?:누적|누계)?\s*말?"
     r"(?![" + HANGUL_SYLLABLES + r"])"
 )
 
@@ -196,6 +228,12 @@ def relative_header(header: str) -> tuple[int | None, int] | None:
     return {"분기": 3, "반기": 6, "기": 12}[m["kind"]], back
 
 
+def without_relative_words(text: str) -> str:
+    """`text` with its relative period words ("당분기말", "전기") taken out: what a header such as
+    "당분기말 유동" says besides its period."""
+    return re.sub(r"\s+", " ", _RELATIVE_WORD.sub(" ", text)).strip()
+
+
 def relative_periods(text: str) -> list[tuple[int | None, int]]:
     """Relative headers of a page's text: a line that is one ("당기말"), or a header line naming
     two or more ("구 분 당기말 전기말"); prose that says "전기 대비" in a sentence is no header."""
@@ -211,10 +249,28 @@ def relative_periods(text: str) -> list[tuple[int | None, int]]:
     return out
 
 
+# A table's caption that is a relative period alone, in brackets: DART notes print a note's table
+# once per period under "<당분기말>", "<전기말>", "[당기]", its columns naming measures (취득원가,
+# 장부금액), not periods.
+_CAPTION = re.compile(r"[<\[〈［]\s*([^<>\[\]〈〉［］]{1,12}?)\s*[>\]〉］]")
+
+
+def relative_caption(text: str) -> tuple[int | None, int] | None:
+    """(months, years back) of the last bracketed relative period a heading prints ("<당분기말>"
+    (None, 0), "<전기>" (12, 1)); None when it prints none. The last one is the nearest the
+    table: a heading may run on from the table before it."""
+    found = [r for m in _CAPTION.finditer(text) if (r := relative_header(m.group(1)))]
+    return found[-1] if found else None
+
+
 # --- what a Korean table is about, from the heading above it ----------------------------------------
 
 _NUMBERING = re.compile(
-    r"^\s*(?:[<\[]\s*표\s*[\d-]+\s*[>\]]|표\s*[\d-]+\s*[.:]?|\(\s*\d{1,2}\s*\)|\d{1,2}(?:-\d{1,2})*\.|"
+    r"^\s*(?:[<\[]\s*표\s*[\d-]+\s*[>\]]|표\s*[\d-]+\s*[.:]?|\(\s*\d{1,2}\s*\)|"
+    r"\d{1,2}(?:\.\d{1,2})+\.?(?=\s)|\d{1,2}(?:-\d{1,2})*\.|"
+    # "1사업규모": a list number set against its heading (a boxed digit in the text layer), not a
+    # count ("3차", "2분기", "5개")
+    r"\d(?=[가-힣]{2})(?!차|분기|반기|년|개|월|일|기|회|호|단계|위|인|명|건|종|급|장|절|항|조)|"
     r"[가-하]\.|[IVX]{1,4}\.)\s*"
 )
 # The five statements name a whole statement, not a section of one.
@@ -224,7 +280,11 @@ _STATEMENT = re.compile(
 _COMPANY = re.compile(r"주식회사|㈜|\(주\)|종속기업|및\s*그\s*종속")
 # "재고자산의 내역은 다음과 같습니다": the subject is the noun before "의 내역".
 _OF_DETAILS = re.compile(r"(\S+)의\s*(?:내역|구성|변동|현황|명세|내용|세부)")
-_TRAILING = re.compile(r"\s*(?:현황표?|추이|내역|명세서?|세부내역|실적)$")
+_TRAILING = re.compile(r"\s*(?:현황표?|추이|내역|명세서?|세부내역|실적|총괄표)$")
+
+
+_UNIT_STATEMENT = re.compile(r"\(\s*단\s*위\s*[:：][^)]*\)*\)?")
+_BULLET = re.compile(r"^[-–·•○●◦□■▪※▶◆◇∙☞]")
 
 
 def heading_subject(text: str) -> str:
@@ -232,8 +292,14 @@ def heading_subject(text: str) -> str:
     "보고기간종료일 현재 재고자산의 내역은 다음과 같습니다"; "" for a statement's title, the
     company line, a dated line or a sentence that names no subject."""
     t = _NUMBERING.sub("", text).strip()
+    # "<당분기말>" says when, not what: the period of the table's columns, never its subject
+    t = _CAPTION.sub(lambda m: "" if relative_header(m.group(1)) else m.group(0), t).strip()
+    # "(단위 : 톤(tCO2-eq))" states the unit, not what the rows are
+    t = _UNIT_STATEMENT.sub("", t).strip()
     if not has_hangul(t) or _STATEMENT.search(t) or _COMPANY.search(t) or re.search(r"\d{4}", t):
         return ""
+    if _BULLET.match(t) or re.search(r"[:：]\s*\S", t):
+        return ""  # "- 사업기간 : ’05~계속": a bullet or a "label : value" line states a fact
     m = _OF_DETAILS.search(t)
     if m:
         t = m.group(1)
@@ -242,4 +308,6 @@ def heading_subject(text: str) -> str:
     t = _TRAILING.sub("", t)
     t = re.sub(r"^\S+별\s+", "", t)  # "연도별 예산" -> "예산": the rows say by what
     t = re.sub(r"\s*\([^()]*\)", "", t).strip(" :")
-    return t if has_hangul(t) and 1 <= len(t.split()) <= 4 else ""
+    if not has_hangul(re.sub(YEAR + r"\s*년?\s*도?", "", t)):
+        return ""  # "’24년": a period alone
+    return t if 1 <= len(t.split()) <= 4 else ""

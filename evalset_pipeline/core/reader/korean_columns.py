@@ -28,10 +28,11 @@ from evalset_pipeline.core.pagetext.korean import (
     has_hangul,
     month_end,
     relative_header,
+    without_relative_words,
     year_of,
 )
 
-__all__ = ["KoreanPeriod", "korean_column"]
+__all__ = ["KoreanPeriod", "korean_column", "korean_header_measure"]
 
 
 @dataclass(frozen=True)
@@ -137,3 +138,21 @@ def korean_column(header: str, heading: str) -> KoreanPeriod | None:
     if named is not None:
         return KoreanPeriod(named[0], None, None, named[1])
     return None
+
+
+# What a sub-column names besides its period: a measure ("장부금액", "유동") of one to three words;
+# a header with digits left ("1년 이내", "수준1") names a bucket or a level, not a measure.
+MAX_MEASURE_WORDS = 3
+_MARK = re.compile(r"\(\s*[A-Za-z*]{1,2}(?:\s*[-+]\s*[A-Za-z])?\s*\)|\(\s*\*\s*\d?\s*\)")
+
+
+def korean_header_measure(header: str) -> str:
+    """What a Korean column header says besides its period ("유동" of "당분기말 유동", "장부금액"
+    of "장부금액"); "" when nothing is left, or what is left is not a measure's name."""
+    text = header
+    for pattern in (_HEADER_RANGE, _HEADER_DATE, _HEADER_ORDINAL, _QUARTER, _HALF, _YEAR):
+        text = pattern.sub(" ", text)
+    text = without_relative_words(_MARK.sub(" ", text)).strip(" :-()")
+    if not has_hangul(text) or re.search(r"\d", text):
+        return ""
+    return text if len(text.split()) <= MAX_MEASURE_WORDS else ""

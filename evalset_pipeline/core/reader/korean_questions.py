@@ -5,6 +5,7 @@ about a cell of a Korean table. The grammar is the English one's, in Korean word
     2024년 9월 30일로 종료되는 3개월간 영업이익은 얼마였습니까?
     2023년 12월 31일 현재 유동자산 중 현금및현금성자산은 얼마였습니까?
     2023년 일반회계는 얼마였습니까?
+    2024년 3월 31일 현재 토지의 장부금액은 얼마였습니까?           (a sub-column: "장부금액")
 
 Qualified, the entity leads (Korean names the owner first), the statements' basis comes before
 the label, as a Korean reader of a filing says it, and a revision follows the label:
@@ -17,12 +18,14 @@ import re
 from datetime import date
 
 from evalset_pipeline.core.pagetext.dates import KOREAN_DATE, numeric_date, plain
-from evalset_pipeline.core.pagetext.korean import topic_particle
+from evalset_pipeline.core.pagetext.korean import has_batchim, topic_particle
 from evalset_pipeline.core.reader.table_question import TableQuestion
 
 __all__ = [
     "korean_period_phrase",
     "korean_label_phrase",
+    "korean_column_label",
+    "korean_column_reading",
     "korean_question",
     "parse_korean_question",
     "qualify_korean_question",
@@ -39,7 +42,8 @@ _GRAMMAR = re.compile(
     r"|(?P<year>(?:19|20)\d{2})년) "
     r"(?:(?P<basis>" + "|".join(_BASIS.values()) + r") )?"
     r"(?:(?P<parent>.+?)" + SECTION_WORD + r")?(?P<label>.+?)"
-    r"(?:\((?P<revision>재작성 기준|최초 공시 기준)\))?(?:은|는) 얼마였습니까\?$"
+    r"(?:\((?P<revision>재작성 기준|최초 공시 기준)\))?(?:은|는) "
+    r"(?P<ask>얼마였습니까|몇 (?P<counter>\S+?)(?:이었|였)습니까)\?$"
 )
 
 
@@ -63,9 +67,38 @@ def korean_label_phrase(label: str, parent: str) -> str:
     return f"{parent}{SECTION_WORD}{label}" if parent else label
 
 
-def korean_question(label_phrase: str, period_phrase: str) -> str:
+# "토지의 장부금액": the row, then the sub-column it is asked in. What follows the last "의 " is read
+# back as the sub-column only when no row bears the whole label (`table_judge.column_reading`).
+COLUMN_WORD = "의 "
+MAX_COLUMN_WORDS = 3
+
+
+def korean_column_label(label_phrase: str, measure: str) -> str:
+    """A row asked in one of its period's sub-columns: "토지의 장부금액", "매출채권의 유동"."""
+    return f"{label_phrase}{COLUMN_WORD}{measure}"
+
+
+def korean_column_reading(label: str) -> tuple[str, str] | None:
+    """(row, sub-column) of a label said as `korean_column_label` says it; None otherwise."""
+    row, sep, measure = label.rpartition(COLUMN_WORD)
+    if not sep or not row or not measure or len(measure.split()) > MAX_COLUMN_WORDS:
+        return None
+    if re.search(r"\d", measure):
+        return None
+    return row, measure
+
+
+def korean_ask(counter: str = "") -> str:
+    """How a question asks its figure: "얼마였습니까" of an amount, "몇 명이었습니까" of a count."""
+    if not counter:
+        return "얼마였습니까"
+    return f"몇 {counter}{'이었' if has_batchim(counter) else '였'}습니까"
+
+
+def korean_question(label_phrase: str, period_phrase: str, counter: str = "") -> str:
     # "영업이익(손실)" is read to its last syllable, "손실": `topic_particle` looks past the ")"
-    return f"{period_phrase} {label_phrase}{topic_particle(label_phrase)} 얼마였습니까?"
+    ask = korean_ask(counter)
+    return f"{period_phrase} {label_phrase}{topic_particle(label_phrase)} {ask}?"
 
 
 def parse_korean_question(question: str) -> TableQuestion | None:
@@ -102,7 +135,7 @@ def qualify_korean_question(question: str, entity: str, revision: str, basis: st
         label += f"({_REVISION[revision]})"
     if basis in _BASIS:
         label = f"{_BASIS[basis]} {label}"
-    asked = korean_question(label, m["period"])
+    asked = korean_question(label, m["period"], m["counter"] or "")
     return f"{entity}의 {asked}" if entity else asked
 
 

@@ -17,6 +17,7 @@ from dataclasses import replace
 from datetime import date
 
 from evalset_pipeline.core.pagetext.dates import MONTH_WORD, YEAR, find_dates
+from evalset_pipeline.core.pagetext.korean import relative_caption, without_relative_words
 from evalset_pipeline.core.pagetext.periods import normalize_period, parse_periods
 from evalset_pipeline.core.reader.table_records import Column, Row
 
@@ -136,3 +137,33 @@ def columns_dated_by_caption_month(
     if len(years) != 1 or not any(column_kind(c.header) for c in columns):
         return columns
     return tuple(replace(c, year=int(years[0])) if column_kind(c.header) else c for c in columns)
+
+
+# A Korean column of changes or shares ("증감", "비율(%)") is no figure of the caption's period.
+_NOT_THE_PERIOD_KO = re.compile(r"증\s*감|비\s*율|구\s*성\s*비|%")
+
+
+def columns_dated_by_relative_caption(
+    columns: tuple[Column, ...], heading: str
+) -> tuple[Column, ...]:
+    """A Korean note's table printed once per period under "<당분기말>" / "<전기말>" (its columns
+    name measures: 취득원가, 장부금액): every figure column is the caption's period, named
+    relative to the filing as a "당분기말" header is (the document dates it, `dated_page`). A
+    table whose columns name periods of their own is left alone."""
+    if any(
+        c.end is not None or c.year is not None or c.quarter is not None or c.relative is not None
+        for c in columns
+    ):
+        return columns
+    found = relative_caption(heading)
+    if found is None:
+        return columns
+    months, back = found
+    # A column naming a period of its own ("평가충당금 당기", "당기누계") under the caption keeps it:
+    # the caption dates only the columns that name none.
+    return tuple(
+        c
+        if _NOT_THE_PERIOD_KO.search(c.header) or without_relative_words(c.header) != c.header
+        else replace(c, months=months, relative=back)
+        for c in columns
+    )

@@ -12,6 +12,7 @@ from dataclasses import replace
 
 from evalset_pipeline.core.pagetext.dates import MONTH_PREFIX, MONTH_WORD, find_dates, parse_date
 from evalset_pipeline.core.pagetext.fiscal import named_quarter
+from evalset_pipeline.core.pagetext.korean import relative_header
 from evalset_pipeline.core.pagetext.text import clean_text
 from evalset_pipeline.core.reader.korean_columns import korean_column
 from evalset_pipeline.core.reader.table_cells import _YEAR
@@ -62,6 +63,12 @@ def _header_lines(
             continue
         if in_label and not headers and len(sections) < 4:
             sections.insert(0, line)
+            top = i
+            continue
+        if in_label and headers and line.y1 > above.y0 + 0.25 * em:
+            # The labels' header centred down two header rows ("사업명" beside "2022년" over
+            # "결산"): the header goes on above it.
+            headers.insert(0, line)
             top = i
             continue
         if _is_title(line):
@@ -142,13 +149,16 @@ def _header_texts(
     left: list[str] = []
     for line in headers:
         over = []
-        for cell in line.cells:
+        for k, cell in enumerate(line.cells):
             unit_note = (
                 re.fullmatch(r"\s*\([^()]*\)\s*", cell.text) and _scale_of(cell.text) is not None
             )
+            # "구분 | 당분기 | 전분기" centred over right-aligned figures: "당분기" stands left of its
+            # column's figures, yet after the labels' header it names a period: a column's header.
+            period_after_labels = k > 0 and relative_header(cell.text) is not None
             if (
-                cell.x1 < cols[0][0] - 2 * em or unit_note
-            ):  # "(dollars in millions)" is the unit, not a header
+                cell.x1 < cols[0][0] - 2 * em and not period_after_labels
+            ) or unit_note:  # "(dollars in millions)" is the unit, not a header
                 left.append(cell.text)
             else:
                 over.append(cell)
@@ -184,6 +194,9 @@ def _assign_line(
             out.extend(hits)
     # Two spans widened into the same column ("Three months ended" | "Six months ended"): the
     # column belongs to the one whose centre is nearer.
+    # A header cell over no column (centred over right-aligned figures: "당분기" left of its column)
+    # claims the columns a span widens into as well: "당분기 | 전분기" is two periods, not one span.
+    unplaced = [c for c, hits in zip(cells, direct, strict=False) if not hits]
     claims: dict[int, list[_Cell]] = {}
     for cell, hits in widened:
         for i, _ in hits:
@@ -191,9 +204,11 @@ def _assign_line(
     for cell, hits in widened:
         for i, text in hits:
             mid = (cols[i][0] + cols[i][1]) / 2
-            nearest = min(claims[i], key=lambda c: abs((c.x0 + c.x1) / 2 - mid))
+            nearest = min(claims[i] + unplaced, key=lambda c: abs((c.x0 + c.x1) / 2 - mid))
             if nearest is cell:
                 out.append((i, text))
+            elif nearest in unplaced and all(j != i for j, _ in out):
+                out.append((i, nearest.text))
     return out
 
 

@@ -17,6 +17,8 @@ from evalset_pipeline.core.pagetext.digits import is_specific
 from evalset_pipeline.core.pagetext.fiscal import effective_year
 from evalset_pipeline.core.pagetext.text import has_hangul
 from evalset_pipeline.core.reader.answers import answers_agree
+from evalset_pipeline.core.reader.korean_columns import korean_header_measure
+from evalset_pipeline.core.reader.korean_questions import korean_column_reading
 from evalset_pipeline.core.reader.registrant_names import names_registrant
 from evalset_pipeline.core.reader.row_labels import (
     LABEL_MATCH,
@@ -51,6 +53,13 @@ def _fiscal_year_end(context: PageContext | None) -> tuple[int, int]:
     return 12, 31
 
 
+def _printed_measure(q: TableQuestion, col: Column) -> str:
+    """What a column's header names besides its period, read in the question's language."""
+    if q.language == "ko":
+        return korean_header_measure(col.header) or column_measure(col)
+    return column_measure(col)
+
+
 def _column_fits(q: TableQuestion, col: Column, year_end: tuple[int, int] = (12, 31)) -> bool:
     """A year asked ("in 2022", "in fiscal 2022") is the year a twelve-month column is named after,
     and a year-ended date asked is a bare year column of that year: the same figure either way;
@@ -62,7 +71,7 @@ def _column_fits(q: TableQuestion, col: Column, year_end: tuple[int, int] = (12,
             return False
     elif (
         q.measure
-        and fuzz.token_set_ratio(norm_words(q.measure), norm_words(column_measure(col)))
+        and fuzz.token_set_ratio(norm_words(q.measure), norm_words(_printed_measure(q, col)))
         < LABEL_MATCH
     ):
         return False
@@ -194,8 +203,13 @@ _SPOKEN_COLUMN = re.compile(r"^the (?P<measure>[a-z][a-z' -]{2,40}?) of (?P<labe
 def column_reading(q: TableQuestion) -> TableQuestion | None:
     """ "the carrying value of long-term debt" as the row "long-term debt" in the "carrying
     value" column (the writer's spoken sub-column); None when the label is not of that form."""
+    if q.measure:
+        return None
+    if q.language == "ko":  # "토지의 장부금액": the row "토지" in the "장부금액" column
+        split = korean_column_reading(q.label)
+        return replace(q, label=split[0], measure=split[1]) if split else None
     m = _SPOKEN_COLUMN.match(q.label)
-    if m is None or q.measure:
+    if m is None:
         return None
     return replace(q, label=m["label"], measure=m["measure"])
 
@@ -264,7 +278,7 @@ def _judge_as_asked(
             i = fitting[0]
             return Judgment(
                 True,
-                _answer(row.cells[i] or "", cell_unit(table, row, i)),
+                _answer(row.cells[i] or "", cell_unit(table, row, i), q.language, table.counter),
                 f"row {row.label!r}, column {table.columns[i].header!r}: {row.cells[i]}",
             )
     if several:
@@ -309,7 +323,8 @@ def _prints_as_asked(
                 if not cell or row.values[i] is None or not _column_fits(q, col, year_end):
                     continue
                 if (same or is_specific(cell)) and answers_agree(
-                    _answer(cell, cell_unit(table, row, i)), reference
+                    _answer(cell, cell_unit(table, row, i), q.language, table.counter),
+                    reference,
                 ):
                     return f"row {row.label!r}, column {col.header!r}: {cell}"
     return None

@@ -12,7 +12,7 @@ from typing import Any
 from evalset_pipeline.core.judging.base import PageContext
 from evalset_pipeline.core.pagetext.dates import MONTH_NAMES, MONTH_WORD
 from evalset_pipeline.core.pagetext.fiscal import FiscalCalendar
-from evalset_pipeline.core.pagetext.korean import date_relative
+from evalset_pipeline.core.pagetext.korean import date_relative, printed_unit
 from evalset_pipeline.core.reader.korean_prose import read_korean_prose_tables
 from evalset_pipeline.core.reader.korean_questions import korean_period_phrase
 from evalset_pipeline.core.reader.prose_reader import read_prose_tables
@@ -124,10 +124,16 @@ def dated_page(page: TablePage, context: PageContext | None) -> TablePage:
     )
 
 
-def _answer(cell: str, unit: str) -> str:
-    """A cell as printed with its unit: "1,234 (USD millions)", "12.5%", "2,663.9" (a count)."""
+def _answer(cell: str, unit: str, language: str = "en", counter: str = "") -> str:
+    """A cell as printed with its unit: "1,234 (USD millions)", "12.5%", "2,663.9" (a count); in
+    Korean the unit as the page prints it: "1,234 백만원", "56 억원"."""
     if unit == "%":
         return cell if cell.endswith("%") else f"{cell}%"
+    if language == "ko" and not unit and counter:
+        return f"{cell} {counter}"  # a count as the page states it: "1,234 명"
+    printed = printed_unit(unit) if language == "ko" else ""
+    if printed and not cell.endswith("%"):
+        return f"{cell} {printed}"
     return cell if not unit or cell.endswith("%") else f"{cell} ({unit})"
 
 

@@ -29,9 +29,11 @@ from evalset_pipeline.core.hashing import sha256_text
 from evalset_pipeline.core.judging.base import PageContext, WrittenQuestion
 from evalset_pipeline.core.pagetext.dates import MONTH_DAY_YEAR, MONTH_NAMES, find_dates, plain
 from evalset_pipeline.core.pagetext.fiscal import effective_year
-from evalset_pipeline.core.pagetext.text import is_hangul_syllable
+from evalset_pipeline.core.pagetext.text import has_hangul, is_hangul_syllable
+from evalset_pipeline.core.reader.korean_columns import korean_header_measure
 from evalset_pipeline.core.reader.korean_questions import (
     SECTION_WORD,
+    korean_column_label,
     korean_label_phrase,
     korean_question,
     parse_korean_question,
@@ -261,6 +263,10 @@ _COMPANY = re.compile(
 _KO_COMPANY = re.compile(r"\(주\)|㈜|주식회사")
 
 
+# A Korean total column ("합계", "계") is the sum of its period's sub-columns, not a measure.
+_KO_TOTAL = re.compile(r"^(?:(?:합|소|총)\s*계|계)$")
+
+
 # Ranks and counts of positions are not amounts ("# of deals", "Rank"): never asked with a money unit.
 _RANK = re.compile(r"#|\brank(?:ing)?\b|\bposition\b", re.I)
 
@@ -401,13 +407,38 @@ def _cells(
                 # their sub-header, when every one of them has its own; else never. Only those the
                 # row prints count (a dash is printed: it says zero): an amount beside an empty
                 # "% of revenue" cell is one figure.
+                # A sub-column printing the same figure is no other answer: a first quarter's
+                # "3개월" and "누적" columns are one figure, as the judge reads them (asked once).
+                if any(
+                    j < i and _same_period(col, t.columns[j]) and row.values[j] == value
+                    for j in range(min(len(t.columns), len(row.values)))
+                ):
+                    continue
                 siblings = [
                     other
                     for j, other in enumerate(t.columns)
-                    if j != i and _same_period(col, other) and j < len(row.cells) and row.cells[j]
+                    if j != i
+                    and _same_period(col, other)
+                    and j < len(row.cells)
+                    and row.cells[j]
+                    and row.values[j] != value
                 ]
+                if siblings and language == "ko":
+                    # "토지의 장부금액": a sub-column asked by its measure, when every sub-column of
+                    # the period names its own; the total column is the others' sum, no measure.
+                    measure = korean_header_measure(col.header)
+                    names = [korean_header_measure(o.header) for o in siblings]
+                    if (
+                        not measure
+                        or _KO_TOTAL.match(measure)
+                        or measure in names
+                        or not all(names)
+                    ):
+                        continue
+                    out.append((t, row, i, f"in the {measure} column {phrase}"))
+                    continue
                 if siblings and language != "en":
-                    continue  # the Korean grammar names no sub-column
+                    continue  # no other grammar names a sub-column
                 kind = column_measure(col)
                 if column_kind(kind) and language == "en":
                     # "FY 2014 Target": a target is not the year's result, so the question says
@@ -537,14 +568,25 @@ def write_table_question(
             # something ("revenue per paying membership"); a label that does not say so ("MN NRD
             # resolution" of an EPS bridge) would be asked as if it were an amount.
             continue
+        column = _COLUMN_PHRASE.match(phrase)
+        # a count of a table whose unit line names its counter ("(단위 : 명)") is asked "몇 명"
+        counter = (
+            table.counter if not unit and re.fullmatch(r"[\d,]+", row.cells[col] or "") else ""
+        )
         question = (
-            korean_question(label, phrase)
+            korean_question(
+                korean_column_label(label, column["measure"]), column["period"], counter
+            )
+            if language == "ko" and column
+            else korean_question(label, phrase, counter)
             if language == "ko"
             else _kind_question(label, phrase)
             or _column_question(label, phrase)
             or f"What {verb} {_as_spoken(label)} {phrase}?"
         )
-        answer = _answer(row.cells[col] or "", unit)
+        if language == "en" and has_hangul(question):
+            continue  # a Korean row asked in English tests translation, not retrieval
+        answer = _answer(row.cells[col] or "", unit, language, table.counter)
         # Read back as the judge will: a question whose words fit another cell of the page better
         # (a "% of revenue" column of the same year, a closer label) is not asked.
         parsed = parse_table_question(question)

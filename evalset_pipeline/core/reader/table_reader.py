@@ -29,11 +29,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from evalset_pipeline.core.pagetext.dates import MONTH_DAY_YEAR, find_dates, plain
-from evalset_pipeline.core.pagetext.korean import heading_subject
+from evalset_pipeline.core.pagetext.korean import heading_subject, stated_counter
 from evalset_pipeline.core.pagetext.text import clean_text, has_hangul
 from evalset_pipeline.core.reader.table_bands import merge_banded_labels
 from evalset_pipeline.core.reader.table_captions import (
     columns_dated_by_caption_month,
+    columns_dated_by_relative_caption,
     rows_named_by_caption,
 )
 from evalset_pipeline.core.reader.table_cells import (
@@ -252,6 +253,7 @@ def _title(lines: list[_Line], floor: int, top: int, em: float) -> tuple[str, st
     """(title, whole heading text) from the lines between the previous table and this one."""
     heading = [lines[i] for i in range(floor, top)]
     picked: list[str] = []
+    under_unit: int | None = None  # picked lines below a Korean unit line ("(단위 : 백만원)")
     below = lines[top] if top < len(lines) else None
     for line in reversed(heading):
         if below is not None and below.y0 - line.y1 > 4 * em * 1.25:
@@ -263,12 +265,26 @@ def _title(lines: list[_Line], floor: int, top: int, em: float) -> tuple[str, st
         if re.fullmatch(r"(?i)\s*(?:table of contents|index|page \d+|\d{1,3})\s*", text):
             continue  # running header and page numbers, not the table's heading
         if re.fullmatch(r"(?:\s*\([^()]*\))+\s*", text) and _scale_of(text) is not None:
+            if _KO_UNIT_LINE.search(text) and under_unit is None:
+                under_unit = len(picked)  # the lines read so far are the header's upper rows
             continue  # the unit line is the unit, not the title
         picked.insert(0, text)
         if len(picked) >= 3:
             break
-    subject = _subject_line(picked) or _section_heading(heading[: len(heading) - len(picked)])
+    above = picked[: len(picked) - under_unit] if under_unit else _above_korean_unit(picked)
+    subject = _subject_line(above) or _section_heading(heading[: len(heading) - len(picked)])
     return clean_text(" ".join(picked)), " ".join(ln.text for ln in heading), subject
+
+
+# A Korean table's unit line ("(단위 : 백만원)") sits right above its header: the lines below it are
+# the header's upper levels ("특수관계자 명칭 | 관계 | 수 익 | 비 용"), never what the table is about.
+_KO_UNIT_LINE = re.compile(r"\(\s*단\s*위\s*[:：]")
+
+
+def _above_korean_unit(picked: list[str]) -> list[str]:
+    """The heading lines down to the last Korean unit line (all of them when there is none)."""
+    last = max((k for k, text in enumerate(picked) if _KO_UNIT_LINE.search(text)), default=None)
+    return picked if last is None else picked[: last + 1]
 
 
 def _section_heading(lines: list[_Line]) -> str:
@@ -387,6 +403,7 @@ def _table_of(
     rows = rows_named_by_caption(rows, title)
     columns = _dates_from_title(columns, title, rows)
     columns = columns_dated_by_caption_month(columns, title, rows)
+    columns = columns_dated_by_relative_caption(columns, heading)
     valued = sum(1 for r in rows if any(v is not None for v in r.values))
     if valued == 0 or (valued == 1 and len(cols) == 1 and not headers):
         return None  # a running footer with its page number ("Annual Report on Form 10-K  54")
@@ -409,6 +426,7 @@ def _table_of(
         subject,
         shares,
         exceptions,
+        "" if unit else stated_counter(heading_all),
     )
 
 

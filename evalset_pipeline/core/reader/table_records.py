@@ -52,3 +52,6 @@ class Table:
     # The rows the heading exempts from its scale, as it names them: ("per share data", "revenue
     # per membership") of "(in thousands, except per share data and revenue per membership)".
     exceptions: tuple[str, ...] = ()
+    # The counter a Korean table's unit line names for its counts ("명" of "(단위 : 명)"): asked
+    # "몇 명", answered "1,234 명"; "" for money, measures and mixed units.
+    counter: str = ""

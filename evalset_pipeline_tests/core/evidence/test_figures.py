@@ -21,6 +21,9 @@ def test_scale_of_unit_reads_the_units_the_table_reader_writes():
     assert scale_of_unit("KRW 100 millions") == 1e8
     assert scale_of_unit("USD thousands") == 1e3
     assert scale_of_unit("USD") is None and scale_of_unit("%") is None and scale_of_unit("") is None
+    # a Korean answer's unit as printed ("1,234 백만원", "(1,074) 백만원", "56 억원")
+    assert scale_of_unit(" 백만원") == 1e6 and scale_of_unit(") 천원") == 1e3
+    assert scale_of_unit(" 억원") == 1e8 and scale_of_unit(" 원") is None
 
 
 def test_an_answer_figure_carries_its_unit_scale():

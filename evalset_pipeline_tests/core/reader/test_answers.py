@@ -34,6 +34,10 @@ from evalset_pipeline.core.reader.answers import (
         ("(431) (USD millions)", "-431 (USD millions)"),  # parentheses: a negative amount
         ("$(431)", "-431 USD"),
         ("(14.1) (USD billions)", "(14,082) (USD millions)"),
+        # a Korean answer's unit as the page prints it is the writer's canonical unit
+        ("116,731 백만원", "116,731 (KRW millions)"),
+        ("(1,074) 백만원", "(1,074) (KRW millions)"),
+        ("4,251,268 천원", "4,251,268 (KRW thousands)"),
     ],
 )
 def test_agree(a: str, b: str) -> None:
@@ -60,6 +64,7 @@ def test_agree(a: str, b: str) -> None:
         ("(431) (USD millions)", "(985) (USD millions)"),
         ("(431) (USD millions)", "431 (USD millions)"),
         ("(12.5%)", "(17.5%)"),
+        ("116,731 백만원", "116,731 (KRW thousands)"),  # another scale: another amount
     ],
 )
 def test_disagree(a, b) -> None:

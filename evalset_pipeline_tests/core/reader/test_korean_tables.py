@@ -85,7 +85,7 @@ def test_korean_question_is_written_in_korean_and_read_back(tmp_path):
     assert written is not None and written.language == "ko"
     assert written.question.startswith("2023년 12월 31일로 종료되는 회계연도 ")
     assert written.question.endswith("얼마였습니까?")
-    assert written.answer.endswith("(KRW millions)")
+    assert written.answer.endswith(" 백만원")
     asked = parse_table_question(written.question)
     assert asked is not None and asked.language == "ko"
     assert judge_table_question(asked, gold, ANNUAL).answer == written.answer
@@ -96,16 +96,16 @@ def test_a_korean_distractor_answers_through_its_comparative_column(tmp_path):
     later = page_of(income_statement(2024, FIGURES_2024), tmp_path, "l.pdf")
     q = parse_table_question("2023년 12월 31일로 종료되는 회계연도 매출액은 얼마였습니까?")
     assert q is not None
-    assert judge_table_question(q, gold).answer == "258,935,494 (KRW millions)"
+    assert judge_table_question(q, gold).answer == "258,935,494 백만원"
     j = judge_table_question(q, later)
-    assert j.answers and j.answer == "258,935,494 (KRW millions)" and "제 55 기" in j.reason
-    assert label_table_page("258,935,494 (KRW millions)", j).label == "sufficient"
+    assert j.answers and j.answer == "258,935,494 백만원" and "제 55 기" in j.reason
+    assert label_table_page("258,935,494 백만원", j).label == "sufficient"
     older = parse_table_question("2022년 12월 31일로 종료되는 회계연도 매출액은 얼마였습니까?")
     assert older is not None
     # The later filing has the row, not that year: supporting, never sufficient.
-    assert label_table_page(
-        "302,231,360 (KRW millions)", judge_table_question(older, later)
-    ).label == ("supporting")
+    assert label_table_page("302,231,360 백만원", judge_table_question(older, later)).label == (
+        "supporting"
+    )
 
 
 def test_a_quarter_splits_into_three_months_and_year_to_date(tmp_path):
@@ -128,7 +128,7 @@ def test_a_quarter_splits_into_three_months_and_year_to_date(tmp_path):
     ]
     page = read_table_page(draw_layer(lines, tmp_path, "q.pdf"))
     q = parse_table_question("2024년 9월 30일로 종료되는 3개월간 영업이익은 얼마였습니까?")
-    assert q is not None and judge_table_question(q, page).answer == "9,183,386 (KRW millions)"
+    assert q is not None and judge_table_question(q, page).answer == "9,183,386 백만원"
 
 
 def test_a_balance_sheet_reads_instants_numbered_items_and_triangle_negatives(tmp_path):
@@ -153,7 +153,7 @@ def test_a_balance_sheet_reads_instants_numbered_items_and_triangle_negatives(tm
     page = read_table_page(draw_layer(lines, tmp_path, "b.pdf"))
     # Filers space the same item differently: the judge reads the label spacing aside.
     q = parse_table_question("2023년 12월 31일 현재 현금 및 현금성자산은 얼마였습니까?")
-    assert q is not None and judge_table_question(q, page).answer == "69,080,893 (KRW millions)"
+    assert q is not None and judge_table_question(q, page).answer == "69,080,893 백만원"
 
 
 NOTES = [
@@ -175,11 +175,11 @@ def test_a_notes_table_is_dated_by_its_filing_and_never_without_it(tmp_path):
     assert "합계" not in written.question  # "재고자산 중 합계" is no way to ask for a total
     q = parse_table_question("2022년 12월 31일 현재 재고자산 중 제품 및 상품은 얼마였습니까?")
     assert q is not None
-    assert judge_table_question(q, page, ANNUAL).answer == "20,385,034 (KRW millions)"
+    assert judge_table_question(q, page, ANNUAL).answer == "20,385,034 백만원"
     # The same table in a third-quarter report: "전기말" is the year end before, 2023-12-31.
     q = parse_table_question("2023년 12월 31일 현재 재고자산 중 제품 및 상품은 얼마였습니까?")
     assert q is not None
-    assert judge_table_question(q, page, QUARTERLY).answer == "20,385,034 (KRW millions)"
+    assert judge_table_question(q, page, QUARTERLY).answer == "20,385,034 백만원"
 
 
 def test_year_columns_of_a_public_report_and_a_change_column_undated(tmp_path):
@@ -196,7 +196,7 @@ def test_year_columns_of_a_public_report_and_a_change_column_undated(tmp_path):
     written = write_table_question(page, None, "ko")
     # The heading says what the rows are: asked "2023년 예산 중 …", not "2023년 기금은 …".
     assert written is not None and written.question.startswith("2023년 예산 중 ")
-    assert written.answer.endswith("(KRW 100 millions)")
+    assert written.answer.endswith(" 억원")
 
 
 def test_korean_qualifier_names_the_entity_first_and_the_revision_after_the_label():
@@ -284,6 +284,17 @@ def test_the_offline_backend_writes_judges_labels_and_qualifies_a_korean_filing(
         ("한빛전자 주식회사와 그 종속기업", ""),
         ("제 55 기 2023.01.01 부터 2023.12.31 까지", ""),
         ("회사는 다음과 같이 보고하고 있습니다.", ""),
+        # layout debris is no subject: a bullet's "label : value", a year alone, the unit line
+        ("- 사업기간 : ’05~계속", ""),
+        ("☞ 본문 위치로 이동", ""),  # a link back to the body, not a heading
+        ("(시범사업명) ’24년(시범사업)", ""),
+        ("(단위 : 톤(tCO2-eq))", ""),
+        ("<당분기말>", ""),
+        # numbering: "2.3", and a boxed list number read against its heading; a count stays
+        ("2.3 요약재무정보", "요약재무정보"),
+        ("1사업규모", "사업규모"),
+        ("3차 계획기간", "3차 계획기간"),
+        ("3. 예산 총괄표", "예산"),
     ],
 )
 def test_a_korean_heading_names_what_its_rows_are(heading, subject):

@@ -255,10 +255,10 @@ def test_a_korean_budget_sheets_result_and_budget_years_are_asked_by_year(tmp_pa
     written = write_table_question(page, ministry, "ko")
     assert written is not None
     assert written.question.startswith("2024년 ")
-    assert written.answer == "1,500 (KRW millions)"
+    assert written.answer == "1,500 백만원"  # the unit as the sheet prints it
     result = parse_table_question("2023년 사업비는 얼마였습니까?")
     assert result is not None
-    assert judge_table_question(result, page, ministry).answer == "1,234 (KRW millions)"
+    assert judge_table_question(result, page, ministry).answer == "1,234 백만원"
 
 
 def test_a_notes_heading_over_a_row_without_a_label_names_no_row(tmp_path):
