@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from evalset_pipeline.core.corpus.outline import OutlineEntry, page_paths
+from evalset_pipeline.core.corpus.outline import OutlineEntry, page_paths, page_sections
 from evalset_pipeline.core.metadata.document_facts import (
     DocumentFacts,
     extract_document_facts,
@@ -114,16 +114,13 @@ def read_corpus_facts(
         title, author = documents.get(sha, ("", ""))
         calendar = FiscalCalendar(doc.fiscal_year_end_month)
         outline = (outlines or {}).get(sha, ())
-        paths = page_paths(outline, max(p.page_number for p in doc_pages)) if outline else []
+        last = max(p.page_number for p in doc_pages)
+        paths = page_paths(outline, last) if outline else []
         headings = [paths[p.page_number - 1] for p in doc_pages] if paths else None
+        sections = page_sections(outline, last) if outline else []
         subjects = read_subjects(layers[sha], doc.entity, lines[sha], counts[sha], headings)
-        for page, layer, subject, page_lines_, path in zip(
-            doc_pages,
-            layers[sha],
-            subjects,
-            lines[sha],
-            headings or [()] * len(doc_pages),
-            strict=False,
+        for page, layer, subject, page_lines_ in zip(
+            doc_pages, layers[sha], subjects, lines[sha], strict=False
         ):
             text = str(layer.get("text") or "")
             # The page-only reader is the costly part; it is needed only where the document is silent.
@@ -178,7 +175,7 @@ def read_corpus_facts(
                     ),
                     skip_reason(page_lines_, subject, page.page_number),
                     subject.basis,
-                    path[-1] if path else "",
+                    sections[page.page_number - 1] if sections else "",
                 )
             )
     return CorpusFacts(facts, fields, sources, profiles, fallbacks)

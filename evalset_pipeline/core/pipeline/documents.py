@@ -35,7 +35,14 @@ DOCUMENTS = pa.schema(
         (
             "outline",
             pa.list_(
-                pa.struct([("level", pa.int64()), ("title", pa.string()), ("page", pa.int64())])
+                pa.struct(
+                    [
+                        ("level", pa.int64()),
+                        ("title", pa.string()),
+                        ("page", pa.int64()),
+                        ("top", pa.float64()),
+                    ]
+                )
             ),
         ),
     ]

@@ -230,6 +230,11 @@ def _names_measure(label: str, text: str) -> bool:
     return len(wanted) >= 2 and any(wanted <= content_words(line) for line in text.splitlines())
 
 
+def _other_basis(page: PageContext | None, gold: PageContext | None) -> bool:
+    """The page is of the other statements' basis than the gold's (consolidated vs separate)."""
+    return bool(page and gold and page.basis and gold.basis and page.basis != gold.basis)
+
+
 def by_evidence(
     label: CandidateLabel,
     question: str,
@@ -256,6 +261,9 @@ def by_evidence(
     if label.label == "sufficient" or label.role == "gold":
         return label
     same_company = page is None or gold is None or not gold.entity or page.same_filer(gold)
+    # The other statements' basis prints the same row apart (a consolidated figure is not the
+    # separate one, even where the two agree): the same measure for another basis, supporting.
+    same_company = same_company and not _other_basis(page, gold)
     if same_company and ANSWER in found_by and _signs_agree(cells, gold_cells):
         return replace(
             label,

@@ -3,6 +3,8 @@ supporting, whatever its rows are named; its continuation page of the same filin
 evidence index's reading: a page printing the answer for the gold's row and period is sufficient,
 one printing the gold's row for another period, company or basis supporting."""
 
+from dataclasses import replace
+
 import pytest
 
 from evalset_pipeline.core.evidence.pools import answer_cells
@@ -118,6 +120,21 @@ def test_a_page_printing_the_answer_for_the_row_and_period_is_sufficient(index):
     other = PageContext("Globex Inc", "10-K", "2023", "2023-12-31")
     # another company's page printing it: the same row for another entity, not the answer
     assert _label(index, "older", found_by=("answer",), page=other).label == "supporting"
+
+
+def test_the_answer_printed_by_the_other_basis_is_supporting_not_sufficient(index):
+    """A separate statement that prints the consolidated answer's figure for the asked row and
+    period is the same measure for another basis (reading: separate notes labelled sufficient
+    for a consolidated question, though their rationale said the basis differs)."""
+    gold = replace(GOLD, basis="consolidated")
+    gold_cells = asked_cells(QUESTION, answer_cells(index, "gold", ANSWER))
+    lab = CandidateLabel("q", "older", "pooled", "answer", "irrelevant", "labeller's reason")
+    cells = index.cells_of("older")
+    separate = replace(gold, basis="separate")
+    out = by_evidence(lab, QUESTION, ("answer",), cells, gold_cells, separate, gold)
+    assert out.label == "supporting"
+    same = by_evidence(lab, QUESTION, ("answer",), cells, gold_cells, gold, gold)
+    assert same.label == "sufficient"
 
 
 def test_the_asked_row_for_another_period_is_supporting_and_a_longer_label_is_not(index):
