@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
+from evalset_pipeline.core.evidence.completeness import same_row
 from evalset_pipeline.core.evidence.index import EvidenceCell, specific_label
 from evalset_pipeline.core.evidence.pools import ANSWER
 from evalset_pipeline.core.judging.base import PageContext, PageView, VLMBackend
@@ -230,6 +231,18 @@ def _names_measure(label: str, text: str) -> bool:
     return len(wanted) >= 2 and any(wanted <= content_words(line) for line in text.splitlines())
 
 
+def _prints_asked_row(cells: Sequence[EvidenceCell], gold_cells: Sequence[EvidenceCell]) -> bool:
+    """The page prints the asked row (`asked_cells`) for one of its periods: the pool's `answer`
+    source finds pages by any gold cell printing the figure, and a gold page printing the same
+    number in another row ("유동성장기부채 20,000" beside "장기차입금의 유동성대체 (20,000)")
+    would make every page of that other row look like an answer. No asked cell located: as
+    before, the source's word; so for a page whose index holds no cell (the figure found in its
+    text)."""
+    return (
+        not gold_cells or not cells or any(same_row(c, g, True) for c in cells for g in gold_cells)
+    )
+
+
 def _other_basis(page: PageContext | None, gold: PageContext | None) -> bool:
     """The page is of the other statements' basis than the gold's (consolidated vs separate)."""
     return bool(page and gold and page.basis and gold.basis and page.basis != gold.basis)
@@ -264,7 +277,12 @@ def by_evidence(
     # The other statements' basis prints the same row apart (a consolidated figure is not the
     # separate one, even where the two agree): the same measure for another basis, supporting.
     same_company = same_company and not _other_basis(page, gold)
-    if same_company and ANSWER in found_by and _signs_agree(cells, gold_cells):
+    if (
+        same_company
+        and ANSWER in found_by
+        and _signs_agree(cells, gold_cells)
+        and _prints_asked_row(cells, gold_cells)
+    ):
         return replace(
             label,
             label="sufficient",

@@ -72,6 +72,20 @@ def index(tmp_path):
                 ("2022", "2021"),
                 {"Provision for income taxes": ("987", "900")},
             ),
+            "later": statement(  # the next year's filing: 2023 as its comparative
+                tmp_path,
+                "l",
+                "Income statement",
+                ("2024", "2023"),
+                {"Provision for income taxes": ("1,100", "1,064"), "Land": ("1,000", "1,001")},
+            ),
+            "land_only": statement(  # the same number in another row only
+                tmp_path,
+                "x",
+                "Schedule of assets",
+                years,
+                {"Land": ("1,064", "1,001")},
+            ),
             "before_tax": statement(
                 tmp_path,
                 "b",
@@ -115,11 +129,19 @@ def test_the_asked_row_not_another_row_printing_the_same_number(index):
 
 
 def test_a_page_printing_the_answer_for_the_row_and_period_is_sufficient(index):
-    out = _label(index, "older", found_by=("answer", "figure"))
+    out = _label(index, "later", found_by=("answer", "figure"))
     assert out.label == "sufficient" and out.rationale.endswith("labeller's reason")
     other = PageContext("Globex Inc", "10-K", "2023", "2023-12-31")
     # another company's page printing it: the same row for another entity, not the answer
-    assert _label(index, "older", found_by=("answer",), page=other).label == "supporting"
+    assert _label(index, "later", found_by=("answer",), page=other).label == "supporting"
+
+
+def test_the_answer_source_of_another_row_of_the_gold_is_no_answer(index):
+    """The gold prints 1,064 as its provision and as Land: a page printing 1,064 only as Land is
+    found by the pool's `answer` source (any gold cell of the figure) but does not answer the
+    asked row (Korean reading: "유동성장기부채 20,000" pages sufficient for "장기차입금의
+    유동성대체")."""
+    assert _label(index, "land_only", found_by=("answer", "figure")).label != "sufficient"
 
 
 def test_the_answer_printed_by_the_other_basis_is_supporting_not_sufficient(index):
@@ -128,8 +150,8 @@ def test_the_answer_printed_by_the_other_basis_is_supporting_not_sufficient(inde
     for a consolidated question, though their rationale said the basis differs)."""
     gold = replace(GOLD, basis="consolidated")
     gold_cells = asked_cells(QUESTION, answer_cells(index, "gold", ANSWER))
-    lab = CandidateLabel("q", "older", "pooled", "answer", "irrelevant", "labeller's reason")
-    cells = index.cells_of("older")
+    lab = CandidateLabel("q", "later", "pooled", "answer", "irrelevant", "labeller's reason")
+    cells = index.cells_of("later")
     separate = replace(gold, basis="separate")
     out = by_evidence(lab, QUESTION, ("answer",), cells, gold_cells, separate, gold)
     assert out.label == "supporting"
