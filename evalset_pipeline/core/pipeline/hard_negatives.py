@@ -81,6 +81,7 @@ def build_hard_negatives(ctx: StageContext) -> StageResult:
         # one filer under two names is one entity: its renamed filing is no other entity's
         filer = filer_of_name(load_document_facts(ctx))
         values[ENTITY_AXIS] = [filer(v) for v in values[ENTITY_AXIS]]
+    profiles = load_page_profiles(ctx)
     data = MiningInput(
         unit_ids=ids,
         templates=[templates.get(u, ("", ""))[0] for u in ids],
@@ -89,11 +90,13 @@ def build_hard_negatives(ctx: StageContext) -> StageResult:
         render_hashes=[renders[u].render_hash for u in ids],
         text_hashes=[renders[u].text_hash for u in ids],
         fixed={
-            "period_kind": [period_kind(meta[u].get("period")) if u in meta else "" for u in ids]
+            "period_kind": [period_kind(meta[u].get("period")) if u in meta else "" for u in ids],
+            # A filing printing consolidated and separate statements prints each note twice: a
+            # distractor keeps the gold's basis, so it differs on its own axis alone.
+            "basis": [profiles[u].basis if u in profiles else "" for u in ids],
         },
     )
     k = ctx.config.negatives_per_axis
-    profiles = load_page_profiles(ctx)
     signatures = page_signatures(
         read_table(ctx.paths.table("evidence_cells"), producer="evidence_index"),
         {u: p.statement for u, p in profiles.items() if p.statement},

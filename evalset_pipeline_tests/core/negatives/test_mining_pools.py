@@ -247,3 +247,32 @@ def test_only_asked_pages_get_negatives_and_the_fallback_searches_its_own_groups
     asked = {u for u, q in zip(data.unit_ids, data.queries, strict=True) if q}
     assert {neg.unit_id for neg in result.negatives} <= asked
     assert any(neg.negative_unit_id not in asked for neg in result.negatives)
+
+
+def test_a_distractor_keeps_the_golds_statement_basis():
+    """A filing printing consolidated and separate notes: with the basis held fixed (as the
+    hard-negative stage holds it), a consolidated note's metric distractor is another
+    consolidated note, never the separate note of another measure (two axes away)."""
+    ids = ["gold", "sep_other", "con_other"]
+    emb = np.array([[1.0, 0.0], [0.99, 0.14], [0.8, 0.6]], dtype=np.float32)
+    emb /= np.linalg.norm(emb, axis=1, keepdims=True)
+    values = {
+        "period": ["q1"] * 3,
+        "metric": ["leases", "pensions", "pensions"],
+        "entity": ["A"] * 3,
+    }
+    data = MiningInput(
+        ids,
+        ["t"] * 3,
+        values,
+        emb,
+        ["r1", "r2", "r3"],
+        ["x1", "x2", "x3"],
+        fixed={"basis": ["consolidated", "separate", "consolidated"]},
+    )
+    got = {
+        n.negative_unit_id
+        for n in mine_hard_negatives(data, AXES, k=2).negatives
+        if n.unit_id == "gold"
+    }
+    assert got == {"con_other"}  # the nearer separate page is the other basis: not one axis
