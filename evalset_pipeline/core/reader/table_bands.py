@@ -20,14 +20,11 @@ import re
 import statistics
 
 from evalset_pipeline.core.reader.table_captions import without_unprinted
-from evalset_pipeline.core.reader.table_cells import parse_value
+from evalset_pipeline.core.reader.table_cells import MEASURE_CODE, parse_value
 
 # (raw label, indent, cells per column, vertical centre) as the table reader collects them.
 RawRow = tuple[str, float, list[str | None], float]
 
-# A measure's code in a column of its own, left of its name ("9.01A", "1.1 B", "8.02"): numbering,
-# no part of the name.
-_CODE = re.compile(r"^\s*\d{1,2}(?:\s?\.\s?\d{1,2})+(?:\s?[A-Z])?(?=\s|$)\s*")
 
 # The gap between two rows is wider than the pitch of one row's lines by at least this much.
 _BAND_GAP = 1.4
@@ -38,7 +35,9 @@ def _valued(row: RawRow) -> bool:
 
 
 def _label_only(row: RawRow) -> bool:
-    return bool(row[0]) and all(c is None for c in row[2])
+    """A line of the name: a label and no figure (words another column wraps over the name's
+    lines, a target's "Establish" / "Baseline", are no figure)."""
+    return bool(row[0]) and not _valued(row)
 
 
 def _bands(rows: list[RawRow]) -> list[list[RawRow]] | None:
@@ -81,7 +80,7 @@ def _wrapped_band(band: list[RawRow]) -> bool:
     if any(r[0].rstrip().endswith(":") for r in labels):
         return False
     # (a line led by the measure's code starts in the code's column, left of the name's)
-    indents = [r[1] for r in labels if not _CODE.match(r[0])]
+    indents = [r[1] for r in labels if not MEASURE_CODE.match(r[0])]
     if indents and max(indents) - min(indents) > 3.0:
         return False  # lines at different indents: a parent and its sub-item, not one name
     return any(_label_only(r) for r in band[:k]) and any(_label_only(r) for r in band[k + 1 :])
@@ -94,7 +93,7 @@ def _merged(band: list[RawRow]) -> RawRow:
     for r in band:
         # the measure's code and the unprinted cells ("N/A*", "-*") left of the first figure are
         # read into whichever line they sit on; neither is part of the name
-        text = without_unprinted(_CODE.sub("", r[0])).strip()
+        text = without_unprinted(MEASURE_CODE.sub("", r[0])).strip()
         if text:
             parts.append(text)
     indent = min(r[1] for r in band if r[0].strip()) if parts else valued[1]

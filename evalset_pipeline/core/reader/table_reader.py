@@ -42,6 +42,7 @@ from evalset_pipeline.core.reader.table_cells import (
     _strip_currency_keep_parens,
     clean_label,
     parse_value,
+    unprinted,
 )
 from evalset_pipeline.core.reader.table_columns import (
     _dates_from_heading,
@@ -63,6 +64,7 @@ from evalset_pipeline.core.reader.table_geometry import (
     _label_words,
     _Line,
     _page_columns,
+    _status_word,
     _value_cells,
     _words_of,
 )
@@ -120,13 +122,25 @@ def _row_of(
         if i is None:
             continue
         text = _strip_currency_keep_parens(c.text)
-        cells[i] = text if cells[i] is None else f"{cells[i]} {text}"
+        cells[i] = _joined(cells[i], text)
     words = [w for c in label_cells for w in c.words]
     label = _label_words(words, line.height) if words else ""
     indent = label_cells[0].x0 if label_cells else (rest[0].x0 if rest else line.words[0].x0)
     if not label and all(v is None for v in cells):
         return None
     return label, indent, cells
+
+
+def _joined(held: str | None, text: str) -> str:
+    """Two cells read into one column: an unprinted cell ("N/A" of a year whose column no figure
+    made) beside a figure gives way to the figure; other cells join."""
+    if held is None:
+        return text
+    if unprinted(held) and parse_value(text) is not None:
+        return text
+    if unprinted(text) and parse_value(held) is not None:
+        return held
+    return f"{held} {text}"
 
 
 @dataclass
@@ -456,8 +470,17 @@ def _trailing_labels(
 
 
 def _label_only_ok(line: _Line, cols: list[tuple[float, float]], em: float) -> bool:
-    """A section label sits left of the columns and is short (prose runs across them)."""
-    return all(c.x1 < cols[0][0] - 0.5 * em for c in line.cells) and len(line.text.split()) <= 14
+    """A section label sits left of the columns and is short (prose runs across them). Short words
+    standing on their own in the columns beside it ("Establish", "Baseline": a target wrapped over
+    the lines of a measure's name) belong to another column, not to the label."""
+    left = cols[0][0] - 0.5 * em
+    label = [c for c in line.cells if c.x1 < left]
+    beside = [c for c in line.cells if c not in label]
+    return (
+        bool(label)
+        and all(c.x0 >= left and _status_word(c.text) for c in beside)
+        and len(" ".join(c.text for c in label).split()) <= 14
+    )
 
 
 def _same_layout(columns: Sequence[Column], cols: list[tuple[float, float]], em: float) -> bool:
