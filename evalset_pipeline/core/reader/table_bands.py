@@ -27,7 +27,7 @@ RawRow = tuple[str, float, list[str | None], float]
 
 
 # The gap between two rows is wider than the pitch of one row's lines by at least this much.
-_BAND_GAP = 1.4
+_BAND_GAP = 1.3
 
 
 def _valued(row: RawRow) -> bool:
@@ -49,9 +49,12 @@ def _bands(rows: list[RawRow]) -> list[list[RawRow]] | None:
     # The text's own pitch is the gap between two label lines in a row (a line of figures
     # centred between two of a name's lines sits half a pitch from each): the smallest such gaps.
     text_gaps = sorted(
-        b[3] - a[3]
-        for a, b in zip(rows, rows[1:], strict=False)
-        if _label_only(a) and _label_only(b) and b[3] > a[3]
+        [
+            b[3] - a[3]
+            for a, b in zip(rows, rows[1:], strict=False)
+            if _label_only(a) and _label_only(b) and b[3] > a[3]
+        ]
+        + _pitches_across_figures(rows)
     )
     near = [g for g in text_gaps if g <= 1.3 * text_gaps[0]] if text_gaps else []
     pitch = statistics.median(near) if near else statistics.median(gaps)
@@ -64,6 +67,21 @@ def _bands(rows: list[RawRow]) -> list[list[RawRow]] | None:
         else:
             bands[-1].append(row)
     return bands if len(bands) > 1 or len(rows) <= 6 else None
+
+
+def _pitches_across_figures(rows: list[RawRow]) -> list[float]:
+    """The pitch of a name read across its row of figures: a line of figures alone (no words but
+    the row's code) centred between two of the name's lines sits half a pitch from each, so the
+    name's pitch is the two gaps together. (A band of three lines has no two name lines side by
+    side: without this its pitch would be read off the gap between two rows.)"""
+    out = []
+    for a, b, c in zip(rows, rows[1:], rows[2:], strict=False):
+        up, down = b[3] - a[3], c[3] - b[3]
+        if not (_label_only(a) and _label_only(c) and _valued(b)) or min(up, down) <= 0:
+            continue
+        if abs(up - down) <= 0.2 * max(up, down) and not MEASURE_CODE.sub("", b[0]).strip():
+            out.append(up + down)
+    return out
 
 
 def _wrapped_band(band: list[RawRow]) -> bool:

@@ -205,8 +205,10 @@ def _breaks(prev: _Word, w: _Word, em: float) -> bool:
         and gap < 3 * em
     ):
         return False  # "Balance at December 31, | 2015": the year ends the label's date
-    if wk == "num" and unprinted(prev.text):
-        return True  # "N/A  43.8%": a year without a value, then the next year's figure
+    if wk == "num" and unprinted(prev.text) and any(ch.isalpha() for ch in prev.text):
+        # "N/A  43.8%": a year without a value, then the next year's figure (a dash between
+        # words and a number is a heading's "Information - 2017 Acquisitions")
+        return True
     if pk in ("num", "dash") and wk in ("num", "dash", "currency"):
         return True  # two numbers side by side are two cells, however close
     if pk in ("num", "dash") and wk == "text" and gap > 0.5 * em:
