@@ -16,7 +16,6 @@ both above and below its figures, which a statement's parent and sub-items never
 
 from __future__ import annotations
 
-import re
 import statistics
 
 from evalset_pipeline.core.reader.table_captions import without_unprinted

@@ -198,3 +198,72 @@ def test_bands_merge_only_around_figures():
     merged = merge_banded_labels(wrapped, trailing)
     assert [m[0] for m in merged] == ["Percent of claims processed on time", "Number of plans"]
     assert merged[0][2] == ["61%", "79%"]
+
+
+def _summary_measure(
+    top: float, code: str, name_lines: Sequence[str], figures_at: float, cells: Sequence[str]
+) -> list[Placed]:
+    """One measure of a goal's summary table: its code in a column of its own, its name wrapped at
+    an 11-point pitch, its figures `figures_at` lines below the name's first line (a whole number:
+    on a name line; a half: on a line of their own between two), and a target of words wrapped
+    over two lines half a line above and below the figures in both the target and the "Met"
+    columns, unless the target is a figure."""
+    items: list[Placed] = [("l", 110, top + 11 * k, text) for k, text in enumerate(name_lines)]
+    y = top + 11 * figures_at
+    items.append(("l", 60, y, code))
+    for edge, cell in zip(RESULT_EDGES, cells[:3], strict=True):
+        items.append(("r", edge, y, cell))
+    if cells[3].startswith(">"):
+        items += [("c", TARGET_X, y, cells[3]), ("c", MET_X, y, "Met")]
+    else:
+        first, second = cells[3].split(" ", 1)
+        for x in (TARGET_X, MET_X):
+            items += [("c", x, y - 5.5, first), ("c", x, y + 5.5, second)]
+    return items
+
+
+OFFICES = ("Percent of field offices", "meeting their service", "quality targets")
+MILESTONES = (
+    "Percent of Strategy 4.02",
+    "milestones from the",
+    "Service Delivery",
+    "Plan completed",
+)
+PANELS = ("Number of review", "panels convened")
+
+
+def test_a_goal_summary_reads_each_measure_with_its_full_name_and_its_years(tmp_path):
+    # The code column ("4.01A", and "4.02", which reads as a number) stands left of the names; the
+    # first year is "N/A" throughout (no column of figures of its own); a target of words
+    # ("Establish" / "Baseline") wraps over the lines around the figures; one measure's figures
+    # sit alone between its two name lines. Rows are set 1.4 pitches apart.
+    items = [("l", 60, 70, "Strategic Goal 4: Deliver services on time")]
+    items += _headers(100)
+    items += _summary_measure(
+        150, "4.01A", OFFICES, 1, ("N/A", "43.8%", "66.7%", "Establish Baseline")
+    )
+    items += _summary_measure(187.4, "4.02", MILESTONES, 2, ("N/A", "37.5%", "45.8%", ">10%"))
+    items += _summary_measure(235.8, "4.03", PANELS, 0.5, ("N/A", "12", "19", "Establish Baseline"))
+    items += [("l", 60, 275, "*N/A - Not Available - no data available for this period.")]
+    [table] = [t for t in read_tables(_draw(items, tmp_path)) if t.rows]
+    valued = [r for r in table.rows if any(v is not None for v in r.values)]
+    assert [r.label for r in valued] == [" ".join(OFFICES), " ".join(MILESTONES), " ".join(PANELS)]
+    years = [c.year for c in table.columns]
+    assert years[-2:] == [2014, 2015]
+    assert [r.cells[-2:] for r in valued] == [("43.8%", "66.7%"), ("37.5%", "45.8%"), ("12", "19")]
+    assert all(not r.parent for r in valued)
+
+
+def test_a_goal_summary_is_asked_by_the_measures_full_name(tmp_path):
+    items = list(_headers(100))
+    items += _summary_measure(
+        150, "4.01A", OFFICES, 1, ("N/A", "43.8%", "66.7%", "Establish Baseline")
+    )
+    items += _summary_measure(187.4, "4.03", PANELS, 0.5, ("N/A", "12", "19", "Establish Baseline"))
+    page = read_table_page(_draw(items, tmp_path))
+    question = parse_table_question(
+        "What was the fiscal 2015 result for percent of field offices meeting their service "
+        "quality targets?"
+    )
+    assert question is not None
+    assert judge_table_question(question, page, AGENCY).answer == "66.7%"
