@@ -36,7 +36,7 @@ def _valued(row: RawRow) -> bool:
 def _label_only(row: RawRow) -> bool:
     """A line of the name: a label and no figure (words another column wraps over the name's
     lines, a target's "Establish" / "Baseline", are no figure)."""
-    return bool(row[0]) and not _valued(row)
+    return bool(row[0]) and all(c is None or not any(ch.isdigit() for ch in c) for c in row[2])
 
 
 def _bands(rows: list[RawRow]) -> list[list[RawRow]] | None:
