@@ -389,13 +389,16 @@ def _table_of(
             for c in previous.columns
         )
     raw: list[tuple[str, float, list[str | None], float]] = []
+    status_words = _ends_in_status_words(lines, block)
     for line in sections + lines[block.start : block.end + 1]:
         if _is_header_like(line, cols, em) and not _is_data(line):
             continue
         r = _row_of(line, cols, em)
-        if r is not None and (not all(c is None for c in r[2]) or _label_only_ok(line, cols, em)):
+        if r is not None and (
+            not all(c is None for c in r[2]) or _label_only_ok(line, cols, em, status_words)
+        ):
             raw.append((*r, line.yc))
-    raw = merge_banded_labels(raw, _trailing_labels(lines, block, cols, em))
+    raw = merge_banded_labels(raw, _trailing_labels(lines, block, cols, em, status_words))
     rows = tuple(_build_rows(raw))
     columns, rows = _labels_from_first_column(columns, rows)
     rows = rows_named_by_caption(rows, title)
@@ -452,14 +455,22 @@ def _labels_from_first_column(
 
 
 def _trailing_labels(
-    lines: list[_Line], block: _Block, cols: list[tuple[float, float]], em: float
+    lines: list[_Line],
+    block: _Block,
+    cols: list[tuple[float, float]],
+    em: float,
+    status_words: bool,
 ) -> list[tuple[str, float, list[str | None], float]]:
     """Label-only lines right below a table's last row of figures, set close under it (at most
     four): the rest of a name wrapped around its figures, when the table is read in bands."""
     out: list[tuple[str, float, list[str | None], float]] = []
     below = lines[block.end]
     for line in lines[block.end + 1 : block.end + 5]:
-        if line.y0 - below.y1 > 1.5 * em or _is_data(line) or not _label_only_ok(line, cols, em):
+        if (
+            line.y0 - below.y1 > 1.5 * em
+            or _is_data(line)
+            or not _label_only_ok(line, cols, em, status_words)
+        ):
             break
         r = _row_of(line, cols, em)
         if r is None:
@@ -469,17 +480,35 @@ def _trailing_labels(
     return out
 
 
-def _label_only_ok(line: _Line, cols: list[tuple[float, float]], em: float) -> bool:
-    """A section label sits left of the columns and is short (prose runs across them). Short words
-    standing on their own in the columns beside it ("Establish", "Baseline": a target wrapped over
-    the lines of a measure's name) belong to another column, not to the label."""
+def _label_only_ok(
+    line: _Line, cols: list[tuple[float, float]], em: float, status_words: bool = False
+) -> bool:
+    """A section label sits left of the columns and is short (prose runs across them). Where the
+    table's rows end in status words only (`status_words`), short words standing on their own in
+    the columns beside it ("Establish", "Baseline": a target wrapped over the lines of a
+    measure's name) belong to another column, not to the label; a table with a column of text
+    beside its figures (a property's use) has lines of that text, not labels."""
     left = cols[0][0] - 0.5 * em
     label = [c for c in line.cells if c.x1 < left]
     beside = [c for c in line.cells if c not in label]
     return (
         bool(label)
+        and (not beside or status_words)
         and all(c.x0 >= left and _status_word(c.text) for c in beside)
         and len(" ".join(c.text for c in label).split()) <= 14
+    )
+
+
+def _ends_in_status_words(lines: list[_Line], block: _Block) -> bool:
+    """Every row of figures in the block ends, if at all, in short status words ("≥95%", "Met",
+    "Not Met"): the words right of its figures are a target or status column."""
+    last = block.cols[-1][1]
+    return all(
+        _status_word(c.text)
+        for line in lines[block.start : block.end + 1]
+        if _is_data(line)
+        for c in line.cells
+        if c.x0 > last
     )
 
 

@@ -267,3 +267,23 @@ def test_a_goal_summary_is_asked_by_the_measures_full_name(tmp_path):
     )
     assert question is not None
     assert judge_table_question(question, page, AGENCY).answer == "66.7%"
+
+
+def test_a_column_of_text_beside_the_figures_keeps_its_wrapped_lines_out_of_the_labels(tmp_path):
+    # A property table: each site's address wraps under its name, its use (a column of text
+    # right of the figures) wraps too and ends in one word on the address line. That word is no
+    # status of a measure: the address line is no row and the sites stay under their region.
+    items: list[Placed] = [("l", 60, 90, "Region"), ("r", 300, 90, "Square Feet")]
+    items += [("l", 60, 110, "North America")]
+    for k, (site, town) in enumerate(
+        (("West Building, 10 Main Street", "Springfield, ST 10001"), ("East Building", "Shelby"))
+    ):
+        y = 125 + 26 * k
+        items += [("l", 66, y, site), ("r", 300, y, f"{391 - k},000")]
+        items += [("l", 340, y, "Research, product development, sales and")]
+        items += [("l", 66, y + 11, town), ("l", 340, y + 11, "administration")]
+    [table] = [t for t in read_tables(_draw(items, tmp_path)) if t.rows]
+    labels = {r.label: r.parent for r in table.rows}
+    assert labels["West Building, 10 Main Street"] == "North America"
+    assert labels["East Building"] == "North America"
+    assert not any(label.startswith(("Springfield", "Shelby")) for label in labels)
