@@ -500,15 +500,15 @@ def _label_only_ok(
 
 
 def _ends_in_status_words(lines: list[_Line], block: _Block) -> bool:
-    """Every row of figures in the block ends, if at all, in short status words ("≥95%", "Met",
-    "Not Met"): the words right of its figures are a target or status column."""
+    """Every row of figures in the block ends, if at all, in figures or short status words ("75%",
+    "≥95%", "Met", "Not Met"): the words right of its figures are a target or status column."""
     last = block.cols[-1][1]
     return all(
         _status_word(c.text)
         for line in lines[block.start : block.end + 1]
         if _is_data(line)
         for c in line.cells
-        if c.x0 > last
+        if c.x0 > last and c.kind == "text"  # (a target's figure is a figure, not a word)
     )
 
 

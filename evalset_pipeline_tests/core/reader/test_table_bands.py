@@ -213,7 +213,7 @@ def _summary_measure(
     items.append(("l", 60, y, code))
     for edge, cell in zip(RESULT_EDGES, cells[:3], strict=True):
         items.append(("r", edge, y, cell))
-    if cells[3].startswith(">"):
+    if " " not in cells[3]:  # a target figure (">10%", "75%")
         items += [("c", TARGET_X, y, cells[3]), ("c", MET_X, y, "Met")]
     else:
         first, second = cells[3].split(" ", 1)
@@ -230,13 +230,15 @@ MILESTONES = (
     "Plan completed",
 )
 PANELS = ("Number of review", "panels convened")
+INDEX = ("Overall service", "index score for", "all offices")
 
 
 def test_a_goal_summary_reads_each_measure_with_its_full_name_and_its_years(tmp_path):
     # The code column ("4.01A", and "4.02", which reads as a number) stands left of the names; the
     # first year is "N/A" throughout (no column of figures of its own); a target of words
     # ("Establish" / "Baseline") wraps over the lines around the figures; one measure's figures
-    # sit alone between its two name lines. Rows are set 1.4 pitches apart.
+    # sit alone between its two name lines; another's target is a bare figure right of the
+    # results. Rows are set 1.4 pitches apart.
     items = [("l", 60, 70, "Strategic Goal 4: Deliver services on time")]
     items += _headers(100)
     items += _summary_measure(
@@ -244,13 +246,20 @@ def test_a_goal_summary_reads_each_measure_with_its_full_name_and_its_years(tmp_
     )
     items += _summary_measure(187.4, "4.02", MILESTONES, 2, ("N/A", "37.5%", "45.8%", ">10%"))
     items += _summary_measure(235.8, "4.03", PANELS, 0.5, ("N/A", "12", "19", "Establish Baseline"))
-    items += [("l", 60, 275, "*N/A - Not Available - no data available for this period.")]
+    items += _summary_measure(273.2, "4.04", INDEX, 1, ("N/A", "63%", "64%", "75%"))
+    items += [("l", 60, 320, "*N/A - Not Available - no data available for this period.")]
     [table] = [t for t in read_tables(_draw(items, tmp_path)) if t.rows]
     valued = [r for r in table.rows if any(v is not None for v in r.values)]
-    assert [r.label for r in valued] == [" ".join(OFFICES), " ".join(MILESTONES), " ".join(PANELS)]
+    names = [" ".join(OFFICES), " ".join(MILESTONES), " ".join(PANELS), " ".join(INDEX)]
+    assert [r.label for r in valued] == names
     years = [c.year for c in table.columns]
     assert years[-2:] == [2014, 2015]
-    assert [r.cells[-2:] for r in valued] == [("43.8%", "66.7%"), ("37.5%", "45.8%"), ("12", "19")]
+    assert [r.cells[-2:] for r in valued] == [
+        ("43.8%", "66.7%"),
+        ("37.5%", "45.8%"),
+        ("12", "19"),
+        ("63%", "64%"),
+    ]
     assert all(not r.parent for r in valued)
 
 
