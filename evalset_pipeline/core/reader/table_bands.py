@@ -16,21 +16,17 @@ both above and below its figures, which a statement's parent and sub-items never
 
 from __future__ import annotations
 
-import re
 import statistics
 
 from evalset_pipeline.core.reader.table_captions import without_unprinted
-from evalset_pipeline.core.reader.table_cells import parse_value
+from evalset_pipeline.core.reader.table_cells import MEASURE_CODE, parse_value
 
 # (raw label, indent, cells per column, vertical centre) as the table reader collects them.
 RawRow = tuple[str, float, list[str | None], float]
 
-# A measure's code in a column of its own, left of its name ("9.01A", "1.1 B", "8.02"): numbering,
-# no part of the name.
-_CODE = re.compile(r"^\s*\d{1,2}(?:\s?\.\s?\d{1,2})+(?:\s?[A-Z])?(?=\s|$)\s*")
 
 # The gap between two rows is wider than the pitch of one row's lines by at least this much.
-_BAND_GAP = 1.4
+_BAND_GAP = 1.3
 
 
 def _valued(row: RawRow) -> bool:
@@ -38,7 +34,9 @@ def _valued(row: RawRow) -> bool:
 
 
 def _label_only(row: RawRow) -> bool:
-    return bool(row[0]) and all(c is None for c in row[2])
+    """A line of the name: a label and no figure (words another column wraps over the name's
+    lines, a target's "Establish" / "Baseline", are no figure)."""
+    return bool(row[0]) and all(c is None or not any(ch.isdigit() for ch in c) for c in row[2])
 
 
 def _bands(rows: list[RawRow]) -> list[list[RawRow]] | None:
@@ -50,9 +48,12 @@ def _bands(rows: list[RawRow]) -> list[list[RawRow]] | None:
     # The text's own pitch is the gap between two label lines in a row (a line of figures
     # centred between two of a name's lines sits half a pitch from each): the smallest such gaps.
     text_gaps = sorted(
-        b[3] - a[3]
-        for a, b in zip(rows, rows[1:], strict=False)
-        if _label_only(a) and _label_only(b) and b[3] > a[3]
+        [
+            b[3] - a[3]
+            for a, b in zip(rows, rows[1:], strict=False)
+            if _label_only(a) and _label_only(b) and b[3] > a[3]
+        ]
+        + _pitches_across_figures(rows)
     )
     near = [g for g in text_gaps if g <= 1.3 * text_gaps[0]] if text_gaps else []
     pitch = statistics.median(near) if near else statistics.median(gaps)
@@ -65,6 +66,21 @@ def _bands(rows: list[RawRow]) -> list[list[RawRow]] | None:
         else:
             bands[-1].append(row)
     return bands if len(bands) > 1 or len(rows) <= 6 else None
+
+
+def _pitches_across_figures(rows: list[RawRow]) -> list[float]:
+    """The pitch of a name read across its row of figures: a line of figures alone (no words but
+    the row's code) centred between two of the name's lines sits half a pitch from each, so the
+    name's pitch is the two gaps together. (A band of three lines has no two name lines side by
+    side: without this its pitch would be read off the gap between two rows.)"""
+    out = []
+    for a, b, c in zip(rows, rows[1:], rows[2:], strict=False):
+        up, down = b[3] - a[3], c[3] - b[3]
+        if not (_label_only(a) and _label_only(c) and _valued(b)) or min(up, down) <= 0:
+            continue
+        if abs(up - down) <= 0.2 * max(up, down) and not MEASURE_CODE.sub("", b[0]).strip():
+            out.append(up + down)
+    return out
 
 
 def _wrapped_band(band: list[RawRow]) -> bool:
@@ -81,7 +97,7 @@ def _wrapped_band(band: list[RawRow]) -> bool:
     if any(r[0].rstrip().endswith(":") for r in labels):
         return False
     # (a line led by the measure's code starts in the code's column, left of the name's)
-    indents = [r[1] for r in labels if not _CODE.match(r[0])]
+    indents = [r[1] for r in labels if not MEASURE_CODE.match(r[0])]
     if indents and max(indents) - min(indents) > 3.0:
         return False  # lines at different indents: a parent and its sub-item, not one name
     return any(_label_only(r) for r in band[:k]) and any(_label_only(r) for r in band[k + 1 :])
@@ -94,7 +110,7 @@ def _merged(band: list[RawRow]) -> RawRow:
     for r in band:
         # the measure's code and the unprinted cells ("N/A*", "-*") left of the first figure are
         # read into whichever line they sit on; neither is part of the name
-        text = without_unprinted(_CODE.sub("", r[0])).strip()
+        text = without_unprinted(MEASURE_CODE.sub("", r[0])).strip()
         if text:
             parts.append(text)
     indent = min(r[1] for r in band if r[0].strip()) if parts else valued[1]

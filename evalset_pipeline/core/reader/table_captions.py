@@ -19,10 +19,9 @@ from datetime import date
 from evalset_pipeline.core.pagetext.dates import MONTH_WORD, YEAR, find_dates
 from evalset_pipeline.core.pagetext.korean import relative_caption, without_relative_words
 from evalset_pipeline.core.pagetext.periods import normalize_period, parse_periods
+from evalset_pipeline.core.reader.table_cells import UNPRINTED as _UNPRINTED
 from evalset_pipeline.core.reader.table_records import Column, Row
 
-# Cells a table prints for a value it does not have: "N/A", "N/A*", "NA", "-*", "—".
-_UNPRINTED = r"(?:N/?A|n/?a|TBD|[-–—])\**"
 _UNPRINTED_TAIL = re.compile(r"(?:\s+" + _UNPRINTED + r")+\s*$")
 _UNPRINTED_ONLY = re.compile(r"\s*" + _UNPRINTED + r"(?:\s+" + _UNPRINTED + r")*\s*")
 

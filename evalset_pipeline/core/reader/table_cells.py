@@ -31,6 +31,19 @@ _DASH = re.compile(r"^\(?[" + _DASHES + r"]{1,3}\)?\s*%?$")
 _YEAR = re.compile(r"^(?:FY\s?|Fiscal\s+)?((?:19|20)\d{2})[A-Za-z]?$", re.I)
 
 
+# Cells a table prints for a value it does not have: "N/A", "N/A*", "NA", "-*", "—".
+UNPRINTED = r"(?:N/?A|n/?a|TBD|[-–—])\**"
+_UNPRINTED_CELL = re.compile(UNPRINTED)
+
+
+def unprinted(text: str) -> bool:
+    """ "N/A", "N/A*", "TBD": a cell standing for a value the table does not have."""
+    return _UNPRINTED_CELL.fullmatch(text.strip()) is not None
+
+
+# A measure's code in a column of its own, left of its name ("9.01A", "1.1 B", "8.02"): numbering,
+# neither a figure nor part of the name.
+MEASURE_CODE = re.compile(r"^\s*\d{1,2}(?:\s?\.\s?\d{1,2})+(?:\s?[A-Z])?(?=\s|$)\s*")
 _LEADER = re.compile(r"(?:\s*\.){3,}|(?:\s*[·…_]){2,}")
 
 

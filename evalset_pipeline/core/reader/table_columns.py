@@ -25,6 +25,7 @@ from evalset_pipeline.core.reader.table_geometry import (
     _nearest,
     _over_columns,
     _overlap,
+    _status_word,
 )
 from evalset_pipeline.core.reader.table_records import Column, Row
 from evalset_pipeline.core.reader.table_units import _scale_of
@@ -61,6 +62,8 @@ def _header_lines(
             headers.insert(0, line)
             top = i
             continue
+        if not headers and _right_of_columns(line, block.cols):
+            continue  # a target's words wrapped over the first row's name ("Establish")
         if in_label and not headers and len(sections) < 4:
             sections.insert(0, line)
             top = i
@@ -83,6 +86,12 @@ def _header_lines(
     if not headers:  # label-only lines with no header above them are still the table's sections
         return [], sections, top
     return headers, sections, top
+
+
+def _right_of_columns(line: _Line, cols: list[tuple[float, float]]) -> bool:
+    """A line of a few short words right of the figures' columns (a target's or status column's
+    words, which wrap beside a row's name): no header of the figures."""
+    return all(c.x0 > cols[-1][1] and _status_word(c.text) for c in line.cells)
 
 
 def _beside_label(line: _Line, first_col: float, em: float) -> bool:

@@ -17,7 +17,14 @@ from typing import Any
 
 from evalset_pipeline.core.pagetext.dates import MONTHS, find_dates
 from evalset_pipeline.core.pagetext.text import clean_text
-from evalset_pipeline.core.reader.table_cells import _CURRENCY_SIGNS, _LEADER, _YEAR, _kind
+from evalset_pipeline.core.reader.table_cells import (
+    _CURRENCY_SIGNS,
+    _LEADER,
+    _YEAR,
+    MEASURE_CODE,
+    _kind,
+    unprinted,
+)
 
 
 @dataclass
@@ -198,6 +205,10 @@ def _breaks(prev: _Word, w: _Word, em: float) -> bool:
         and gap < 3 * em
     ):
         return False  # "Balance at December 31, | 2015": the year ends the label's date
+    if wk == "num" and unprinted(prev.text) and any(ch.isalpha() for ch in prev.text):
+        # "N/A  43.8%": a year without a value, then the next year's figure (a dash between
+        # words and a number is a heading's "Information - 2017 Acquisitions")
+        return True
     if pk in ("num", "dash") and wk in ("num", "dash", "currency"):
         return True  # two numbers side by side are two cells, however close
     if pk in ("num", "dash") and wk == "text" and gap > 0.5 * em:
@@ -239,6 +250,8 @@ def _label_words(words: list[_Word], line_height: float) -> str:
 def _value_cells(line: _Line) -> list[_Cell]:
     """Number/dash cells that are values (the first cell is the label unless numbers fill the line)."""
     cells = line.cells
+    if _leads_with_code(cells):
+        cells = cells[1:]  # "2.03  Percent of milestones completed  37.5%": the row's code
     vals = [c for c in cells if c.kind in ("num", "dash")]
     if cells and cells[0].kind in ("num", "dash") and len(cells) == 1:
         return []  # a lone number on its own line (a page number, a note number) is not a row
@@ -250,6 +263,18 @@ def _value_cells(line: _Line) -> list[_Cell]:
         if len(vals) == 1 or not all(_status_word(w.text) for w in words):
             return []
     return vals
+
+
+def _leads_with_code(cells: Sequence[_Cell]) -> bool:
+    """A measure's code ("2.03") first, then its name, then figures: a number left of the row's
+    name numbers the row, it is no figure (a table's figures stand right of its names)."""
+    return (
+        len(cells) >= 3
+        and cells[0].kind == "num"
+        and MEASURE_CODE.fullmatch(cells[0].text) is not None
+        and cells[1].kind == "text"
+        and any(c.kind == "num" for c in cells[2:])
+    )
 
 
 # A target printed with its sign ("≥95%", "≤$128.47") or a status of a few words ("Met", "Not

@@ -43,6 +43,7 @@ from evalset_pipeline.core.reader.table_cells import (
     _strip_currency_keep_parens,
     clean_label,
     parse_value,
+    unprinted,
 )
 from evalset_pipeline.core.reader.table_columns import (
     _dates_from_heading,
@@ -64,6 +65,7 @@ from evalset_pipeline.core.reader.table_geometry import (
     _label_words,
     _Line,
     _page_columns,
+    _status_word,
     _value_cells,
     _words_of,
 )
@@ -121,13 +123,25 @@ def _row_of(
         if i is None:
             continue
         text = _strip_currency_keep_parens(c.text)
-        cells[i] = text if cells[i] is None else f"{cells[i]} {text}"
+        cells[i] = _joined(cells[i], text)
     words = [w for c in label_cells for w in c.words]
     label = _label_words(words, line.height) if words else ""
     indent = label_cells[0].x0 if label_cells else (rest[0].x0 if rest else line.words[0].x0)
     if not label and all(v is None for v in cells):
         return None
     return label, indent, cells
+
+
+def _joined(held: str | None, text: str) -> str:
+    """Two cells read into one column: an unprinted cell ("N/A" of a year whose column no figure
+    made) beside a figure gives way to the figure; other cells join."""
+    if held is None:
+        return text
+    if unprinted(held) and parse_value(text) is not None:
+        return text
+    if unprinted(text) and parse_value(held) is not None:
+        return held
+    return f"{held} {text}"
 
 
 @dataclass
@@ -391,13 +405,16 @@ def _table_of(
             for c in previous.columns
         )
     raw: list[tuple[str, float, list[str | None], float]] = []
+    status_words = _ends_in_status_words(lines, block)
     for line in sections + lines[block.start : block.end + 1]:
         if _is_header_like(line, cols, em) and not _is_data(line):
             continue
         r = _row_of(line, cols, em)
-        if r is not None and (not all(c is None for c in r[2]) or _label_only_ok(line, cols, em)):
+        if r is not None and (
+            not all(c is None for c in r[2]) or _label_only_ok(line, cols, em, status_words)
+        ):
             raw.append((*r, line.yc))
-    raw = merge_banded_labels(raw, _trailing_labels(lines, block, cols, em))
+    raw = merge_banded_labels(raw, _trailing_labels(lines, block, cols, em, status_words))
     rows = tuple(_build_rows(raw))
     columns, rows = _labels_from_first_column(columns, rows)
     rows = rows_named_by_caption(rows, title)
@@ -456,14 +473,22 @@ def _labels_from_first_column(
 
 
 def _trailing_labels(
-    lines: list[_Line], block: _Block, cols: list[tuple[float, float]], em: float
+    lines: list[_Line],
+    block: _Block,
+    cols: list[tuple[float, float]],
+    em: float,
+    status_words: bool,
 ) -> list[tuple[str, float, list[str | None], float]]:
     """Label-only lines right below a table's last row of figures, set close under it (at most
     four): the rest of a name wrapped around its figures, when the table is read in bands."""
     out: list[tuple[str, float, list[str | None], float]] = []
     below = lines[block.end]
     for line in lines[block.end + 1 : block.end + 5]:
-        if line.y0 - below.y1 > 1.5 * em or _is_data(line) or not _label_only_ok(line, cols, em):
+        if (
+            line.y0 - below.y1 > 1.5 * em
+            or _is_data(line)
+            or not _label_only_ok(line, cols, em, status_words)
+        ):
             break
         r = _row_of(line, cols, em)
         if r is None:
@@ -473,9 +498,36 @@ def _trailing_labels(
     return out
 
 
-def _label_only_ok(line: _Line, cols: list[tuple[float, float]], em: float) -> bool:
-    """A section label sits left of the columns and is short (prose runs across them)."""
-    return all(c.x1 < cols[0][0] - 0.5 * em for c in line.cells) and len(line.text.split()) <= 14
+def _label_only_ok(
+    line: _Line, cols: list[tuple[float, float]], em: float, status_words: bool = False
+) -> bool:
+    """A section label sits left of the columns and is short (prose runs across them). Where the
+    table's rows end in status words only (`status_words`), short words standing on their own in
+    the columns beside it ("Establish", "Baseline": a target wrapped over the lines of a
+    measure's name) belong to another column, not to the label; a table with a column of text
+    beside its figures (a property's use) has lines of that text, not labels."""
+    left = cols[0][0] - 0.5 * em
+    label = [c for c in line.cells if c.x1 < left]
+    beside = [c for c in line.cells if c not in label]
+    return (
+        bool(label)
+        and (not beside or status_words)
+        and all(c.x0 >= left and _status_word(c.text) for c in beside)
+        and len(" ".join(c.text for c in label).split()) <= 14
+    )
+
+
+def _ends_in_status_words(lines: list[_Line], block: _Block) -> bool:
+    """Every row of figures in the block ends, if at all, in figures or short status words ("75%",
+    "≥95%", "Met", "Not Met"): the words right of its figures are a target or status column."""
+    last = block.cols[-1][1]
+    return all(
+        _status_word(c.text)
+        for line in lines[block.start : block.end + 1]
+        if _is_data(line)
+        for c in line.cells
+        if c.x0 > last and c.kind == "text"  # (a target's figure is a figure, not a word)
+    )
 
 
 def _same_layout(columns: Sequence[Column], cols: list[tuple[float, float]], em: float) -> bool:

@@ -198,3 +198,101 @@ def test_bands_merge_only_around_figures():
     merged = merge_banded_labels(wrapped, trailing)
     assert [m[0] for m in merged] == ["Percent of claims processed on time", "Number of plans"]
     assert merged[0][2] == ["61%", "79%"]
+
+
+def _summary_measure(
+    top: float, code: str, name_lines: Sequence[str], figures_at: float, cells: Sequence[str]
+) -> list[Placed]:
+    """One measure of a goal's summary table: its code in a column of its own, its name wrapped at
+    an 11-point pitch, its figures `figures_at` lines below the name's first line (a whole number:
+    on a name line; a half: on a line of their own between two), and a target of words wrapped
+    over two lines half a line above and below the figures in both the target and the "Met"
+    columns, unless the target is a figure."""
+    items: list[Placed] = [("l", 110, top + 11 * k, text) for k, text in enumerate(name_lines)]
+    y = top + 11 * figures_at
+    items.append(("l", 60, y, code))
+    for edge, cell in zip(RESULT_EDGES, cells[:3], strict=True):
+        items.append(("r", edge, y, cell))
+    if " " not in cells[3]:  # a target figure (">10%", "75%")
+        items += [("c", TARGET_X, y, cells[3]), ("c", MET_X, y, "Met")]
+    else:
+        first, second = cells[3].split(" ", 1)
+        for x in (TARGET_X, MET_X):
+            items += [("c", x, y - 5.5, first), ("c", x, y + 5.5, second)]
+    return items
+
+
+OFFICES = ("Percent of field offices", "meeting their service", "quality targets")
+MILESTONES = (
+    "Percent of Strategy 4.02",
+    "milestones from the",
+    "Service Delivery",
+    "Plan completed",
+)
+PANELS = ("Number of review", "panels convened")
+INDEX = ("Overall service", "index score for", "all offices")
+
+
+def test_a_goal_summary_reads_each_measure_with_its_full_name_and_its_years(tmp_path):
+    # The code column ("4.01A", and "4.02", which reads as a number) stands left of the names; the
+    # first year is "N/A" throughout (no column of figures of its own); a target of words
+    # ("Establish" / "Baseline") wraps over the lines around the figures; one measure's figures
+    # sit alone between its two name lines; another's target is a bare figure right of the
+    # results. Rows are set 1.4 pitches apart.
+    items = [("l", 60, 70, "Strategic Goal 4: Deliver services on time")]
+    items += _headers(100)
+    items += _summary_measure(
+        150, "4.01A", OFFICES, 1, ("N/A", "43.8%", "66.7%", "Establish Baseline")
+    )
+    items += _summary_measure(187.4, "4.02", MILESTONES, 2, ("N/A", "37.5%", "45.8%", ">10%"))
+    items += _summary_measure(235.8, "4.03", PANELS, 0.5, ("N/A", "12", "19", "Establish Baseline"))
+    items += _summary_measure(273.2, "4.04", INDEX, 1, ("N/A", "63%", "64%", "75%"))
+    items += [("l", 60, 320, "*N/A - Not Available - no data available for this period.")]
+    [table] = [t for t in read_tables(_draw(items, tmp_path)) if t.rows]
+    valued = [r for r in table.rows if any(v is not None for v in r.values)]
+    names = [" ".join(OFFICES), " ".join(MILESTONES), " ".join(PANELS), " ".join(INDEX)]
+    assert [r.label for r in valued] == names
+    years = [c.year for c in table.columns]
+    assert years[-2:] == [2014, 2015]
+    assert [r.cells[-2:] for r in valued] == [
+        ("43.8%", "66.7%"),
+        ("37.5%", "45.8%"),
+        ("12", "19"),
+        ("63%", "64%"),
+    ]
+    assert all(not r.parent for r in valued)
+
+
+def test_a_goal_summary_is_asked_by_the_measures_full_name(tmp_path):
+    items = list(_headers(100))
+    items += _summary_measure(
+        150, "4.01A", OFFICES, 1, ("N/A", "43.8%", "66.7%", "Establish Baseline")
+    )
+    items += _summary_measure(187.4, "4.03", PANELS, 0.5, ("N/A", "12", "19", "Establish Baseline"))
+    page = read_table_page(_draw(items, tmp_path))
+    question = parse_table_question(
+        "What was the fiscal 2015 result for percent of field offices meeting their service "
+        "quality targets?"
+    )
+    assert question is not None
+    assert judge_table_question(question, page, AGENCY).answer == "66.7%"
+
+
+def test_a_column_of_text_beside_the_figures_keeps_its_wrapped_lines_out_of_the_labels(tmp_path):
+    # A property table: each site's address wraps under its name, its use (a column of text
+    # right of the figures) wraps too and ends in one word on the address line. That word is no
+    # status of a measure: the address line is no row and the sites stay under their region.
+    items: list[Placed] = [("l", 60, 90, "Region"), ("r", 300, 90, "Square Feet")]
+    items += [("l", 60, 110, "North America")]
+    for k, (site, town) in enumerate(
+        (("West Building, 10 Main Street", "Springfield, ST 10001"), ("East Building", "Shelby"))
+    ):
+        y = 125 + 26 * k
+        items += [("l", 66, y, site), ("r", 300, y, f"{391 - k},000")]
+        items += [("l", 340, y, "Research, product development, sales and")]
+        items += [("l", 66, y + 11, town), ("l", 340, y + 11, "administration")]
+    [table] = [t for t in read_tables(_draw(items, tmp_path)) if t.rows]
+    labels = {r.label: r.parent for r in table.rows}
+    assert labels["West Building, 10 Main Street"] == "North America"
+    assert labels["East Building"] == "North America"
+    assert not any(label.startswith(("Springfield", "Shelby")) for label in labels)
