@@ -39,7 +39,7 @@ def _truth(filer: Filer, label: str, asked: date) -> str:
     for figures in (filer.income, filer.balance, filer.inventory):
         row = figures(asked.year)
         if label in row:
-            return f"{row[label]:,} (KRW millions)"
+            return f"{row[label]:,} 백만원"  # the unit as the statements print it
     raise AssertionError(f"no row {label!r} in the generated statements")
 
 
