@@ -196,6 +196,10 @@ def date_relative(
         return None, _years_back(year_end, relative - 1 if to_date != 12 else relative)
     if months == 0:
         months = to_date  # "누적": the year to date
+    if months == 12 and relative >= 1 and to_date != 12:
+        # "전기" of a quarterly report: the fiscal year before, ending on the year end before
+        # the filing's (a roll-forward's comparative column)
+        return 12, _years_back(_months_back(end, to_date), relative - 1)
     # "당기" of a quarterly report, "당분기" of an annual one: not this filing's span
     if months not in (to_date, 3) or (months == 3 and not quarter):
         return None

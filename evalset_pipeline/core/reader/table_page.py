@@ -100,7 +100,7 @@ def dated_page(page: TablePage, context: PageContext | None) -> TablePage:
         return page
     calendar = FiscalCalendar.of_period(context.period, context.period_end)
 
-    def dated(col: Column) -> Column:
+    def dated(col: Column, to_date: bool) -> Column:
         if col.quarter is not None:
             if calendar is None:
                 return col
@@ -113,15 +113,34 @@ def dated_page(page: TablePage, context: PageContext | None) -> TablePage:
             return replace(col, end=end, quarter=None)
         if col.relative is None:
             return col
-        found = date_relative(col.months, col.relative, context.period, context.period_end)
+        months = col.months
+        if to_date and months == 3 and not _THREE_MONTHS.search(col.header):
+            months = 0  # a roll-forward's "당분기" runs from the year's opening balance
+        found = date_relative(months, col.relative, context.period, context.period_end)
         if found is None:
             return col
         return replace(col, months=found[0], end=found[1], relative=None)
 
     return replace(
         page,
-        tables=tuple(replace(t, columns=tuple(dated(c) for c in t.columns)) for t in page.tables),
+        tables=tuple(
+            replace(t, columns=tuple(dated(c, _rolls_forward(t)) for c in t.columns))
+            for t in page.tables
+        ),
     )
+
+
+# A roll-forward opens with the balance at the start of the year ("기초", "기 초", "기초잔액"): in a
+# quarterly report its "당분기" / "전분기" columns are the year to date (a third quarter's 기초 is
+# the year-end balance the "전기" column closes on), unless the header says "3개월".
+_OPENING_BALANCE = re.compile(r"^기초(?:잔액|금액|장부금액)?$")
+_THREE_MONTHS = re.compile(r"3\s*개월")
+
+
+def _rolls_forward(table: Table) -> bool:
+    """Rows opening on "기초", or columns ("기 초 | 증 감 | 기 말" of a transposed roll-forward)."""
+    names = [r.label for r in table.rows] + [c.header for c in table.columns]
+    return any(_OPENING_BALANCE.match(re.sub(r"\s+", "", name)) for name in names)
 
 
 def _answer(cell: str, unit: str, language: str = "en", counter: str = "") -> str:

@@ -113,6 +113,49 @@ def test_period_headers_centred_left_of_right_aligned_figures_head_their_columns
     assert judge_table_question(q, page, QUARTERLY).answer == "56,856 백만원"
 
 
+def test_a_roll_forwards_quarter_column_runs_from_the_years_opening_balance(tmp_path):
+    # A third quarter's lease liability roll-forward: "당분기" opens on the year-end balance the
+    # "전기" column closes on (4,181), so it is the nine months to date, not three.
+    lines = [
+        [("l", 50, "10.3 리스부채의 변동내역은 다음과 같습니다.")],
+        [("l", 480, "(단위:백만원)")],
+        [("c", 130, "구분"), ("c", 380, "당분기"), ("c", 520, "전기")],
+        row("기 초", "", "4,181", "", "1,700"),
+        row("증가", "", "2,734", "", "6,288"),
+        row("지급", "", "(3,741)", "", "(3,964)"),
+        row("기 말", "", "3,305", "", "4,181"),
+    ]
+    page = read_table_page(draw_layer(lines, tmp_path, "roll.pdf"))
+    dated = dated_page(page, QUARTERLY)
+    [table] = dated.tables
+    assert [(c.months, c.end) for c in table.columns] == [
+        (9, D(2024, 9, 30)),
+        (12, D(2023, 12, 31)),
+    ]
+    q = parse_table_question("2024년 9월 30일로 종료되는 9개월간 지급은 얼마였습니까?")
+    assert q is not None
+    assert judge_table_question(q, page, QUARTERLY).answer == "(3,741) 백만원"
+    q = parse_table_question("2024년 9월 30일로 종료되는 3개월간 지급은 얼마였습니까?")
+    assert q is not None and not judge_table_question(q, page, QUARTERLY).answers
+
+
+def test_a_transposed_roll_forward_under_a_quarter_caption_is_the_year_to_date(tmp_path):
+    # "<당분기>" over "기 초 | 증 감 | 기 말" columns: the quarter's caption runs from the year's
+    # opening balance too
+    lines = [
+        [("l", 50, "30.4 특수관계자와의 자금 거래내용은 다음과 같습니다.")],
+        [("l", 50, "<당분기>")],
+        [("l", 480, "(단위:백만원)")],
+        [("l", 50, "구 분")] + centred("", "기 초", "증 감", "기 말"),
+        row("단기차입금", "", "160,000", "(160,000)", "-"),
+        row("단기대여금", "", "30", "20", "50"),
+    ]
+    page = read_table_page(draw_layer(lines, tmp_path, "transposed.pdf"))
+    [table] = dated_page(page, QUARTERLY).tables
+    dated = {c.header.replace(" ", ""): (c.months, c.end) for c in table.columns}
+    assert dated["기초"] == dated["기말"] == (9, D(2024, 9, 30))
+
+
 @pytest.mark.parametrize(
     "text, expected",
     [

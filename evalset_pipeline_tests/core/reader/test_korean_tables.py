@@ -241,6 +241,10 @@ def test_relative_columns_take_the_filing_period():
     assert date_relative(3, 1, "2024-Q3", "2024-09-30") == (3, D(2023, 9, 30))
     assert date_relative(0, 0, "2024-Q3", "2024-09-30") == (9, D(2024, 9, 30))  # 누적
     assert date_relative(3, 0, "2023", "2023-12-31") is None  # "당분기" of an annual report
+    # "전기" of a quarterly report: the fiscal year before; "당기" is no span of a quarter's filing
+    assert date_relative(12, 1, "2024-Q3", "2024-09-30") == (12, D(2023, 12, 31))
+    assert date_relative(12, 2, "2024-H1", "2024-06-30") == (12, D(2022, 12, 31))
+    assert date_relative(12, 0, "2024-Q3", "2024-09-30") is None
 
 
 def _view(lines: list, tmp_path: Path, name: str, context: PageContext) -> PageView:
