@@ -95,7 +95,7 @@ DOTTED_DATE = _Y + r"\.\s?" + _M + r"\.\s?" + _D + r"(?!\d)"
 DATE_FORMS = (MONTH_DAY_YEAR, DAY_MONTH_YEAR, ISO_DATE, KOREAN_DATE, DOTTED_DATE)
 
 # Korean statements: "2023.01.01", "2023. 1. 1", "2023년 1월 1일", "2023-01-01" (separators mixed).
-NUMERIC_DATE = YEAR + r"\s*[.년-]\s*\d{1,2}\s*[.월-]\s*" + DAY + r"\s*일?\.?"
+NUMERIC_DATE = YEAR + r"\s*[.년-]\s*\d{1,2}\s*[.월-]\s*" + DAY + r"(?!\d)\s*일?\.?"
 
 _GROUP_NAME = re.compile(r"\(\?P<\w+>")
 

@@ -57,6 +57,13 @@ _QUARTER = re.compile(
 )
 _HALF = re.compile(r"(?<!\d)(?P<y>" + YEAR + r")\s*년?\s*(?P<h>상|하)\s*반기")
 _YEAR = re.compile(r"(?<!\d)(?P<y>" + YEAR + r")\s*년(?P<end>\s*말)?(?!\s*\d{1,2}\s*월)")
+# "2022년 12월말" (a balance at the month's end), "2022년 1월~12월" (the months it runs): the five-year
+# summary of a DART annual report heads its columns so.
+_MONTH_END = re.compile(r"(?<!\d)(?P<y>" + YEAR + r")\s*년\s*(?P<m>\d{1,2})\s*월\s*말")
+_MONTH_SPAN = re.compile(
+    r"(?<!\d)(?P<y>" + YEAR + r")\s*년\s*(?P<a>\d{1,2})\s*월\s*[~∼-]\s*(?P<b>\d{1,2})\s*월"
+)
+_YEAR_WORD = re.compile(r"(?<!\d)" + YEAR + r"\s*년")
 _THREE = re.compile(r"3\s*개월")
 _CUMULATIVE = re.compile(r"누적")
 
@@ -111,6 +118,9 @@ def korean_column(header: str, heading: str) -> KoreanPeriod | None:
     if ranged:  # "2023.01.01 ~ 2023.12.31": the period itself
         found = dated_range(ranged)
         return KoreanPeriod(found[0], found[1], None) if found else None
+    month = _month_column(header)
+    if month is not None:
+        return month
     dated = _HEADER_DATE.search(header)
     d = numeric_date(dated.group(0)) if dated else None
     if d is not None:
@@ -137,6 +147,22 @@ def korean_column(header: str, heading: str) -> KoreanPeriod | None:
     named = relative_header(header)
     if named is not None:
         return KoreanPeriod(named[0], None, None, named[1])
+    return None
+
+
+def _month_column(header: str) -> KoreanPeriod | None:
+    """A month-end or a run of months ("2022년 12월말", "2022년 1월~12월"); None for other headers, and for a header naming two
+    years (two columns' headers run together in the text layer: neither is this column's)."""
+    if len(_YEAR_WORD.findall(header)) != 1:
+        return None
+    m = _MONTH_END.search(header)
+    if m and 1 <= int(m["m"]) <= 12:
+        return KoreanPeriod(None, month_end(int(m["y"]), int(m["m"])), None)
+    m = _MONTH_SPAN.search(header)
+    if m and 1 <= int(m["a"]) <= int(m["b"]) <= 12:
+        months = int(m["b"]) - int(m["a"]) + 1
+        if months in (3, 6, 9, 12):
+            return KoreanPeriod(months, month_end(int(m["y"]), int(m["b"])), None)
     return None
 
 

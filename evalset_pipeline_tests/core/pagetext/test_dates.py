@@ -108,6 +108,11 @@ def test_numeric_date_reads_korean_statement_dates(text, expected):
     assert numeric_date(m.group(0)) == expected
 
 
+def test_a_numeric_dates_day_is_never_the_start_of_a_year():
+    # "2022년 1월 2021년": a month and the next column's year, not January 20
+    assert re.search(NUMERIC_DATE, "2022년 1월 2021년 1월~12월") is None
+
+
 def test_numeric_date_rejects_an_impossible_date():
     assert numeric_date("2023.02.30") is None
     assert numeric_date("2023.02") is None

@@ -223,6 +223,13 @@ def test_korean_qualifier_names_the_entity_first_and_the_revision_after_the_labe
         ("2023년", (None, None, 2023)),
         ("제 55 기 (2023년)", (None, None, 2023)),  # no heading dates the ordinal: its own year
         ("제 55 기", None),
+        # a DART five-year summary's headers: a month's end, the months a year runs
+        ("2022년 12월말", (None, D(2022, 12, 31), None)),
+        ("제68기 2022년 12월말", (None, D(2022, 12, 31), None)),
+        ("2022년 1월 ~12월", (12, D(2022, 12, 31), None)),
+        ("2023년 4월~6월", (3, D(2023, 6, 30), None)),
+        # two columns' headers run together: neither period is this column's (nor "1월 20일")
+        ("2022년 1월 2021년 1월~12월2020년 1월~12월 ~12월", None),
         ("전년 동기 대비", None),
         ("증감률", None),
     ],
