@@ -34,13 +34,18 @@ _MOVEMENT = re.compile(
     r"(?:액|잔액|금액)?(?:\s*등)?$"
 )
 
+_MOVEMENT_WORD = re.compile(
+    r"(?:전입|환입|상각|대체|처분|취득|평가|손상|증가|감소|증감|지급|사용|상환|차입|발행|회수|환산|제각|수취)"
+    r"(?:액|금액)?$"
+)
+
 # The head noun of an account or a measure ("단기대여금", "매출원가", "지분율", "주주수"): a label
 # ending in one names what its figure is.
 _ACCOUNT_HEAD = re.compile(
     r"(?:자산|부채|자본|수익|비용|손익|이익|손실|원가|매출|채권|채무|충당금|금|액|료|비|세|급여|"
     r"차입|대여|예금|적금|주식|증권|상품|제품|재공품|재료|저장품|미착품|토지|건물|구축물|설비|장치|"
     r"공구|기구|비품|운반구|권|율|수|량|가치|요소|잉여금|분|계|배당|보증|담보|이자|환율|주|차익|차손|"
-    r"효과|원|명|톤|잔고|한도|사채|리스|약정|계약|수당|상여|퇴직|연금|보험|용역|공사|시설)"
+    r"효과|원|명|톤|잔고|흐름|유입|유출|수취|납부|환급|증감|조정|항목|투자|부동산|손상|평가|한도|사채|리스|약정|계약|수당|상여|퇴직|연금|보험|용역|공사|시설)"
     r"(?:\s*\([^()]*\))?$"
 )
 
@@ -53,7 +58,7 @@ _LATIN_FORM = re.compile(
 # Korean companies are named by their business ("양우종합건설", "호반산업", "건설공제조합").
 _KO_BUSINESS = re.compile(
     r"(?:건설|산업|전선|전자|개발|물산|상사|홀딩스|그룹|은행|증권|캐피탈|조합|공사|공단|화학|제약|"
-    r"통신|엔지니어링|에너지|중공업|해운|항공|리츠|투자|파트너스|인베스트먼트|글로벌)$"
+    r"통신|엔지니어링|에너지|중공업|해운|항공|리츠|파트너스|인베스트먼트|글로벌)$"
 )
 
 # The header of the label column, a list heading, never a section: "구분 중 북미" says nothing.
@@ -81,7 +86,13 @@ def is_party(label: str) -> bool:
 def names_account(label: str) -> bool:
     """Does a Korean label name a measure or an account ("단기대여금", "할인율(%)", "관리직 남")?"""
     text = re.sub(r"\s*\([^()]*\)\s*$", "", label.strip())
-    return bool(_ACCOUNT_HEAD.search(text)) and not is_party(text)
+    if is_party(text) or is_movement(text):
+        return False
+    # "대손충당금전입", "무형자산상각": a movement of a named account names its measure
+    moved = _MOVEMENT_WORD.search(text)
+    if moved and len(re.findall(f"[{HANGUL_SYLLABLES}]", text[: moved.start()])) >= 2:
+        return True
+    return bool(_ACCOUNT_HEAD.search(text))
 
 
 def korean_section(section: str) -> str:

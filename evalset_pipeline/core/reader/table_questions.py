@@ -506,10 +506,12 @@ def _korean_row(
         header = korean_header_measure(t.columns[i].header) if i < len(t.columns) else ""
         if header and names_account(header):
             return t, r, period, korean_column_label(label, header)
+        if r.parent and names_account(r.parent):
+            return t, r, phrase, ""  # "일반단기차입금 중 Vietcombank 외": its lender's share
         if t.subject and not r.parent:
             return t, r, period, f"{label}{MOVEMENT_JOINER}{t.subject}"
         return None
-    if not (names_account(label) or r.parent or t.subject or measure):
+    if " " not in label and not (names_account(label) or r.parent or t.subject or measure):
         return None  # "북미" alone names a place, not a figure
     return t, replace(r, label=label), phrase, ""
 
