@@ -62,7 +62,9 @@ _KO_BUSINESS = re.compile(
 )
 
 # The header of the label column, a list heading, never a section: "구분 중 북미" says nothing.
-_LABEL_HEADER = re.compile(r"^(?:구\s*분|과\s*목|계정\s*과목|항\s*목|내\s*역|내\s*용|회사명|법인명)$")
+_LABEL_HEADER = re.compile(
+    r"^(?:구\s*분|과\s*목|계정\s*과목|항\s*목|내\s*역|내\s*용|회사명|법인명)$"
+)
 _BRACKETS = re.compile(r"[<>\[\]【】〈〉《》「」『』［］()（）]")
 
 
@@ -121,13 +123,18 @@ def merged_columns(label: str) -> bool:
         return True
     latin = [not has_hangul(w) and bool(re.search(r"[A-Za-z]", w)) for w in words]
     hangul = [has_hangul(w) for w in words]
-    return any(latin) and sum(hangul) >= 1 and latin.index(True) < len(words) - 1 and any(
-        hangul[i] for i in range(latin.index(True) + 1, len(words))
+    return (
+        any(latin)
+        and sum(hangul) >= 1
+        and latin.index(True) < len(words) - 1
+        and any(hangul[i] for i in range(latin.index(True) + 1, len(words)))
     )
 
 
 # A unit in parentheses ("할인율(%)", "매출(백만원)") says how the figure is printed, not what it is.
-_UNIT_ASIDE = re.compile(r"\s*\(\s*(?:%|％|원|천원|백만원|억원|명|개|건|톤|주|배|회|년|개월|일)\s*\)\s*$")
+_UNIT_ASIDE = re.compile(
+    r"\s*\(\s*(?:%|％|원|천원|백만원|억원|명|개|건|톤|주|배|회|년|개월|일)\s*\)\s*$"
+)
 
 MOVEMENT_JOINER = "의 "  # "리스부채의 기초": the movement of the measure its table names
 

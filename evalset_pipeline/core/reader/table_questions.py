@@ -473,9 +473,7 @@ def _cells(
     return out
 
 
-def _korean_row(
-    t: Table, r: Row, i: int, phrase: str
-) -> tuple[Table, Row, str, str] | None:
+def _korean_row(t: Table, r: Row, i: int, phrase: str) -> tuple[Table, Row, str, str] | None:
     """A Korean row as a reader of the filing asks it: (table, row, period phrase, the label
     said with its measure, or "" to ask it as the row reads); None when nothing names what the
     row's figure is. The sections printed around it lose their debris (`korean_section`); a
