@@ -284,6 +284,13 @@ _STATEMENT = re.compile(
 _COMPANY = re.compile(r"주식회사|㈜|\(주\)|종속기업|및\s*그\s*종속")
 # "재고자산의 내역은 다음과 같습니다": the subject is the noun before "의 내역".
 _OF_DETAILS = re.compile(r"(\S+)의\s*(?:내역|구성|변동|현황|명세|내용|세부)")
+# "리스부채는 기타금융부채로 분류되어 있으며, 그 변동내역은 다음과 같습니다": the sentence's topic
+# is what the table's rows move.
+_TOPIC_DETAILS = re.compile(
+    r"^(\S+?)(?:은|는)\s.*[,，]\s*그\s*(?:변동\s*내역|내역|구성\s*내역|변동)(?:은|는)?\s*다음과"
+)
+# "당사는 …", "연결실체는 …": the filer as a sentence's topic names no table's subject.
+_FILER_TOPIC = re.compile(r"^(?:당사|연결실체|연결회사|회사|지배기업|지배회사|동사)$")
 _TRAILING = re.compile(r"\s*(?:현황표?|추이|내역|명세서?|세부내역|실적|총괄표)$")
 
 
@@ -304,8 +311,8 @@ def heading_subject(text: str) -> str:
         return ""
     if _BULLET.match(t) or re.search(r"[:：]\s*\S", t):
         return ""  # "- 사업기간 : ’05~계속": a bullet or a "label : value" line states a fact
-    m = _OF_DETAILS.search(t)
-    if m:
+    m = _OF_DETAILS.search(t) or _TOPIC_DETAILS.match(t)
+    if m and not _FILER_TOPIC.match(m.group(1)):
         t = m.group(1)
     elif re.search(r"(?:니다|다)\s*[.:]?$", t):
         return ""  # a sentence that is not "X의 내역은 …"

@@ -19,6 +19,7 @@ __all__ = [
     "figure_text",
     "has_hangul",
     "is_hangul_syllable",
+    "joined_letter_spacing",
     "locale_decimals",
     "locale_number",
     "number_value",
@@ -56,6 +57,17 @@ def is_hangul_syllable(ch: str) -> bool:
 def has_hangul(text: str) -> bool:
     """Does the text hold a Hangul syllable (가..힣)?"""
     return any(is_hangul_syllable(ch) for ch in text)
+
+
+_LETTER_SPACED = re.compile(f"(?:[{HANGUL_SYLLABLES}] )+[{HANGUL_SYLLABLES}]")
+
+
+def joined_letter_spacing(text: str) -> str:
+    """A Korean label justified over its cell ("기 초", "합 계", "매 출 액") as the one word it
+    is ("기초"): only a text made wholly of single syllables apart, never words that happen to be
+    short ("및 기타" keeps its space)."""
+    t = text.strip()
+    return t.replace(" ", "") if _LETTER_SPACED.fullmatch(t) else text
 
 
 # --- numbers --------------------------------------------------------------------------------------

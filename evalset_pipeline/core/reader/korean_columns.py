@@ -31,6 +31,7 @@ from evalset_pipeline.core.pagetext.korean import (
     without_relative_words,
     year_of,
 )
+from evalset_pipeline.core.pagetext.text import joined_letter_spacing
 
 __all__ = ["KoreanPeriod", "korean_column", "korean_header_measure"]
 
@@ -178,7 +179,8 @@ def korean_header_measure(header: str) -> str:
     text = header
     for pattern in (_HEADER_RANGE, _HEADER_DATE, _HEADER_ORDINAL, _QUARTER, _HALF, _YEAR):
         text = pattern.sub(" ", text)
-    text = without_relative_words(_MARK.sub(" ", text)).strip(" :-()")
+    # "기 초" of a header justified over its cell is the word "기초"
+    text = joined_letter_spacing(without_relative_words(_MARK.sub(" ", text)).strip(" :-()"))
     if not has_hangul(text) or re.search(r"\d", text):
         return ""
     return text if len(text.split()) <= MAX_MEASURE_WORDS else ""

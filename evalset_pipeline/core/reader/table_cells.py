@@ -10,7 +10,12 @@ import re
 import unicodedata
 
 from evalset_pipeline.core.pagetext.dates import MONTHS
-from evalset_pipeline.core.pagetext.text import HANGUL_SYLLABLES, clean_text, parse_number
+from evalset_pipeline.core.pagetext.text import (
+    HANGUL_SYLLABLES,
+    clean_text,
+    joined_letter_spacing,
+    parse_number,
+)
 
 _CURRENCY_SIGNS = ("US$", "$", "₩", "€", "£", "¥")
 
@@ -149,10 +154,10 @@ def clean_label(text: str) -> str:
     )
     t = re.sub(r"\s*\((?:주석?\s*[\d,\s]+|\*\s*\d*|주\s*\d+)\)\s*$", "", t)
     # Letter-spaced labels ("매 출 액", "합 계") are the same words set wide.
-    if re.fullmatch(f"(?:[{HANGUL_SYLLABLES}] )+[{HANGUL_SYLLABLES}]", t):
-        t = t.replace(" ", "")
+    t = joined_letter_spacing(t)
     # "Less: cash and cash equivalents" is a line of arithmetic; the figure is the cash itself.
     t = re.sub(r"^(?:less|plus|add|deduct)\b\s*:?\s+(?!than\b)(?=[A-Za-z])", "", t, flags=re.I)
+    t = re.sub(r"^(?:차감|가산|공제)\s*[:：]\s*(?=[" + HANGUL_SYLLABLES + "])", "", t)
     t = t[:1].upper() + t[1:] if t[:1].islower() and text.strip()[:1].isupper() else t
     return re.sub(r"\s+", " ", t).strip()
 

@@ -214,14 +214,31 @@ def column_reading(q: TableQuestion) -> TableQuestion | None:
     return replace(q, label=m["label"], measure=m["measure"])
 
 
+def possessive_readings(q: TableQuestion) -> list[TableQuestion]:
+    """A Korean "A의 B" read every way a writer says it: row A in sub-column B ("토지의 장부금액"),
+    row B in sub-column A (a roll-forward's "토지의 증가" under asset-class columns), row B under
+    section A ("리스부채의 기초": the movement of what its table's heading names), row A under
+    section B ("양우종합건설의 채무보증": a company's row of the guarantee table)."""
+    column = column_reading(q)
+    if q.language != "ko" or column is None:
+        return [column] if column is not None else []
+    a, b = column.label, column.measure
+    out = [column, replace(q, label=b, measure=a)]
+    if not q.parent:
+        out += [replace(q, label=b, parent=a), replace(q, label=a, parent=b)]
+    return out
+
+
 def judge_table_question(
     q: TableQuestion, page: TablePage, context: PageContext | None = None, restated: bool = False
 ) -> Judgment:
     """The page's answer to `q`: read as asked, else (no row of the whole label) as a row in a
-    sub-column said in words ("the fair value of …")."""
+    sub-column said in words ("the fair value of …"), or a Korean "A의 B" read any way a writer
+    says it (`possessive_readings`)."""
     judged = _judge_as_asked(q, page, context, restated)
-    spoken = column_reading(q) if not judged.answers else None
-    if spoken is not None:
+    if judged.answers:
+        return judged
+    for spoken in possessive_readings(q):
         by_column = _judge_as_asked(spoken, page, context, restated)
         if by_column.answers:
             return by_column
@@ -294,8 +311,11 @@ def prints_answer(
     """`_prints_as_asked`, else for the row of a sub-column said in words ("the fair value of …",
     `column_reading`)."""
     found = _prints_as_asked(q, page, reference, context)
-    spoken = column_reading(q) if found is None else None
-    return _prints_as_asked(spoken, page, reference, context) if spoken is not None else found
+    for spoken in possessive_readings(q) if found is None else []:
+        found = _prints_as_asked(spoken, page, reference, context)
+        if found is not None:
+            break
+    return found
 
 
 def _prints_as_asked(

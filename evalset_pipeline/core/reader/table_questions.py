@@ -31,6 +31,15 @@ from evalset_pipeline.core.pagetext.dates import MONTH_DAY_YEAR, MONTH_NAMES, fi
 from evalset_pipeline.core.pagetext.fiscal import effective_year
 from evalset_pipeline.core.pagetext.text import has_hangul, is_hangul_syllable
 from evalset_pipeline.core.reader.korean_columns import korean_header_measure
+from evalset_pipeline.core.reader.korean_labels import (
+    MOVEMENT_JOINER,
+    is_movement,
+    is_party,
+    korean_section,
+    merged_columns,
+    names_account,
+    spoken_label,
+)
 from evalset_pipeline.core.reader.korean_questions import (
     SECTION_WORD,
     korean_column_label,
@@ -464,6 +473,47 @@ def _cells(
     return out
 
 
+def _korean_row(t: Table, r: Row, i: int, phrase: str) -> tuple[Table, Row, str, str] | None:
+    """A Korean row as a reader of the filing asks it: (table, row, period phrase, the label
+    said with its measure, or "" to ask it as the row reads); None when nothing names what the
+    row's figure is. The sections printed around it lose their debris (`korean_section`); a
+    roll-forward's movement ("기초", "증가") is asked of what moves ("리스부채의 기초", "토지의
+    증가"), a company's row by its figure's measure ("양우종합건설의 보증금액")."""
+    t = replace(t, subject=korean_section(t.subject))
+    r = replace(r, parent=korean_section(r.parent))
+    label = spoken_label(r.label)
+    if merged_columns(label):
+        return None  # a name, its business and its country read as one label
+    column = _COLUMN_PHRASE.match(phrase)
+    period = column["period"] if column else phrase
+    measure = column["measure"] if column else ""
+    if measure and is_movement(measure) and not names_account(label):
+        return None  # "호반의 기초": a balance of a company's, of what the page leaves unsaid
+    if is_movement(label):
+        if measure:
+            return t, r, period, f"{measure}{MOVEMENT_JOINER}{label}"
+        if r.parent and not names_account(r.parent):
+            return None  # "호반" over "기초": whose balance of what, the page leaves unsaid
+        what = r.parent or t.subject
+        if not what:
+            return None
+        return t, replace(r, parent=""), period, f"{what}{MOVEMENT_JOINER}{label}"
+    if is_party(label):
+        if measure:
+            return t, r, phrase, ""  # "양우종합건설의 보증금액": its sub-column names the measure
+        header = korean_header_measure(t.columns[i].header) if i < len(t.columns) else ""
+        if header and names_account(header):
+            return t, r, period, korean_column_label(label, header)
+        if r.parent and names_account(r.parent):
+            return t, r, phrase, ""  # "일반단기차입금 중 Vietcombank 외": its lender's share
+        if t.subject and not r.parent:
+            return t, r, period, f"{label}{MOVEMENT_JOINER}{t.subject}"
+        return None
+    if " " not in label and not (names_account(label) or r.parent or t.subject or measure):
+        return None  # "북미" alone names a place, not a figure
+    return t, replace(r, label=label), phrase, ""
+
+
 def _period_key(col: Column) -> date:
     return col.end or date(col.year or 1900, 12, 31)
 
@@ -489,6 +539,14 @@ def write_table_question(
     for (t, r, i, phrase), key in zip(cells, keys, strict=False):
         if t.subject and names_registrant(t.subject, context):
             t = replace(t, subject="")  # a running header naming the company is no section
+        if language == "ko":
+            korean = _korean_row(t, r, i, phrase)
+            if korean is None:
+                continue  # a row that names no measure, and nothing on the page names it
+            t, r, phrase, spoken = korean
+            if spoken:
+                phrased.append((t, r, i, phrase, spoken))
+                continue
         generic = (
             bool(_GENERIC_LABEL.match(r.label.strip()))
             or len(tables_of[key]) > 1

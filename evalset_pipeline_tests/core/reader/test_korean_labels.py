@@ -1,0 +1,140 @@
+"""Korean note tables' rows asked as a reader of the filing asks them: a justified label as one
+word, a roll-forward's movement with what moves ("리스부채의 기초"), a company's row with the
+measure its table names, and section debris ("구분", "<…>", a line of figures) never asked."""
+
+from __future__ import annotations
+
+import pytest
+
+from evalset_pipeline.core.pagetext.korean import heading_subject
+from evalset_pipeline.core.pagetext.text import joined_letter_spacing
+from evalset_pipeline.core.reader.korean_columns import korean_header_measure
+from evalset_pipeline.core.reader.korean_labels import (
+    is_movement,
+    is_party,
+    korean_section,
+    merged_columns,
+    names_account,
+    spoken_label,
+)
+from evalset_pipeline.core.reader.table_cells import clean_label
+from evalset_pipeline.core.reader.table_questions import (
+    judge_table_question,
+    parse_table_question,
+    qualify_table_question,
+    read_table_page,
+    write_table_question,
+)
+from evalset_pipeline_tests.core.reader.test_korean_tables import ANNUAL
+from evalset_pipeline_tests.core.reader.test_table_reader import Item, centred, draw_layer, row
+
+pytestmark = pytest.mark.unit
+
+
+def _roll_forward(heading: str) -> list[list[Item]]:
+    return [
+        [("l", 50, heading)],
+        [("l", 480, "(단위: 백만원)")],
+        [("l", 50, "구 분")] + centred("", "", "당기", "전기"),
+        row("기 초", "", "", "8,674", "2,962"),
+        row("증 가", "", "", "1,262", "10,442"),
+        row("지 급", "", "", "(3,741)", "(4,730)"),
+        row("기 말", "", "", "6,195", "8,674"),
+    ]
+
+
+def test_a_roll_forward_is_asked_by_what_moves(tmp_path):
+    heading = "10.3 리스부채는 기타금융부채로 분류되어 있으며, 그 변동내역은 다음과 같습니다."
+    assert heading_subject(heading) == "리스부채"  # the sentence's topic is what moves
+    page = read_table_page(draw_layer(_roll_forward(heading), tmp_path, "r.pdf"))
+    written = write_table_question(page, ANNUAL, "ko")
+    assert written is not None
+    assert written.question.startswith("2023년 12월 31일로 종료되는 회계연도 리스부채의 ")
+    assert " 중 " not in written.question  # "리스부채 중 기초" is no way to say it
+    q = parse_table_question("2023년 12월 31일로 종료되는 회계연도 리스부채의 기초는 얼마였습니까?")
+    assert q is not None and q.label == "리스부채의 기초"
+    assert judge_table_question(q, page, ANNUAL).answer == "8,674 백만원"
+    # qualified, the entity and basis read back
+    asked = qualify_table_question(q_text := written.question, {"entity": "한빛전자"})
+    assert asked.startswith("한빛전자의 ") and parse_table_question(asked) is not None
+    assert q_text in asked
+
+
+def test_a_roll_forward_under_no_named_subject_is_not_asked(tmp_path):
+    # the filer is the sentence's topic: nothing says what the balances are of
+    heading = "당사는 임차한 건물 중 일부를 임대하고 있으며, 그 변동내역은 다음과 같습니다."
+    assert heading_subject(heading) == ""
+    page = read_table_page(draw_layer(_roll_forward(heading), tmp_path, "n.pdf"))
+    assert write_table_question(page, ANNUAL, "ko") is None  # never "…회계연도 기말은 …"
+
+
+def test_a_justified_header_is_one_word():
+    assert joined_letter_spacing("기 초") == "기초"
+    assert joined_letter_spacing("사 업 명") == "사업명"
+    assert joined_letter_spacing("제품 및 상품") == "제품 및 상품"  # words, not letters apart
+    assert korean_header_measure("기 초") == "기초"
+    assert korean_header_measure("당기말 기 말") == "기말"
+
+
+def test_companies_are_asked_with_their_tables_measure(tmp_path):
+    lines: list[list[Item]] = [
+        [("l", 50, "(3) 채무보증 현황")],
+        [("l", 480, "(단위: 백만원)")],
+        [("l", 50, "회사명")] + centred("", "", "당기말", "전기말"),
+        row("양우종합건설", "", "", "12,000", "15,000"),
+        row("Taihan Netherlands B.V.", "", "", "3,400", "3,100"),
+    ]
+    page = read_table_page(draw_layer(lines, tmp_path, "g.pdf"))
+    assert page.tables[0].subject == "채무보증"
+    written = write_table_question(page, ANNUAL, "ko")
+    assert written is not None
+    assert written.question.endswith("의 채무보증은 얼마였습니까?")  # never "양우종합건설은 …"
+    q = parse_table_question("2023년 12월 31일 현재 양우종합건설의 채무보증은 얼마였습니까?")
+    assert q is not None
+    assert judge_table_question(q, page, ANNUAL).answer == "12,000 백만원"
+
+
+def test_place_rows_under_the_label_header_are_not_asked(tmp_path):
+    lines: list[list[Item]] = [
+        [("l", 480, "(단위: 백만원)")],
+        [("l", 50, "구분")] + centred("", "", "당기말", "전기말"),
+        row("북미", "", "", "1,200", "1,100"),
+        row("남미", "", "", "300", "250"),
+    ]
+    page = read_table_page(draw_layer(lines, tmp_path, "p.pdf"))
+    assert write_table_question(page, ANNUAL, "ko") is None  # "구분 중 북미" names no figure
+
+
+@pytest.mark.parametrize(
+    ("section", "expected"),
+    [
+        ("<기타특수관계자>", "기타특수관계자"),
+        ("【세계 전력선시장 규모】", "세계 전력선시장 규모"),
+        ("구분", ""),
+        ("구 분", ""),
+        ("당분기말", ""),
+        ("<전기말>", ""),
+        ("Sgd 24,308,920 -", ""),
+        ("법", ""),
+        ("WLL", ""),
+        ("리스부채", "리스부채"),
+    ],
+)
+def test_section_debris(section, expected):
+    assert korean_section(section) == expected
+
+
+def test_label_debris_and_kinds():
+    assert spoken_label("할인율(%)") == "할인율"
+    assert clean_label("차감: 현금및현금성자산") == "현금및현금성자산"
+    assert merged_columns("Malesela T.E.C, Ltd. (*) 전선제조 및 판매업 남아프리카공화국")
+    assert merged_columns("TEC&R 기타불입자본 자기주식")
+    assert not merged_columns("Taihan Netherlands B.V.")
+    assert not merged_columns("현금및현금성자산에 대한 환율변동")
+    assert is_movement("기 초") and is_movement("기말 잔액") and not is_movement("이자비용")
+    assert is_party("양우종합건설") and is_party("Taihan Netherlands B.V.") and is_party("(주)한빛")
+    assert not is_party("매출채권")
+    assert (
+        names_account("대손충당금전입") and names_account("지분율") and names_account("이자의 수취")
+    )
+    assert not names_account("북미") and not names_account("기초")
