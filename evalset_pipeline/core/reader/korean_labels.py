@@ -139,6 +139,16 @@ _UNIT_ASIDE = re.compile(
 MOVEMENT_JOINER = "의 "  # "리스부채의 기초": the movement of the measure its table names
 
 
+# "[유동자산]": a summary's section row printed in brackets; the brackets are no part of its name.
+_WRAPPED = re.compile(
+    r"^\s*[\[<【〈《［]\s*(?P<name>[^\[\]<>【】〈〉《》［］]+?)\s*[\]>】〉》］]\s*$"
+)
+
+
 def spoken_label(label: str) -> str:
-    """A label as a question says it: its unit aside away ("할인율(%)" as "할인율")."""
+    """A label as a question says it: its unit aside away ("할인율(%)" as "할인율"), the brackets
+    around a section row away ("[유동자산]" as "유동자산")."""
+    wrapped = _WRAPPED.match(label)
+    if wrapped:
+        label = wrapped["name"]
     return _UNIT_ASIDE.sub("", label).strip() or label

@@ -138,3 +138,22 @@ def test_label_debris_and_kinds():
         names_account("대손충당금전입") and names_account("지분율") and names_account("이자의 수취")
     )
     assert not names_account("북미") and not names_account("기초")
+
+
+def test_a_bracketed_section_row_is_asked_without_its_brackets(tmp_path):
+    assert spoken_label("[유동자산]") == "유동자산"
+    assert spoken_label("<비유동부채>") == "비유동부채"
+    lines = [
+        [("l", 50, "2. 요약재무정보")],
+        [("l", 480, "(단위: 백만원)")],
+        [("l", 50, "구 분")] + centred("", "", "2023년 12월말", "2022년 12월말"),
+        row("[유동자산]", "", "", "1,030,300", "837,386"),
+        row("현금및현금성자산", "", "", "204,229", "129,054"),
+        row("[비유동자산]", "", "", "522,292", "530,238"),
+    ]
+    page = read_table_page(draw_layer(lines, tmp_path, "summary.pdf"))
+    q = parse_table_question("2023년 12월 31일 현재 유동자산은 얼마였습니까?")
+    assert q is not None
+    assert judge_table_question(q, page, ANNUAL).answer == "1,030,300 백만원"
+    written = write_table_question(page, ANNUAL, "ko")
+    assert written is not None and "[" not in written.question
