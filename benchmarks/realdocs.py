@@ -122,15 +122,9 @@ def _subject_ok(read: str, truth: str) -> bool:
     """The truth's "name code" ("청년일자리창출지원 1043-301") against the read subject
     ("청년일자리창출지원(1043-301)"): the name up to spaces and punctuation, the code where the
     truth has one."""
-    import re
+    from evalset_pipeline.core.pagetext.subjects import split_code, subject_key
 
-    from evalset_pipeline.core.metadata.document_subject import subject_key
-
-    def split(text: str) -> tuple[str, str]:
-        m = re.search(r"[\s(]*(\d{2,5}(?:-\d{2,5})+)\)?\s*$", text)
-        return (text[: m.start()], m[1]) if m else (text, "")
-
-    (name, code), (want, want_code) = split(read), split(truth)
+    (name, code), (want, want_code) = split_code(read), split_code(truth)
     return subject_key(name) == subject_key(want) and (not want_code or code == want_code)
 
 

@@ -22,8 +22,9 @@ from dataclasses import dataclass
 
 from evalset_pipeline.core.metadata.page_subject import PageLine, line_key
 from evalset_pipeline.core.metadata.reporting_period import find_form
+from evalset_pipeline.core.pagetext.subjects import split_code
 
-__all__ = ["DocumentSubject", "FORM_LABELS", "REPORT_KIND", "find_subject", "subject_key"]
+__all__ = ["DocumentSubject", "FORM_LABELS", "REPORT_KIND", "find_subject"]
 
 # A form's name labels (justification spaces removed) -> the noun a question names the value by.
 FORM_LABELS = {
@@ -39,8 +40,6 @@ REPORT_KIND = "보고서"  # what a cover title names: the report on that topic
 
 # Leading list numbering of a value: "(9)", "9.", "9)", "①", "가."
 _NUMBERING = re.compile(r"^\s*(?:\(\d{1,3}\)|\d{1,3}[.)]|[\u2460-\u2473]|[가-하][.)])\s*")
-# A program code ending the value: "(1043-301)", "1043-301"
-_CODE = re.compile(r"\s*[(\[]?\s*(?P<code>\d{2,5}(?:-\d{2,5})+)\s*[)\]]?\s*$")
 _SEPARATOR = re.compile(r"^\s*[:：]?\s*")
 # Cover lines that are never the title: a date, an issue number, the publisher, the contents.
 _NOT_TITLE = re.compile(
@@ -66,12 +65,6 @@ class DocumentSubject:
         return f"{self.name}({self.code})" if self.code and self.name else self.name
 
 
-def subject_key(text: str) -> str:
-    """A name with spaces and punctuation removed: "노인일자리 및 사회활동 지원" and "노인일자리 및
-    사회활동지원" are one program."""
-    return re.sub(r"[\W_]+", "", unicodedata.normalize("NFKC", text)).casefold()
-
-
 def _compact(text: str) -> str:
     return re.sub(r"\s+", "", unicodedata.normalize("NFKC", text))
 
@@ -79,9 +72,8 @@ def _compact(text: str) -> str:
 def _value(text: str, kind: str, label: str) -> DocumentSubject | None:
     """The name (and code) a label's value states; None for no name (a header, a figure)."""
     text = _NUMBERING.sub("", unicodedata.normalize("NFKC", text)).strip()
-    m = _CODE.search(text)
-    code = m["code"] if m else ""
-    name = re.sub(r"\s+", " ", text[: m.start()] if m else text).strip(" :·-")
+    name, code = split_code(text)
+    name = re.sub(r"\s+", " ", name).strip(" :·-")
     if not re.search(r"[가-힣A-Za-z]", name) or _compact(name) in FORM_LABELS:
         return None
     if re.fullmatch(r"[\d\s.,%년()\-]+", name) or len(name) > _MAX_TITLE:

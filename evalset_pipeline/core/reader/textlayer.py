@@ -252,11 +252,12 @@ class TextLayerBackend:
                     "sufficient", f"page prints the answer for the asked row and period ({where})"
                 )
             if label.label == "irrelevant" and (
-                table_q.entity or table_q.revision or table_q.basis
+                table_q.entity or table_q.revision or table_q.basis or table_q.subject
             ):
-                # Another company's (or filing's, or the other statements basis's) page that prints
-                # the asked row is the same measure for another entity or basis: supporting.
-                bare = replace(table_q, entity="", revision="", basis="")
+                # Another company's (or filing's, or the other statements basis's, or another
+                # program's sheet's) page that prints the asked row is the same measure for
+                # another entity or basis: supporting.
+                bare = replace(table_q, entity="", revision="", basis="", subject="")
                 other = judge_table_question(bare, tables, p.context, restated(tables))
                 if other.answers or other.reason.endswith(ROW_WITHOUT_PERIOD):
                     label = LabelResult(
