@@ -124,11 +124,15 @@ __all__ = [
 #   segment, a person) is asked by the measure its table names ("revenue from South Korea",
 #   `row_measures`), or not at all; rows a heading exempts from its scale ("except … revenue per
 #   membership") and the points of a base-100 index carry no scale.
+# write-13 / judge-14 / label-14 / qualify-7: a Korean question on a document with a subject (a
+#   budget sheet's program, a brief's topic: `PageContext.subject`) names it where its label does
+#   not ("고용노동부 ‘청년일자리창출지원(1043-301)’ 사업의 2024년 …"), and only that document's
+#   pages answer it; another program's sheet printing the row is supporting.
 RULES_VERSION = {
-    "write": "write-12",
-    "judge": "judge-13",
-    "label": "label-13",
-    "qualify": "qualify-6",
+    "write": "write-13",
+    "judge": "judge-14",
+    "label": "label-14",
+    "qualify": "qualify-7",
 }
 
 
