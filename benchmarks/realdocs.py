@@ -9,6 +9,9 @@ sit beside the PDFs (`documents.csv`, `statements.csv`; see that folder's README
                                      (entity compared up to case and punctuation; a document with
                                      no reporting period, such as an 8-K, is right when empty)
   period_end_accuracy                per document, against the cover's period end
+  subject_accuracy, wrong_subjects   per document whose truth has a `subject` ("청년일자리창출지원
+                                     1043-301", "재정융자사업"): the name up to spaces and
+                                     punctuation, and the code where the truth has one
   statements                         pairwise precision/recall of statement pages sharing a
                                      template, overall and by statement type; where the truth has a
                                      `basis` column, a statement is its type and basis (`keyed_by`)
@@ -115,6 +118,16 @@ def _statement_truth(path: Path) -> tuple[dict[tuple[str, int], str], str]:
     return truth, "statement,basis" if by_basis else "statement"
 
 
+def _subject_ok(read: str, truth: str) -> bool:
+    """The truth's "name code" ("청년일자리창출지원 1043-301") against the read subject
+    ("청년일자리창출지원(1043-301)"): the name up to spaces and punctuation, the code where the
+    truth has one."""
+    from evalset_pipeline.core.pagetext.subjects import split_code, subject_key
+
+    (name, code), (want, want_code) = split_code(read), split_code(truth)
+    return subject_key(name) == subject_key(want) and (not want_code or code == want_code)
+
+
 def measure(data_dir: Path, truth_dir: Path) -> dict[str, Any]:
     """The page-understanding figures of a finished build in `data_dir`."""
     import pyarrow.parquet as pq
@@ -161,6 +174,13 @@ def measure(data_dir: Path, truth_dir: Path) -> dict[str, Any]:
         if facts.get(name, {}).get("period_end", "") == d["period_end"]
     )
 
+    with_subject = {name: d for name, d in docs.items() if d.get("subject")}
+    wrong_subjects = {
+        name: facts.get(name, {}).get("subject") or ""
+        for name, d in with_subject.items()
+        if not _subject_ok(facts.get(name, {}).get("subject") or "", d["subject"])
+    }
+
     sizes = Counter(t for t in templates.values() if t)
     total = sum(sizes.values()) or 1
     groups = {key: templates.get(unit_of[key], "") for key in statements if key in unit_of}
@@ -185,6 +205,10 @@ def measure(data_dir: Path, truth_dir: Path) -> dict[str, Any]:
         "entity_accuracy": round(entity_ok / judged, 4) if judged else None,
         "period_accuracy": round(period_ok / judged, 4) if judged else None,
         "period_end_accuracy": round(end_ok / len(docs), 4) if docs else None,
+        "subject_accuracy": (
+            round(1 - len(wrong_subjects) / len(with_subject), 4) if with_subject else None
+        ),
+        "wrong_subjects": wrong_subjects,
         "wrong_entities": dict(wrong_entities.most_common(5)),
         "wrong_periods": dict(wrong_periods.most_common(5)),
         "statements": {**_pairs(groups, statements), "keyed_by": keyed_by},

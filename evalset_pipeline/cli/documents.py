@@ -141,6 +141,7 @@ def _print_facts(rows: list[dict], *, data_dir: Path) -> None:
         "ends",
         "source ",
         "fiscal year ends",
+        "subject",
         "conflicts / low confidence",
     ):
         t.add_column(col, overflow="fold")
@@ -162,6 +163,8 @@ def _print_facts(rows: list[dict], *, data_dir: Path) -> None:
             Text(r["period_end"] or "-"),
             Text(f"{r['period_source'] or '-'} {r['period_confidence']:.2f}"),
             Text(f"{months[r['fiscal_year_end_month'] - 1]} ({r['calendar_source']})"),
+            # what the cover says the document is about (tables written before it have none)
+            Text(f"{r['subject']} ({r.get('subject_source') or '-'})" if r.get("subject") else "-"),
             _concerns(r),
         )
     console.print(t)

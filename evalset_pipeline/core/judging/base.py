@@ -46,6 +46,11 @@ class PageContext:
     # the heading the page sits under in the PDF's outline ("Corporate & Investment Bank",
     # `corpus.outline`), "" without one: a segment's pages often print only "Selected metrics"
     section: str = ""
+    # what the document is about as its cover says (`metadata.document_subject`): the program of a
+    # budget sheet ("청년일자리창출지원(1043-301)"), a brief's topic; and the noun naming it (사업 |
+    # 과제 | 보고서). Sheets of one layout print the same rows for other programs.
+    subject: str = ""
+    subject_kind: str = ""
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -58,7 +63,7 @@ class PageContext:
         return bool(set(self.names) & set(other.names))
 
     def as_dict(self) -> dict[str, str | list[str]]:
-        # aliases, basis and section only when there are some: a context without any keys its cache
+        # aliases, basis, section and subject only when there are some: a context without any keys its cache
         # entries and evidence as before
         return {
             "registrant": self.entity,
@@ -68,6 +73,7 @@ class PageContext:
             **({"registrant_aliases": list(self.aliases)} if self.aliases else {}),
             **({"basis": self.basis} if self.basis else {}),
             **({"section": self.section} if self.section else {}),
+            **({"subject": self.subject} if self.subject else {}),
         }
 
 

@@ -101,6 +101,8 @@ def read_corpus_facts(
                 title=title or "",
                 author=author or "",
                 running_header=_running_header(lines[sha], counts[sha]),
+                cover_lines=lines[sha][:2],
+                running=running_lines(lines[sha], counts=counts[sha]),
             )
         )
     facts = reconcile(facts)

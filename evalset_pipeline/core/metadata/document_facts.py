@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import replace
 from datetime import date
 
+from evalset_pipeline.core.metadata.document_subject import find_subject
 from evalset_pipeline.core.metadata.facts_record import SCHEMA, DocumentFacts
 from evalset_pipeline.core.metadata.filer_facts import reconcile_filers
 from evalset_pipeline.core.metadata.filer_identity import (
@@ -32,6 +33,7 @@ from evalset_pipeline.core.metadata.filer_identity import (
     read_filer_ids,
     with_aliases,
 )
+from evalset_pipeline.core.metadata.page_subject import PageLine
 from evalset_pipeline.core.metadata.registrant import entity_key, find_registrant
 from evalset_pipeline.core.metadata.reporting_period import (
     ReportingPeriod,
@@ -64,12 +66,16 @@ def extract_document_facts(
     title: str = "",
     author: str = "",
     running_header: str = "",
+    cover_lines: Sequence[Sequence[PageLine]] = (),
+    running: Collection[str] = (),
 ) -> DocumentFacts:
-    """Facts of one document from its pages' text (in page order) and its PDF title/author."""
+    """Facts of one document from its pages' text (in page order) and its PDF title/author;
+    `cover_lines`: its first pages' lines, `running`: its running lines' keys (the subject)."""
     cover = "\n".join(page_texts[:2])
     form = find_form(cover, title)
     name, source, confidence = find_registrant(page_texts, author, running_header)
     period: ReportingPeriod = find_reporting_period(page_texts, form, title)
+    subject = find_subject(cover_lines, running)
     return DocumentFacts(
         document_sha256,
         path,
@@ -87,6 +93,9 @@ def extract_document_facts(
         fiscal_year_end_month=period.calendar.year_end_month,
         calendar_source=period.calendar_source,
         calendar_confidence=period.calendar_confidence,
+        subject=subject.text,
+        subject_kind=subject.kind,
+        subject_source=subject.source,
     )
 
 

@@ -30,6 +30,9 @@ SCHEMA = pa.schema(
         ("fiscal_year_end_month", pa.int64()),
         ("calendar_source", pa.string()),
         ("calendar_confidence", pa.float64()),
+        ("subject", pa.string()),
+        ("subject_kind", pa.string()),
+        ("subject_source", pa.string()),
         ("conflicts", pa.list_(pa.string())),
         ("flags", pa.list_(pa.string())),
     ]
@@ -59,6 +62,12 @@ class DocumentFacts:
     fiscal_year_end_month: int = 12
     calendar_source: str = "default"  # cover | stated | spans | guess | filer | default
     calendar_confidence: float = 0.2
+    # what the cover says the document is about (`document_subject`): a budget sheet's program
+    # "청년일자리창출지원(1043-301)", a brief's topic; the noun a question names it by (사업 | 과제 |
+    # 보고서), and where it was read (label:사업명 | cover-title)
+    subject: str = ""
+    subject_kind: str = ""
+    subject_source: str = ""
     # facts that disagree with the filer's other documents (the page is not sampled until a sidecar
     # row settles it), and facts read with low confidence; each one sentence
     conflicts: tuple[str, ...] = ()
@@ -79,7 +88,15 @@ class DocumentFacts:
 
     def page_context(self) -> PageContext:
         """What a backend is shown beside each of the document's pages."""
-        return PageContext(self.entity, self.form, self.period, self.period_end, self.aliases)
+        return PageContext(
+            self.entity,
+            self.form,
+            self.period,
+            self.period_end,
+            self.aliases,
+            subject=self.subject,
+            subject_kind=self.subject_kind,
+        )
 
 
 _LISTS = ("filer_ids", "aliases", "conflicts", "flags")

@@ -42,6 +42,7 @@ from evalset_pipeline.core.pagetext.dates import (
 )
 from evalset_pipeline.core.pagetext.fiscal import FiscalCalendar
 from evalset_pipeline.core.pagetext.korean import (
+    budget_year,
     date_relative,
     relative_periods,
     stated_instants,
@@ -382,6 +383,12 @@ def find_reporting_period(page_texts: Sequence[str], form: str, title: str = "")
         labelled = _annual_label(page_texts, title)
         if labelled.period:
             return labelled
+    # A budget program sheet's year is the one its budget's stages ("정부안 | 확정") are printed
+    # under, on whichever of its first pages its summary table sits.
+    for text in page_texts[:3]:
+        year = budget_year(text)
+        if year is not None:
+            return ReportingPeriod(str(year), "year", None, "label", 0.6)
     return _from_labels(page_texts, title)
 
 

@@ -33,6 +33,8 @@ __all__ = [
     "without_relative_words",
     "date_relative",
     "heading_subject",
+    "BUDGET_STAGES",
+    "budget_year",
 ]
 
 # How a digit is read aloud decides the particle after it: 1 (일), 3 (삼), 6 (육), 7 (칠), 8 (팔)
@@ -322,3 +324,27 @@ def heading_subject(text: str) -> str:
     if not has_hangul(re.sub(YEAR + r"\s*년?\s*도?", "", t)):
         return ""  # "’24년": a period alone
     return t if 1 <= len(t.split()) <= 4 else ""
+
+
+# The stages a budget passes, printed as sub-columns under the budget year's heading ("2024년 |
+# 정부안 | 확정(B)"); a past year's columns are its settled or planned figures (결산, 본예산, 계획).
+BUDGET_STAGES = ("정부안", "요구안", "예산안", "확정")
+_BUDGET_STAGE = re.compile(r"^\s*(?:" + "|".join(BUDGET_STAGES) + r")\s*(?:\([A-Z]\))?\s*$")
+_YEAR_HEADING = re.compile(r"^\s*((?:19|20)\d{2})\s*년?\s*$")
+_HEADER_REACH = 8  # lines between a year's heading and its sub-columns' in a table's header
+
+
+def budget_year(text: str) -> int | None:
+    """The year a budget table's stage sub-columns ("정부안", "확정(B)") sit under: the budget year
+    of a program sheet, whatever other years its table prints (the settled 2022, the 2023 plan).
+    The year heading nearest above the stage's line in the header, within a few lines; None
+    where no stage is printed."""
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        if not _BUDGET_STAGE.match(line):
+            continue
+        for above in reversed(lines[max(0, i - _HEADER_REACH) : i]):
+            m = _YEAR_HEADING.match(above)
+            if m:
+                return int(m[1])
+    return None

@@ -10,6 +10,11 @@ about a cell of a Korean table. The grammar is the English one's, in Korean word
 Qualified, the entity leads (Korean names the owner first), the statements' basis comes before
 the label, as a Korean reader of a filing says it, and a revision follows the label:
 "한빛전자의 2023년 … 연결 기준 매출액(재작성 기준)은 얼마였습니까?".
+
+A document whose sheets share one layout with other programs' (a budget program sheet, an issue
+brief) is named by its subject, quoted, with the noun naming it, after its owner:
+"고용노동부 ‘청년일자리창출지원(1043-301)’ 사업의 2024년 사업규모 중 사업비는 얼마였습니까?";
+the program's own row in a sub-column is its budget of that kind: "… 사업의 2024년 확정 예산은 …".
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ __all__ = [
     "korean_column_label",
     "korean_column_reading",
     "korean_question",
+    "korean_subject_phrase",
     "parse_korean_question",
     "qualify_korean_question",
 ]
@@ -35,8 +41,14 @@ SECTION_WORD = " 중 "  # "유동자산 중 현금및현금성자산": a sub-ite
 _REVISION = {"restated": "재작성 기준", "original": "최초 공시 기준"}
 _BASIS = {"consolidated": "연결 기준", "separate": "별도 기준"}  # metadata.statement_basis's bases
 _DATE = plain(KOREAN_DATE)
+# the nouns a subject is named by (`metadata.document_subject`: a form's 사업명/과제명, a cover title)
+SUBJECT_KINDS = ("사업", "과제", "보고서")
+_QUOTES = "‘’"
 _GRAMMAR = re.compile(
-    r"^(?:(?P<entity>.+?)의 )?"
+    r"^(?:(?:(?P<owner>[^‘’]+?) )?‘(?P<subject>[^‘’]+)’ (?P<kind>"
+    + "|".join(SUBJECT_KINDS)
+    + r")의 "
+    r"|(?P<entity>[^‘’]+?)의 )?"
     r"(?P<period>(?P<end>" + _DATE + r")로 종료되는 (?:(?P<span>[369])개월간|회계연도)"
     r"|(?P<instant>" + _DATE + r") 현재"
     r"|(?P<year>(?:19|20)\d{2})년) "
@@ -95,10 +107,29 @@ def korean_ask(counter: str = "") -> str:
     return f"몇 {counter}{'이었' if has_batchim(counter) else '였'}습니까"
 
 
-def korean_question(label_phrase: str, period_phrase: str, counter: str = "") -> str:
+def korean_subject_phrase(subject: str, kind: str, entity: str = "") -> str:
+    """ "고용노동부 ‘청년일자리창출지원(1043-301)’ 사업의 ": the owner, then the quoted subject and
+    its noun; "" without a subject (quotes in a name would not read back: none then)."""
+    if not subject or kind not in SUBJECT_KINDS or any(q in subject for q in _QUOTES):
+        return ""
+    return f"{entity + ' ' if entity else ''}‘{subject}’ {kind}의 "
+
+
+def korean_question(
+    label_phrase: str,
+    period_phrase: str,
+    counter: str = "",
+    subject: str = "",
+    kind: str = "",
+    entity: str = "",
+) -> str:
     # "영업이익(손실)" is read to its last syllable, "손실": `topic_particle` looks past the ")"
     ask = korean_ask(counter)
-    return f"{period_phrase} {label_phrase}{topic_particle(label_phrase)} {ask}?"
+    asked = f"{period_phrase} {label_phrase}{topic_particle(label_phrase)} {ask}?"
+    lead = korean_subject_phrase(subject, kind, entity)
+    if lead:
+        return lead + asked
+    return f"{entity}의 {asked}" if entity else asked
 
 
 def parse_korean_question(question: str) -> TableQuestion | None:
@@ -114,20 +145,22 @@ def parse_korean_question(question: str) -> TableQuestion | None:
         months,
         end,
         int(m["year"]) if m["year"] else None,
-        (m["entity"] or "").strip(),
+        (m["entity"] or m["owner"] or "").strip(),
         _revision_of(m["revision"]),
         language="ko",
         basis=_basis_of(m["basis"]),
+        subject=m["subject"] or "",
+        subject_kind=m["kind"] or "",
     )
 
 
 def qualify_korean_question(question: str, entity: str, revision: str, basis: str = "") -> str:
-    """The entity before the period, the basis before the label and the revision after it;
-    never doubled."""
+    """The entity before the period (before the subject, where the question names one), the basis
+    before the label and the revision after it; never doubled."""
     m = _GRAMMAR.match(question.strip())
     if not m:
         return question
-    entity = entity or (m["entity"] or "").strip()
+    entity = entity or (m["entity"] or m["owner"] or "").strip()
     revision = revision or _revision_of(m["revision"])
     basis = basis or _basis_of(m["basis"])
     label = korean_label_phrase(m["label"], m["parent"] or "")
@@ -135,8 +168,9 @@ def qualify_korean_question(question: str, entity: str, revision: str, basis: st
         label += f"({_REVISION[revision]})"
     if basis in _BASIS:
         label = f"{_BASIS[basis]} {label}"
-    asked = korean_question(label, m["period"], m["counter"] or "")
-    return f"{entity}의 {asked}" if entity else asked
+    return korean_question(
+        label, m["period"], m["counter"] or "", m["subject"] or "", m["kind"] or "", entity
+    )
 
 
 def _revision_of(text: str | None) -> str:

@@ -15,6 +15,7 @@ from rapidfuzz import fuzz
 from evalset_pipeline.core.judging.base import Judgment, PageContext
 from evalset_pipeline.core.pagetext.digits import is_specific
 from evalset_pipeline.core.pagetext.fiscal import effective_year
+from evalset_pipeline.core.pagetext.subjects import names_subject, same_subject, split_code
 from evalset_pipeline.core.pagetext.text import has_hangul
 from evalset_pipeline.core.reader.answers import answers_agree
 from evalset_pipeline.core.reader.korean_columns import korean_header_measure
@@ -190,6 +191,17 @@ def _entity_ok(entity: str, text: str, context: PageContext | None) -> bool:
     return norm_words(entity) in norm_words(text)
 
 
+def _subject_ok(q: TableQuestion, text: str, context: PageContext | None) -> bool:
+    """A question naming a subject (a budget program, a brief's topic) is answered only by its
+    document's pages: sheets of one layout print the same rows for every program. A page whose
+    document has no subject must print the subject's name."""
+    if not q.subject:
+        return True
+    if context is not None and context.subject:
+        return same_subject(q.subject, context.subject)
+    return names_subject(text, q.subject)
+
+
 def _basis_ok(q: TableQuestion, context: PageContext | None) -> bool:
     """A question naming the statements' basis is not answered by the other basis's page (the
     separate balance sheet's cash is not the consolidated one's, even where the two agree); a
@@ -242,7 +254,27 @@ def judge_table_question(
         by_column = _judge_as_asked(spoken, page, context, restated)
         if by_column.answers:
             return by_column
+    if not judged.answers:
+        for reading in subject_row_readings(q):
+            by_subject = _judge_as_asked(reading, page, context, restated)
+            if by_subject.answers:
+                return by_subject
     return judged
+
+
+def subject_row_readings(q: TableQuestion) -> list[TableQuestion]:
+    """ "‘청년일자리창출지원(1043-301)’ 사업의 2024년 확정 예산": the program's own row, under the
+    heading "예산", in the "확정" sub-column (`table_questions._korean_asked`); every split of
+    the label into a sub-column and a heading, the sub-column first. None but for a Korean
+    question naming a subject and no section or sub-column."""
+    if q.language != "ko" or not q.subject or q.parent or q.measure:
+        return []
+    words = q.label.split()
+    row = split_code(q.subject)[0]
+    return [
+        replace(q, label=row, measure=" ".join(words[:k]), parent=" ".join(words[k:]))
+        for k in range(1, len(words) + 1)
+    ]
 
 
 def _judge_as_asked(
@@ -264,6 +296,11 @@ def _judge_as_asked(
     if not _basis_ok(q, context):
         shown = context.basis if context is not None else ""
         return Judgment(False, None, f"question asks for the {q.basis} statements; page is {shown}")
+    if not _subject_ok(q, page.text, context):
+        shown = context.subject if context is not None and context.subject else "another subject"
+        return Judgment(
+            False, None, f"question subject {q.subject!r} is not the page's ({shown!r})"
+        )
     page = dated_page(page, context)
     year_end = _fiscal_year_end(context)
     outlined = context.section if context is not None else ""
@@ -327,7 +364,11 @@ def _prints_as_asked(
     row and period states the same fact (the labeller's rule, not the judge's: the judge is
     never told the answer). The asked sub-column ("in the Carrying Value column") is a locator
     like the heading: the balance sheet's one column printing the same figure states it too."""
-    if not _entity_ok(q.entity, page.text, context) or not _basis_ok(q, context):
+    if (
+        not _entity_ok(q.entity, page.text, context)
+        or not _basis_ok(q, context)
+        or not _subject_ok(q, page.text, context)
+    ):
         return None
     page = dated_page(page, context)
     year_end = _fiscal_year_end(context)

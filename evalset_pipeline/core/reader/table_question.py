@@ -23,3 +23,7 @@ class TableQuestion:
     language: str = "en"
     # consolidated | separate: the statements asked (a filing printing both prints the row twice)
     basis: str = ""
+    # what the document is about, named where sheets of one layout print the same rows for other
+    # programs ("청년일자리창출지원(1043-301)"), and the noun naming it (사업 | 과제 | 보고서)
+    subject: str = ""
+    subject_kind: str = ""

@@ -29,6 +29,7 @@ from evalset_pipeline.core.hashing import sha256_text
 from evalset_pipeline.core.judging.base import PageContext, WrittenQuestion
 from evalset_pipeline.core.pagetext.dates import MONTH_DAY_YEAR, MONTH_NAMES, find_dates, plain
 from evalset_pipeline.core.pagetext.fiscal import effective_year
+from evalset_pipeline.core.pagetext.subjects import names_subject
 from evalset_pipeline.core.pagetext.text import has_hangul, is_hangul_syllable
 from evalset_pipeline.core.reader.korean_columns import korean_header_measure
 from evalset_pipeline.core.reader.korean_labels import (
@@ -632,11 +633,7 @@ def write_table_question(
             table.counter if not unit and re.fullmatch(r"[\d,]+", row.cells[col] or "") else ""
         )
         question = (
-            korean_question(
-                korean_column_label(label, column["measure"]), column["period"], counter
-            )
-            if language == "ko" and column
-            else korean_question(label, phrase, counter)
+            _korean_asked(label, phrase, column, counter, context)
             if language == "ko"
             else _kind_question(label, phrase)
             or _column_question(label, phrase)
@@ -648,9 +645,41 @@ def write_table_question(
         # Read back as the judge will: a question whose words fit another cell of the page better
         # (a "% of revenue" column of the same year, a closer label) is not asked.
         parsed = parse_table_question(question)
-        if parsed is not None and judge_table_question(parsed, page).answer == answer:
+        # the subject a question names is the document's (the page need not print it)
+        told = (
+            PageContext(subject=context.subject, subject_kind=context.subject_kind)
+            if parsed is not None and parsed.subject and context is not None
+            else None
+        )
+        if parsed is not None and judge_table_question(parsed, page, told).answer == answer:
             return WrittenQuestion(question, answer, language)
     return None
+
+
+def _korean_asked(
+    label: str,
+    phrase: str,
+    column: re.Match[str] | None,
+    counter: str,
+    context: PageContext | None,
+) -> str:
+    """The Korean question of a cell, naming the document's subject where its label does not: a
+    budget sheet's rows are every program's ("‘청년일자리창출지원(1043-301)’ 사업의 2024년
+    사업규모 중 사업비는 …"). The program's own row asked in a sub-column is its budget of that
+    kind, as a Korean reader says it: "… 사업의 2024년 확정 예산은 …"."""
+    subject = context.subject if context is not None else ""
+    kind = context.subject_kind if subject and context is not None else ""
+    said = "" if subject and names_subject(label, subject) else subject
+    if column is None:
+        return korean_question(label, phrase, counter, said, kind)
+    parent, sep, own = label.rpartition(SECTION_WORD)
+    if subject and sep and names_subject(own, subject) and not names_subject(parent, subject):
+        return korean_question(
+            f"{column['measure']} {parent}", column["period"], counter, subject, kind
+        )
+    return korean_question(
+        korean_column_label(label, column["measure"]), column["period"], counter, said, kind
+    )
 
 
 def parse_table_question(question: str) -> TableQuestion | None:

@@ -124,11 +124,15 @@ __all__ = [
 #   segment, a person) is asked by the measure its table names ("revenue from South Korea",
 #   `row_measures`), or not at all; rows a heading exempts from its scale ("except … revenue per
 #   membership") and the points of a base-100 index carry no scale.
+# write-13 / judge-14 / label-14 / qualify-7: a Korean question on a document with a subject (a
+#   budget sheet's program, a brief's topic: `PageContext.subject`) names it where its label does
+#   not ("고용노동부 ‘청년일자리창출지원(1043-301)’ 사업의 2024년 …"), and only that document's
+#   pages answer it; another program's sheet printing the row is supporting.
 RULES_VERSION = {
-    "write": "write-12",
-    "judge": "judge-13",
-    "label": "label-13",
-    "qualify": "qualify-6",
+    "write": "write-13",
+    "judge": "judge-14",
+    "label": "label-14",
+    "qualify": "qualify-7",
 }
 
 
@@ -252,11 +256,12 @@ class TextLayerBackend:
                     "sufficient", f"page prints the answer for the asked row and period ({where})"
                 )
             if label.label == "irrelevant" and (
-                table_q.entity or table_q.revision or table_q.basis
+                table_q.entity or table_q.revision or table_q.basis or table_q.subject
             ):
-                # Another company's (or filing's, or the other statements basis's) page that prints
-                # the asked row is the same measure for another entity or basis: supporting.
-                bare = replace(table_q, entity="", revision="", basis="")
+                # Another company's (or filing's, or the other statements basis's, or another
+                # program's sheet's) page that prints the asked row is the same measure for
+                # another entity or basis: supporting.
+                bare = replace(table_q, entity="", revision="", basis="", subject="")
                 other = judge_table_question(bare, tables, p.context, restated(tables))
                 if other.answers or other.reason.endswith(ROW_WITHOUT_PERIOD):
                     label = LabelResult(
