@@ -18,7 +18,9 @@ from evalset_pipeline.core.reader.korean_questions import korean_period_phrase
 from evalset_pipeline.core.reader.prose_reader import read_prose_tables
 from evalset_pipeline.core.reader.table_captions import column_kind
 from evalset_pipeline.core.reader.table_reader import Column, Table, read_tables
+from evalset_pipeline.core.reader.table_records import Row
 from evalset_pipeline.core.reader.table_reshape import reshape_tables
+from evalset_pipeline.core.reader.table_units import cell_counter, cell_unit
 
 ROW_WITHOUT_PERIOD = (
     "is on the page but not for the asked period"  # the judge's reason a labeller reads
@@ -135,6 +137,13 @@ def _answer(cell: str, unit: str, language: str = "en", counter: str = "") -> st
     if printed and not cell.endswith("%"):
         return f"{cell} {printed}"
     return cell if not unit or cell.endswith("%") else f"{cell} ({unit})"
+
+
+def cell_answer(table: Table, row: Row, column: int, language: str = "en") -> str:
+    """A cell's answer as `_answer` prints it, in its own unit: a Korean count in the counter its
+    column or unit line names ("398 명" of a "직원수" column under "(단위 : 백만원)")."""
+    counter = cell_counter(table, row, column) if language == "ko" else ""
+    return _answer(row.cells[column] or "", cell_unit(table, row, column), language, counter)
 
 
 _PERIOD_WORDS = re.compile(

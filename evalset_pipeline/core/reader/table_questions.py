@@ -68,8 +68,8 @@ from evalset_pipeline.core.reader.table_page import (
     MAX_MEASURE_WORDS,
     ROW_WITHOUT_PERIOD,
     TablePage,
-    _answer,
     _period_phrase,
+    cell_answer,
     column_measure,
     dated_page,
     has_dated_table,
@@ -77,6 +77,7 @@ from evalset_pipeline.core.reader.table_page import (
 )
 from evalset_pipeline.core.reader.table_question import TableQuestion
 from evalset_pipeline.core.reader.table_reader import Column, Row, Table, cell_unit, names_per_share
+from evalset_pipeline.core.reader.table_units import cell_counter
 
 __all__ = [
     "TablePage",
@@ -569,10 +570,10 @@ def write_table_question(
             # resolution" of an EPS bridge) would be asked as if it were an amount.
             continue
         column = _COLUMN_PHRASE.match(phrase)
-        # a count of a table whose unit line names its counter ("(단위 : 명)") is asked "몇 명"
-        counter = (
-            table.counter if not unit and re.fullmatch(r"[\d,]+", row.cells[col] or "") else ""
-        )
+        # a count in the counter its column or unit line names ("직원수", "(단위 : 명)") is asked
+        # "몇 명"; a figure with a sign or decimals is asked "얼마" and answered with its counter
+        counted = cell_counter(table, row, col) if language == "ko" else ""
+        counter = counted if not unit and re.fullmatch(r"[\d,]+", row.cells[col] or "") else ""
         question = (
             korean_question(
                 korean_column_label(label, column["measure"]), column["period"], counter
@@ -586,7 +587,7 @@ def write_table_question(
         )
         if language == "en" and has_hangul(question):
             continue  # a Korean row asked in English tests translation, not retrieval
-        answer = _answer(row.cells[col] or "", unit, language, table.counter)
+        answer = cell_answer(table, row, col, language)
         # Read back as the judge will: a question whose words fit another cell of the page better
         # (a "% of revenue" column of the same year, a closer label) is not asked.
         parsed = parse_table_question(question)

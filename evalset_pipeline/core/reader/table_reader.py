@@ -29,7 +29,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from evalset_pipeline.core.pagetext.dates import MONTH_DAY_YEAR, find_dates, plain
-from evalset_pipeline.core.pagetext.korean import heading_subject, stated_counter
+from evalset_pipeline.core.pagetext.korean import (
+    heading_subject,
+    stated_counter,
+    stated_measures,
+    stated_units,
+)
 from evalset_pipeline.core.pagetext.text import clean_text, has_hangul
 from evalset_pipeline.core.reader.table_bands import merge_banded_labels
 from evalset_pipeline.core.reader.table_captions import (
@@ -425,9 +430,14 @@ def _table_of(
     if valued == 0 or (valued == 1 and len(cols) == 1 and not headers):
         return None  # a running footer with its page number ("Annual Report on Form 10-K  54")
     unit, per_share, exceptions = _units(heading_all, page_text)
-    if not unit and previous is not None and not headers:
+    counter = "" if unit else stated_counter(heading_all)
+    measures = stated_measures(heading_all)
+    continued = not headers and not stated_units(heading_all)
+    if previous is not None and continued and (not unit or previous.counter or previous.measures):
+        # A table continued under an interrupting line keeps the units it had above; a Korean
+        # one counted under its own line ("(단위 : 사)") keeps its counter, not the page's money.
         unit, per_share = previous.unit, previous.per_share_unit
-        exceptions = previous.exceptions
+        exceptions, counter, measures = previous.exceptions, previous.counter, previous.measures
     if is_base_index(rows, heading_all):
         unit, per_share, exceptions = "", "", ()  # points of an index, not the page's money
     shares = _share_scale(heading_all) or (previous.share_scale if previous is not None else "")
@@ -443,7 +453,8 @@ def _table_of(
         subject,
         shares,
         exceptions,
-        "" if unit else stated_counter(heading_all),
+        counter,
+        measures,
     )
 
 

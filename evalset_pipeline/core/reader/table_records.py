@@ -52,6 +52,9 @@ class Table:
     # The rows the heading exempts from its scale, as it names them: ("per share data", "revenue
     # per membership") of "(in thousands, except per share data and revenue per membership)".
     exceptions: tuple[str, ...] = ()
-    # The counter a Korean table's unit line names for its counts ("명" of "(단위 : 명)"): asked
-    # "몇 명", answered "1,234 명"; "" for money, measures and mixed units.
+    # The counter a Korean table's unit line names for its counts ("명" of "(단위 : 명)", "톤" of
+    # "(단위 : 톤(tCO2-eq))"): asked "몇 명", answered "1,234 명"; "" for money and mixed units.
     counter: str = ""
+    # The counters a Korean unit line names beside money or percentages ("톤" of "(단위 : 톤,
+    # 백만원)"): the unit of the figures a column or the title says are quantities ("수량").
+    measures: tuple[str, ...] = ()
