@@ -46,6 +46,10 @@ class PageContext:
     # the heading the page sits under in the PDF's outline ("Corporate & Investment Bank",
     # `corpus.outline`), "" without one: a segment's pages often print only "Selected metrics"
     section: str = ""
+    # the money unit every unit line of the document states ("KRW millions" of a budget sheet's
+    # "(단위 : 백만원)"), "" where they disagree or state none: a table printed without its own
+    # unit line is in it (`metadata.document_facts`, `reader.table_page.dated_page`)
+    unit: str = ""
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -68,6 +72,7 @@ class PageContext:
             **({"registrant_aliases": list(self.aliases)} if self.aliases else {}),
             **({"basis": self.basis} if self.basis else {}),
             **({"section": self.section} if self.section else {}),
+            **({"unit": self.unit} if self.unit else {}),
         }
 
 

@@ -38,6 +38,7 @@ from evalset_pipeline.core.metadata.reporting_period import (
     find_form,
     find_reporting_period,
 )
+from evalset_pipeline.core.pagetext.korean import agreed_money_unit
 
 __all__ = ["DocumentFacts", "extract_document_facts", "reconcile", "SCHEMA"]
 
@@ -87,6 +88,7 @@ def extract_document_facts(
         fiscal_year_end_month=period.calendar.year_end_month,
         calendar_source=period.calendar_source,
         calendar_confidence=period.calendar_confidence,
+        unit=agreed_money_unit(list(page_texts)),
     )
 
 

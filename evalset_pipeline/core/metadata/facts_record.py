@@ -32,6 +32,7 @@ SCHEMA = pa.schema(
         ("calendar_confidence", pa.float64()),
         ("conflicts", pa.list_(pa.string())),
         ("flags", pa.list_(pa.string())),
+        ("unit", pa.string()),
     ]
 )
 
@@ -63,6 +64,8 @@ class DocumentFacts:
     # row settles it), and facts read with low confidence; each one sentence
     conflicts: tuple[str, ...] = ()
     flags: tuple[str, ...] = ()
+    # the money unit the document's unit lines agree on ("KRW millions"), "" where they do not
+    unit: str = ""
 
     def to_row(self) -> dict:
         row = asdict(self)
@@ -79,7 +82,9 @@ class DocumentFacts:
 
     def page_context(self) -> PageContext:
         """What a backend is shown beside each of the document's pages."""
-        return PageContext(self.entity, self.form, self.period, self.period_end, self.aliases)
+        return PageContext(
+            self.entity, self.form, self.period, self.period_end, self.aliases, unit=self.unit
+        )
 
 
 _LISTS = ("filer_ids", "aliases", "conflicts", "flags")

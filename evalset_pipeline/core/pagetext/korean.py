@@ -25,7 +25,7 @@ __all__ = [
     "printed_unit",
     "stated_counter",
     "stated_units",
-    "stated_measures",
+    "measure_units",
     "money_unit",
     "agreed_money_unit",
     "COUNTERS",
@@ -171,22 +171,22 @@ def money_unit(word: str) -> str:
     return " ".join(p for p in (CURRENCY_WORDS[m[2]], SCALE_WORDS[m[1]]) if p)
 
 
+def measure_units(units: tuple[str, ...]) -> tuple[str, ...]:
+    """The units of a statement that are neither money nor a percentage ("톤" of ("톤",
+    "백만원"), "주" of ("주", "%")): what the figures that are not amounts are counted in."""
+    return tuple(w for w in units if w != "%" and not money_unit(w) and len(w) <= 4)
+
+
 def stated_counter(text: str) -> str:
-    """The counter a table's one unit statement names ("명" of "(단위 : 명)", "톤" of "(단위 :
-    톤(tCO2-eq))"); "" when it names money, several units ("(단위 : 명, 백만원)") or none, or when
-    the text states more than one unit: a count is asked "몇 명" only where every figure is one."""
+    """The unit a table's one unit statement names for figures that are not money ("명" of "(단위 :
+    명)", "톤" of "(단위 : 톤(tCO2-eq))", "천톤"); "" when it names money, a percentage, several
+    units ("(단위 : 명, 백만원)") or none, or when the text states more than one unit: a figure is
+    counted so only where every figure is. Only a `COUNTERS` word is asked "몇 명"."""
     found = set(stated_units(text))
     if len(found) != 1:
         return ""
     [units] = found
-    return units[0] if len(units) == 1 and units[0] in COUNTERS else ""
-
-
-def stated_measures(text: str) -> tuple[str, ...]:
-    """The counters the text's last unit statement names beside money or percentages ("톤" of
-    "(단위 : 톤, 백만원)", "주" of "(단위 : 주, %)"): the unit of the figures its table counts."""
-    found = stated_units(text)
-    return tuple(w for w in found[-1] if w in COUNTERS) if found else ()
+    return units[0] if len(units) == 1 and measure_units(units) else ""
 
 
 def agreed_money_unit(texts: list[str]) -> str:
@@ -194,7 +194,11 @@ def agreed_money_unit(texts: list[str]) -> str:
     "(단위 : 백만원)" or "(단위: 백만원, %)"); "" where they name several or none. A table the
     document prints without its own statement is in it."""
     units = {
-        money for text in texts for units in stated_units(text) for w in units if (money := money_unit(w))
+        money
+        for text in texts
+        for units in stated_units(text)
+        for w in units
+        if (money := money_unit(w))
     }
     return units.pop() if len(units) == 1 else ""
 

@@ -20,8 +20,12 @@ QUANTITY = "quantity"  # a quantity in the unit the table's statement names ("�
 # "지분율", "할인율", "집행률", "비중", "(%)": a share or a rate. "환율" is won per dollar, not a share.
 _PERCENT = re.compile(r"%|(?<!환)[율률](?![가-힣])|비중")
 # "금액", "총액", "급여액", "장부가액", "보수": money, whatever else the header names ("1인평균 급여액")
-# ("소액주주" is a shareholder: "액" counts only ending a word)
-_MONEY = re.compile(r"금액|액(?![가-힣])|보수|급여|원가|비용|(?:백만|천|억|조)?원\)")
+# ("소액주주" is a shareholder: "액" counts only ending a word); "자본금", "차입금": a word ending in
+# "금"; the statements' own amounts ("자산", "매출", "이익")
+_MONEY = re.compile(
+    r"금액|[액금](?![가-힣])|보수|급여|원가|비용|자산|부채|자본|매출|이익|손실|수익|손익|"
+    r"(?:백만|천|억|조)?원\)"
+)
 _QUANTITY = re.compile(r"수량|물량")
 # people counted: "직원수", "주주수", "인원(수)", "근로자수"; a header may name them alone ("기간제
 # 근로자 전체" over a count column), a row label only with "수" or "인원" ("근로자능력개발지원" names a
@@ -31,7 +35,7 @@ _PEOPLE_COUNT = re.compile(_PEOPLE + r"\s*수(?![가-힣])|인원")
 _PEOPLE_HEADER = re.compile(r"(?<![가-힣])" + _PEOPLE + r"(?![가-힣])")
 _COUNTED = (
     (re.compile(r"(?:회사|기업|법인)\s*수(?![가-힣])"), "개사"),
-    (re.compile(r"주식\s*수(?![가-힣])"), "주"),
+    (re.compile(r"주식\s*(?:총)?수(?![가-힣])"), "주"),
     (re.compile(r"근속\s*연수|근속\s*년수"), "년"),
     (re.compile(r"건\s*수(?![가-힣])"), "건"),
 )
@@ -44,7 +48,7 @@ def spaced_out(text: str) -> str:
 
 
 # single syllables set one space apart: "직 원 수", "총 액"
-_SPACED = re.compile(r"(?<![가-힣])[가-힣](?: [가-힣](?![가-힣]))+")
+_SPACED = re.compile(r"(?<!\S)[가-힣](?: [가-힣](?!\S))+")
 
 
 def korean_kind(text: str, header: bool = True) -> str:

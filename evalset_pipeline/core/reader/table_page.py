@@ -13,6 +13,7 @@ from evalset_pipeline.core.judging.base import PageContext
 from evalset_pipeline.core.pagetext.dates import MONTH_NAMES, MONTH_WORD
 from evalset_pipeline.core.pagetext.fiscal import FiscalCalendar
 from evalset_pipeline.core.pagetext.korean import date_relative, printed_unit
+from evalset_pipeline.core.pagetext.text import has_hangul
 from evalset_pipeline.core.reader.korean_prose import read_korean_prose_tables
 from evalset_pipeline.core.reader.korean_questions import korean_period_phrase
 from evalset_pipeline.core.reader.prose_reader import read_prose_tables
@@ -93,7 +94,9 @@ def dated_page(page: TablePage, context: PageContext | None) -> TablePage:
     filing's own period, and its quarters named without a date ("1Q21", "Q4 2020") by the
     filer's fiscal calendar (the filing's own quarter ends on the filing's own date, so a
     52/53-week quarter keeps its day); without the document's period they stay undated (never
-    asked)."""
+    asked). A Korean table printed without a unit line is in the unit its document's unit lines
+    agree on (`PageContext.unit`)."""
+    page = _in_document_unit(page, context)
     if not any(
         c.relative is not None or c.quarter is not None for t in page.tables for c in t.columns
     ):
@@ -123,6 +126,30 @@ def dated_page(page: TablePage, context: PageContext | None) -> TablePage:
     return replace(
         page,
         tables=tuple(replace(t, columns=tuple(dated(c) for c in t.columns)) for t in page.tables),
+    )
+
+
+def _in_document_unit(page: TablePage, context: PageContext | None) -> TablePage:
+    """The page with its Korean tables that state no unit of their own, nor take one from the
+    page, in the document's unit (a budget sheet's later page prints its table without the
+    "(단위 : 백만원)" its other pages state); counts and percentages keep theirs (`cell_unit`)."""
+    if context is None or not context.unit:
+        return page
+    bare = [
+        not t.unit
+        and not t.counter
+        and not t.stated
+        and has_hangul(" ".join([t.title, *(r.label for r in t.rows[:3])]))
+        for t in page.tables
+    ]
+    if not any(bare):
+        return page
+    return replace(
+        page,
+        tables=tuple(
+            replace(t, unit=context.unit) if b else t
+            for t, b in zip(page.tables, bare, strict=True)
+        ),
     )
 
 

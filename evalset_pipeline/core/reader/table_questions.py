@@ -29,6 +29,7 @@ from evalset_pipeline.core.hashing import sha256_text
 from evalset_pipeline.core.judging.base import PageContext, WrittenQuestion
 from evalset_pipeline.core.pagetext.dates import MONTH_DAY_YEAR, MONTH_NAMES, find_dates, plain
 from evalset_pipeline.core.pagetext.fiscal import effective_year
+from evalset_pipeline.core.pagetext.korean import COUNTERS
 from evalset_pipeline.core.pagetext.text import has_hangul, is_hangul_syllable
 from evalset_pipeline.core.reader.korean_columns import korean_header_measure
 from evalset_pipeline.core.reader.korean_questions import (
@@ -573,7 +574,11 @@ def write_table_question(
         # a count in the counter its column or unit line names ("직원수", "(단위 : 명)") is asked
         # "몇 명"; a figure with a sign or decimals is asked "얼마" and answered with its counter
         counted = cell_counter(table, row, col) if language == "ko" else ""
-        counter = counted if not unit and re.fullmatch(r"[\d,]+", row.cells[col] or "") else ""
+        counter = (
+            counted
+            if counted in COUNTERS and not unit and re.fullmatch(r"[\d,]+", row.cells[col] or "")
+            else ""
+        )
         question = (
             korean_question(
                 korean_column_label(label, column["measure"]), column["period"], counter

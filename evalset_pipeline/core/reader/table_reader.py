@@ -32,7 +32,6 @@ from evalset_pipeline.core.pagetext.dates import MONTH_DAY_YEAR, find_dates, pla
 from evalset_pipeline.core.pagetext.korean import (
     heading_subject,
     stated_counter,
-    stated_measures,
     stated_units,
 )
 from evalset_pipeline.core.pagetext.text import clean_text, has_hangul
@@ -431,13 +430,13 @@ def _table_of(
         return None  # a running footer with its page number ("Annual Report on Form 10-K  54")
     unit, per_share, exceptions = _units(heading_all, page_text)
     counter = "" if unit else stated_counter(heading_all)
-    measures = stated_measures(heading_all)
-    continued = not headers and not stated_units(heading_all)
-    if previous is not None and continued and (not unit or previous.counter or previous.measures):
+    own = stated_units(heading_all)
+    stated = own[-1] if own else ()
+    if previous is not None and not headers and not own and (not unit or previous.stated):
         # A table continued under an interrupting line keeps the units it had above; a Korean
         # one counted under its own line ("(단위 : 사)") keeps its counter, not the page's money.
         unit, per_share = previous.unit, previous.per_share_unit
-        exceptions, counter, measures = previous.exceptions, previous.counter, previous.measures
+        exceptions, counter, stated = previous.exceptions, previous.counter, previous.stated
     if is_base_index(rows, heading_all):
         unit, per_share, exceptions = "", "", ()  # points of an index, not the page's money
     shares = _share_scale(heading_all) or (previous.share_scale if previous is not None else "")
@@ -454,7 +453,7 @@ def _table_of(
         shares,
         exceptions,
         counter,
-        measures,
+        stated,
     )
 
 

@@ -241,7 +241,7 @@ def cell_unit(table: Table, row: Row, column: int | None = None) -> str:
         if cell.endswith("%") or re.search(r"%|\bpercent", header, re.I):
             return "%"
         kind = korean_cell_kind(table, row, column)
-        if kind == PERCENT:
+        if kind == PERCENT or (table.stated == ("%",) and kind not in (MONEY, QUANTITY)):
             return "%"
         if kind == MONEY:
             return table.unit
@@ -315,7 +315,8 @@ def korean_cell_kind(table: Table, row: Row, column: int) -> str:
     ("배출권 수량의 변동")."""
     header = table.columns[column].header if column < len(table.columns) else ""
     kind = korean_kind(header)
-    if not kind and TOTAL_HEADER.match(spaced_out(header).strip()) and column > 0:
+    last = spaced_out(header).split()[-1:]  # "2024년 합 계": the words after its period
+    if not kind and last and TOTAL_HEADER.match(last[0]) and column > 0:
         kind = korean_kind(table.columns[column - 1].header)
         kind = kind if kind not in (PERCENT, MONEY) else ""
     if not kind:
