@@ -65,10 +65,11 @@ def korean_kind(text: str, header: bool = True) -> str:
     for pattern, counter in _COUNTED:
         if pattern.search(text):
             return counter
-    if _MONEY.search(text):
-        return MONEY
+    # "배출권 수량의 변동 … 배출부채": a quantity named is one, whatever money the words beside it name
     if _QUANTITY.search(text):
         return QUANTITY
+    if _MONEY.search(text):
+        return MONEY
     if header and _PEOPLE_HEADER.search(text):
         return "명"
     return ""
