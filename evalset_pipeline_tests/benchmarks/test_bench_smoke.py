@@ -240,6 +240,12 @@ def test_realdocs_unit_check_reads_the_unit_line_above_the_figure():
     sheet = "사업비 1,477,009\n호당 평균 95백만원 이하"
     assert _check_unit("1,477,009 원", sheet, 0, 0) == (1, 0)
     assert _check_unit("1,477,009 백만원", sheet, 0, 0) == (1, 1)
+    # a page printing no unit: the money its document's unit lines all name
+    bare = "사업비 584,906"
+    assert _check_unit("584,906 백만원", bare, 0, 0) == (1, 0)
+    assert _check_unit("584,906 백만원", bare, 0, 0, None, {"백만원"}) == (1, 1)
+    assert _check_unit("584,906 원", bare, 0, 0, None, {"백만원"}) == (1, 0)
+    assert _check_unit("584,906 백만원", bare, 0, 0, None, {"백만원", "원"}) == (1, 0)
     # a count under a money line is a count column's: its header says so, not checked here
     assert _check_unit("398 명", "(단위 : 백만원)\n관리직 398 25,255", 0, 0) == (0, 0)
 
