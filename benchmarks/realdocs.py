@@ -235,15 +235,25 @@ def _prints(text: str, number: str) -> bool:
     return re.search(rf"(?<![\d.,]){figure}(?![\d]|[.,]\d)", text) is not None
 
 
-def _check_unit(answer: str, page_text: str, checked: int, ok: int) -> tuple[int, int]:
+def _check_unit(
+    answer: str,
+    page_text: str,
+    checked: int,
+    ok: int,
+    words: list | None = None,
+    document_units: set[str] | None = None,
+) -> tuple[int, int]:
     """Does the answer's unit agree with what the page states? Independent of the table reader:
-    "(USD millions)" needs the page to say millions and dollars; "(USD)" a per-share row."""
+    "(USD millions)" needs the page to say millions and dollars; "(USD)" a per-share row. A
+    Korean answer is read against the unit line nearest above where the page prints its figure
+    (`words`, the layer's word boxes; else the text's line order), or, the page stating none, the
+    money its document's unit lines name (`document_units`): see `_korean_unit_agrees`."""
     import re
 
-    ko = re.search(r"\s((?:조|십억|억|백만|천)?(?:원|달러))$", answer)
-    if ko:  # a Korean answer's unit as printed ("1,234 백만원"): the page must print it
-        return checked + 1, ok + (ko.group(1) in re.sub(r"\s+", "", page_text))
     m = re.search(r"\(([A-Z]{3})(?: (\d+ )?(thousands|millions|billions))?\)$", answer)
+    if not m and re.search(r"[가-힣]", page_text):
+        verdict = _korean_unit_agrees(answer, _lines_of(page_text, words), document_units)
+        return (checked, ok) if verdict is None else (checked + 1, ok + verdict)
     if not m:
         return checked, ok
     text = page_text.casefold()
@@ -253,6 +263,94 @@ def _check_unit(answer: str, page_text: str, checked: int, ok: int) -> tuple[int
         scale.rstrip("s") in text if scale else "per share" in text or "per common share" in text
     )
     return checked + 1, ok + agrees
+
+
+_KO_MONEY = r"(?:조|십억|억|백만|만|천)?(?:원|달러)"
+_KO_UNIT_LINE = r"\(\s*단\s*위\s*[:：]\s*((?:[^()]|\([^()]*\))*?)\s*\)"
+
+
+def _money_stated(texts: list[str]) -> set[str]:
+    """The money units the unit lines of these texts name ("백만원" of "(단위: 백만원, %)")."""
+    import re
+
+    return {
+        u
+        for text in texts
+        for found in re.findall(_KO_UNIT_LINE, text)
+        for part in found.split(",")
+        if re.fullmatch(_KO_MONEY, u := re.sub(r"\([^()]*\)|\s", "", part))
+    }
+
+
+def _lines_of(page_text: str, words: list | None) -> list[list[str]]:
+    """The page's lines top to bottom, each its words left to right."""
+    if not words:
+        return [line.split() for line in page_text.splitlines()]
+    rows: dict[int, list[tuple[float, str]]] = {}
+    for w in words:
+        rows.setdefault(round(float(w[1]) / 3), []).append((float(w[0]), str(w[4])))
+    return [[t for _, t in sorted(rows[y])] for y in sorted(rows)]
+
+
+def _korean_unit_agrees(
+    answer: str, lines: list[list[str]], document_units: set[str] | None = None
+) -> bool | None:
+    """A Korean answer's unit against the page: the unit line ("(단위 : 백만원)", "(단위 : 톤,
+    백만원)") nearest above a place the page prints the figure is its table's. Money ("1,234
+    백만원") must be a unit that line names, and a line naming no money ("(단위 : 사)") makes a
+    money answer wrong; with no line above, the page must print the unit after a figure ("95백만원")
+    or in a unit line, or every unit line of its document name that money and no other. A bare
+    figure under a line naming only counts or measures ("(단위 : 톤(tCO2-eq))") is wrong: it
+    needs that unit. A count ("398 명") agrees where that line names
+    its counter ("사" for "개사"); under a money line it is a count column's, which only the
+    column's header says: not checked. None: nothing the page states can check it."""
+    import re
+
+    m = re.fullmatch(r"\s*(\(?-?[\d,.]+\)?)(%?)\s*(\S*)\s*", answer)
+    if m is None:
+        return None
+    figure, percent, unit = m[1].strip("()"), m[2], m[3]
+    if percent:
+        return None  # a percentage states itself
+    statements: list[tuple[int, list[str]]] = []
+    above: list[list[str] | None] = []
+    for k, line in enumerate(lines):
+        text = " ".join(line)
+        for found in re.findall(_KO_UNIT_LINE, text):
+            units = [re.sub(r"\([^()]*\)", "", u).strip() for u in found.split(",")]
+            statements.append((k, [u for u in units if u]))
+        if any(w.strip("()%") == figure for w in line):
+            above.append(statements[-1][1] if statements else None)
+    if not above:
+        return None
+    said = [u for u in above if u is not None]
+    money = re.fullmatch(_KO_MONEY, unit) is not None
+    if money:
+        if not said:
+            page = "".join("".join(line) for line in lines)
+            printed = re.search(rf"(?:\d|단위[:：]?|\()(?<![조억만천십]){unit}", page) is not None
+            return printed or document_units == {unit}
+        return any(unit in units for units in said)
+    counted = [units for units in said if not any(re.fullmatch(_KO_MONEY, u) for u in units)]
+    if not counted:
+        return None
+    if not unit:
+        return False  # "35,684" under "(단위 : 톤)": the figure needs its unit
+    spoken = {"개사": "사"}.get(unit, unit)
+    return any(unit in units or spoken in units for units in counted) or None
+
+
+def _page_texts(data_dir: Path) -> dict[str, list[str]]:
+    """document sha256 -> its pages' text layer paths ({} without the table)."""
+    import pyarrow.parquet as pq
+
+    path = Path(data_dir) / "artifacts" / "tables" / "page_renders.parquet"
+    if not path.exists():
+        return {}
+    out: dict[str, list[str]] = {}
+    for r in pq.read_table(path, columns=["document_sha256", "text_path"]).to_pylist():
+        out.setdefault(r["document_sha256"], []).append(r["text_path"])
+    return out
 
 
 def _document_contexts(data_dir: Path) -> dict[str, PageContext]:
@@ -330,6 +428,17 @@ def audit(data_dir: Path) -> dict[str, Any]:
     def tables(unit_id: str):
         return read_table_page(layer(unit_id))
 
+    renders = _page_texts(data_dir)
+    stated: dict[str, set[str]] = {}
+
+    def document_units(sha: str) -> set[str]:
+        # the money every unit line of the document names, read from its pages' text layers
+        if sha not in stated:
+            stated[sha] = _money_stated(
+                [str(read_text_layer(root / p).get("text") or "") for p in renders.get(sha, [])]
+            )
+        return stated[sha]
+
     on_page = unit_ok = unit_checked = leaks = distractors = printed = 0
     failures: list[dict] = []
     for item in items:
@@ -345,7 +454,12 @@ def audit(data_dir: Path) -> dict[str, Any]:
             )
             ok = j.answers and _number(j.answer or "") == number
             unit_checked, unit_ok = _check_unit(
-                item["answer"], str(gold.get("text") or ""), unit_checked, unit_ok
+                item["answer"],
+                str(gold.get("text") or ""),
+                unit_checked,
+                unit_ok,
+                gold.get("words"),
+                document_units(units[item["gold_unit_id"]]["document_sha256"]),
             )
         else:
             unqualified = None

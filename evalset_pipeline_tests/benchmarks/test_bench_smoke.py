@@ -224,6 +224,32 @@ def test_realdocs_unit_check_reads_a_korean_answer_unit_as_printed():
     assert _check_unit("20,391 (USD millions)", page, 0, 0) == (1, 0)
 
 
+def test_realdocs_unit_check_reads_the_unit_line_above_the_figure():
+    from benchmarks.realdocs import _check_unit
+
+    # two tables: amounts in 백만원, then companies counted under their own line
+    page = "(단위 : 백만원)\n자산총액 43,291\n(단위 : 사)\n상장 1\n비상장 40"
+    assert _check_unit("43,291 백만원", page, 0, 0) == (1, 1)
+    assert _check_unit("40 백만원", page, 0, 0) == (1, 0)  # counted, not money
+    assert _check_unit("40 개사", page, 0, 0) == (1, 1)
+    assert _check_unit("40", page, 0, 0) == (1, 0)  # the count needs its unit
+    tonnes = "(단위 : 톤(tCO2-eq))\n무상할당 배출권 35,684"
+    assert _check_unit("35,684", tonnes, 0, 0) == (1, 0)
+    assert _check_unit("35,684 톤", tonnes, 0, 0) == (1, 1)
+    # no unit line: the page must print the unit after a figure, not inside "95백만원"
+    sheet = "사업비 1,477,009\n호당 평균 95백만원 이하"
+    assert _check_unit("1,477,009 원", sheet, 0, 0) == (1, 0)
+    assert _check_unit("1,477,009 백만원", sheet, 0, 0) == (1, 1)
+    # a page printing no unit: the money its document's unit lines all name
+    bare = "사업비 584,906"
+    assert _check_unit("584,906 백만원", bare, 0, 0) == (1, 0)
+    assert _check_unit("584,906 백만원", bare, 0, 0, None, {"백만원"}) == (1, 1)
+    assert _check_unit("584,906 원", bare, 0, 0, None, {"백만원"}) == (1, 0)
+    assert _check_unit("584,906 백만원", bare, 0, 0, None, {"백만원", "원"}) == (1, 0)
+    # a count under a money line is a count column's: its header says so, not checked here
+    assert _check_unit("398 명", "(단위 : 백만원)\n관리직 398 25,255", 0, 0) == (0, 0)
+
+
 def test_realdocs_refuses_a_corpus_with_a_sidecar_and_options_need_one_benchmark(tmp_path, capsys):
     from benchmarks.realdocs import _folders
 

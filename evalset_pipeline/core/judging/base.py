@@ -51,6 +51,10 @@ class PageContext:
     # 과제 | 보고서). Sheets of one layout print the same rows for other programs.
     subject: str = ""
     subject_kind: str = ""
+    # the money unit every unit line of the document states ("KRW millions" of a budget sheet's
+    # "(단위 : 백만원)"), "" where they disagree or state none: a table printed without its own
+    # unit line is in it (`metadata.document_facts`, `reader.table_page.dated_page`)
+    unit: str = ""
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -74,6 +78,7 @@ class PageContext:
             **({"basis": self.basis} if self.basis else {}),
             **({"section": self.section} if self.section else {}),
             **({"subject": self.subject} if self.subject else {}),
+            **({"unit": self.unit} if self.unit else {}),
         }
 
 

@@ -40,6 +40,7 @@ from evalset_pipeline.core.metadata.reporting_period import (
     find_form,
     find_reporting_period,
 )
+from evalset_pipeline.core.pagetext.korean import agreed_money_unit
 
 __all__ = ["DocumentFacts", "extract_document_facts", "reconcile", "SCHEMA"]
 
@@ -96,6 +97,7 @@ def extract_document_facts(
         subject=subject.text,
         subject_kind=subject.kind,
         subject_source=subject.source,
+        unit=agreed_money_unit(list(page_texts)),
     )
 
 

@@ -35,6 +35,7 @@ SCHEMA = pa.schema(
         ("subject_source", pa.string()),
         ("conflicts", pa.list_(pa.string())),
         ("flags", pa.list_(pa.string())),
+        ("unit", pa.string()),
     ]
 )
 
@@ -72,6 +73,8 @@ class DocumentFacts:
     # row settles it), and facts read with low confidence; each one sentence
     conflicts: tuple[str, ...] = ()
     flags: tuple[str, ...] = ()
+    # the money unit the document's unit lines agree on ("KRW millions"), "" where they do not
+    unit: str = ""
 
     def to_row(self) -> dict:
         row = asdict(self)
@@ -96,6 +99,7 @@ class DocumentFacts:
             self.aliases,
             subject=self.subject,
             subject_kind=self.subject_kind,
+            unit=self.unit,
         )
 
 

@@ -24,6 +24,11 @@ __all__ = [
     "CURRENCY_WORDS",
     "printed_unit",
     "stated_counter",
+    "stated_units",
+    "measure_units",
+    "money_unit",
+    "agreed_money_unit",
+    "COUNTERS",
     "stated_ranges",
     "stated_instants",
     "month_end",
@@ -135,21 +140,69 @@ def printed_unit(unit: str) -> str:
     return "" if prefix is None else prefix + word
 
 
-# Counters a unit statement names for counts of things ("(단위 : 명)", "(단위: 건)"). "주" is left out:
-# one "(단위 : 주)" table counts shares and shareholders side by side.
-COUNTERS = ("명", "건", "개", "회", "곳", "개소")
-_UNIT_WORDS = re.compile(r"\(\s*단\s*위\s*[:：]\s*([^()]*?)\s*\)")
+# Counters and measures a unit statement names for figures that are not money: counts of people
+# ("(단위 : 명)"), cases, companies ("(단위 : 사)", spoken "개사"), shares ("(단위 : 주)") and tonnes
+# ("(단위 : 톤(tCO2-eq))"). A figure in one is asked "몇 명", "몇 톤" and answered "1,234 명".
+COUNTERS = ("명", "건", "개", "회", "곳", "개소", "개사", "주", "톤")
+_SPOKEN = {"사": "개사"}  # "(단위 : 사)" counts companies; a reader asks "몇 개사"
+# "(단위 : 백만원)", "(단위: 톤, 백만원)", "(단위 : 톤(tCO2-eq))": one level of parentheses inside
+_STATED_UNITS = re.compile(r"\(\s*단\s*위\s*[:：]\s*((?:[^()]|\([^()]*\))*?)\s*\)")
+
+
+def _unit_word(part: str) -> str:
+    """A stated unit without its note ("톤" of "톤(tCO2-eq)"), as a reader says it."""
+    word = re.sub(r"\([^()]*\)", "", part).strip()
+    return _SPOKEN.get(word, word)
+
+
+def stated_units(text: str) -> list[tuple[str, ...]]:
+    """The units of every unit statement in the text, in order: [("톤", "백만원")] of "(단위: 톤,
+    백만원)"."""
+    return [
+        tuple(w for part in m.split(",") if (w := _unit_word(part)))
+        for m in _STATED_UNITS.findall(text)
+    ]
+
+
+def money_unit(word: str) -> str:
+    """The unit a Korean money word names ("KRW millions" of "백만원", "KRW" of "원"); "" for
+    anything else ("명", "%", "톤")."""
+    m = re.fullmatch(r"(조|십억|억|백만|만|천|)\s*(원|달러)", word.strip())
+    if m is None:
+        return ""
+    return " ".join(p for p in (CURRENCY_WORDS[m[2]], SCALE_WORDS[m[1]]) if p)
+
+
+def measure_units(units: tuple[str, ...]) -> tuple[str, ...]:
+    """The units of a statement that are neither money nor a percentage ("톤" of ("톤",
+    "백만원"), "주" of ("주", "%")): what the figures that are not amounts are counted in."""
+    return tuple(w for w in units if w != "%" and not money_unit(w) and len(w) <= 4)
 
 
 def stated_counter(text: str) -> str:
-    """The counter a table's one unit statement names ("명" of "(단위 : 명)"); "" when it names
-    money, a measure (톤), several units ("(단위 : 명, 백만원)") or none, or when the text states
-    more than one unit: a count is asked "몇 명" only where every figure is one."""
-    found = _UNIT_WORDS.findall(text)
-    if len(set(found)) != 1:
+    """The unit a table's one unit statement names for figures that are not money ("명" of "(단위 :
+    명)", "톤" of "(단위 : 톤(tCO2-eq))", "천톤"); "" when it names money, a percentage, several
+    units ("(단위 : 명, 백만원)") or none, or when the text states more than one unit: a figure is
+    counted so only where every figure is. Only a `COUNTERS` word is asked "몇 명"."""
+    found = set(stated_units(text))
+    if len(found) != 1:
         return ""
-    word = found[0].strip()
-    return word if word in COUNTERS else ""
+    [units] = found
+    return units[0] if len(units) == 1 and measure_units(units) else ""
+
+
+def agreed_money_unit(texts: list[str]) -> str:
+    """The money unit every unit statement of a document names ("KRW millions" where each says
+    "(단위 : 백만원)" or "(단위: 백만원, %)"); "" where they name several or none. A table the
+    document prints without its own statement is in it."""
+    units = {
+        money
+        for text in texts
+        for units in stated_units(text)
+        for w in units
+        if (money := money_unit(w))
+    }
+    return units.pop() if len(units) == 1 else ""
 
 
 def stated_instants(text: str) -> list[date]:

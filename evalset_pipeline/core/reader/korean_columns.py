@@ -152,8 +152,9 @@ def korean_column(header: str, heading: str) -> KoreanPeriod | None:
 
 
 def _month_column(header: str) -> KoreanPeriod | None:
-    """A month-end or a run of months ("2022년 12월말", "2022년 1월~12월"); None for other headers, and for a header naming two
-    years (two columns' headers run together in the text layer: neither is this column's)."""
+    """A month-end or a run of months ("2022년 12월말", "2022년 1월~12월"); None for other
+    headers, and for a header naming two years (two columns' headers run together in the text
+    layer: neither is this column's)."""
     if len(_YEAR_WORD.findall(header)) != 1:
         return None
     m = _MONTH_END.search(header)

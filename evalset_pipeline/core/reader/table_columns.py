@@ -161,7 +161,7 @@ def _header_texts(
         for k, cell in enumerate(line.cells):
             unit_note = (
                 re.fullmatch(r"\s*\([^()]*\)\s*", cell.text) and _scale_of(cell.text) is not None
-            )
+            ) or bool(_KOREAN_UNIT_NOTE.fullmatch(cell.text))
             # "구분 | 당분기 | 전분기" centred over right-aligned figures: "당분기" stands left of its
             # column's figures, yet after the labels' header it names a period: a column's header.
             period_after_labels = k > 0 and relative_header(cell.text) is not None
@@ -184,6 +184,15 @@ _SPAN_TEXT = re.compile(
 )
 
 
+# "(단위 : 사)", "(단위 : 톤(tCO2-eq))": a unit line, whatever unit it names, heads no column
+_KOREAN_UNIT_NOTE = re.compile(r"\s*\(\s*단\s*위\s*[:：].*\)\s*")
+
+
+# A Korean header that names a percentage ("소유지분율(%)") centred over its sub-columns ("지배기업
+# 소유 | 종속기업 소유 | 비지배 지분") heads each of them: every one holds a percentage.
+_KOREAN_PERCENT = re.compile(r"[가-힣]+[율률]\s*\(%\)")
+
+
 def _assign_line(
     cells: list[_Cell], cols: list[tuple[float, float]], em: float
 ) -> list[tuple[int, str]]:
@@ -196,7 +205,7 @@ def _assign_line(
     for cell, hits in zip(cells, direct, strict=False):
         own = sorted({i for i, _ in hits})
         whole = len({t for _, t in hits}) == 1 and own == list(range(own[0], own[-1] + 1))
-        if own and whole and _SPAN_TEXT.search(cell.text):
+        if own and whole and (_SPAN_TEXT.search(cell.text) or _KOREAN_PERCENT.search(cell.text)):
             # "Three months ended June 30," over four sub-columns touches only the middle two.
             widened.append((cell, _widen(cell, own[0], own[-1], cols, taken, em)))
         else:

@@ -35,12 +35,12 @@ from evalset_pipeline.core.reader.table_page import (
     _TOTAL,
     ROW_WITHOUT_PERIOD,
     TablePage,
-    _answer,
+    cell_answer,
     column_measure,
     dated_page,
 )
 from evalset_pipeline.core.reader.table_question import TableQuestion
-from evalset_pipeline.core.reader.table_reader import Column, Row, Table, cell_unit
+from evalset_pipeline.core.reader.table_reader import Column, Row, Table
 
 
 def _fiscal_year_end(context: PageContext | None) -> tuple[int, int]:
@@ -332,7 +332,7 @@ def _judge_as_asked(
             i = fitting[0]
             return Judgment(
                 True,
-                _answer(row.cells[i] or "", cell_unit(table, row, i), q.language, table.counter),
+                cell_answer(table, row, i, q.language),
                 f"row {row.label!r}, column {table.columns[i].header!r}: {row.cells[i]}",
             )
     if several:
@@ -384,7 +384,7 @@ def _prints_as_asked(
                 if not cell or row.values[i] is None or not _column_fits(q, col, year_end):
                     continue
                 if (same or is_specific(cell)) and answers_agree(
-                    _answer(cell, cell_unit(table, row, i), q.language, table.counter),
+                    cell_answer(table, row, i, q.language),
                     reference,
                 ):
                     return f"row {row.label!r}, column {col.header!r}: {cell}"

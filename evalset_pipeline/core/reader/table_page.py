@@ -13,12 +13,15 @@ from evalset_pipeline.core.judging.base import PageContext
 from evalset_pipeline.core.pagetext.dates import MONTH_NAMES, MONTH_WORD
 from evalset_pipeline.core.pagetext.fiscal import FiscalCalendar
 from evalset_pipeline.core.pagetext.korean import date_relative, printed_unit
+from evalset_pipeline.core.pagetext.text import has_hangul
 from evalset_pipeline.core.reader.korean_prose import read_korean_prose_tables
 from evalset_pipeline.core.reader.korean_questions import korean_period_phrase
 from evalset_pipeline.core.reader.prose_reader import read_prose_tables
 from evalset_pipeline.core.reader.table_captions import column_kind
 from evalset_pipeline.core.reader.table_reader import Column, Table, read_tables
+from evalset_pipeline.core.reader.table_records import Row
 from evalset_pipeline.core.reader.table_reshape import reshape_tables
+from evalset_pipeline.core.reader.table_units import cell_counter, cell_unit
 
 ROW_WITHOUT_PERIOD = (
     "is on the page but not for the asked period"  # the judge's reason a labeller reads
@@ -91,7 +94,9 @@ def dated_page(page: TablePage, context: PageContext | None) -> TablePage:
     filing's own period, and its quarters named without a date ("1Q21", "Q4 2020") by the
     filer's fiscal calendar (the filing's own quarter ends on the filing's own date, so a
     52/53-week quarter keeps its day); without the document's period they stay undated (never
-    asked)."""
+    asked). A Korean table printed without a unit line is in the unit its document's unit lines
+    agree on (`PageContext.unit`)."""
+    page = _in_document_unit(page, context)
     if not any(
         c.relative is not None or c.quarter is not None for t in page.tables for c in t.columns
     ):
@@ -143,6 +148,30 @@ def _rolls_forward(table: Table) -> bool:
     return any(_OPENING_BALANCE.match(re.sub(r"\s+", "", name)) for name in names)
 
 
+def _in_document_unit(page: TablePage, context: PageContext | None) -> TablePage:
+    """The page with its Korean tables that state no unit of their own, nor take one from the
+    page, in the document's unit (a budget sheet's later page prints its table without the
+    "(단위 : 백만원)" its other pages state); counts and percentages keep theirs (`cell_unit`)."""
+    if context is None or not context.unit:
+        return page
+    bare = [
+        not t.unit
+        and not t.counter
+        and not t.stated
+        and has_hangul(" ".join([t.title, *(r.label for r in t.rows[:3])]))
+        for t in page.tables
+    ]
+    if not any(bare):
+        return page
+    return replace(
+        page,
+        tables=tuple(
+            replace(t, unit=context.unit) if b else t
+            for t, b in zip(page.tables, bare, strict=True)
+        ),
+    )
+
+
 def _answer(cell: str, unit: str, language: str = "en", counter: str = "") -> str:
     """A cell as printed with its unit: "1,234 (USD millions)", "12.5%", "2,663.9" (a count); in
     Korean the unit as the page prints it: "1,234 백만원", "56 억원"."""
@@ -154,6 +183,13 @@ def _answer(cell: str, unit: str, language: str = "en", counter: str = "") -> st
     if printed and not cell.endswith("%"):
         return f"{cell} {printed}"
     return cell if not unit or cell.endswith("%") else f"{cell} ({unit})"
+
+
+def cell_answer(table: Table, row: Row, column: int, language: str = "en") -> str:
+    """A cell's answer as `_answer` prints it, in its own unit: a Korean count in the counter its
+    column or unit line names ("398 명" of a "직원수" column under "(단위 : 백만원)")."""
+    counter = cell_counter(table, row, column) if language == "ko" else ""
+    return _answer(row.cells[column] or "", cell_unit(table, row, column), language, counter)
 
 
 _PERIOD_WORDS = re.compile(

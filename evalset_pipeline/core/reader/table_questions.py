@@ -29,6 +29,7 @@ from evalset_pipeline.core.hashing import sha256_text
 from evalset_pipeline.core.judging.base import PageContext, WrittenQuestion
 from evalset_pipeline.core.pagetext.dates import MONTH_DAY_YEAR, MONTH_NAMES, find_dates, plain
 from evalset_pipeline.core.pagetext.fiscal import effective_year
+from evalset_pipeline.core.pagetext.korean import COUNTERS
 from evalset_pipeline.core.pagetext.subjects import names_subject
 from evalset_pipeline.core.pagetext.text import has_hangul, is_hangul_syllable
 from evalset_pipeline.core.reader.korean_columns import korean_header_measure
@@ -78,8 +79,8 @@ from evalset_pipeline.core.reader.table_page import (
     MAX_MEASURE_WORDS,
     ROW_WITHOUT_PERIOD,
     TablePage,
-    _answer,
     _period_phrase,
+    cell_answer,
     column_measure,
     dated_page,
     has_dated_table,
@@ -87,6 +88,7 @@ from evalset_pipeline.core.reader.table_page import (
 )
 from evalset_pipeline.core.reader.table_question import TableQuestion
 from evalset_pipeline.core.reader.table_reader import Column, Row, Table, cell_unit, names_per_share
+from evalset_pipeline.core.reader.table_units import cell_counter
 
 __all__ = [
     "TablePage",
@@ -628,9 +630,13 @@ def write_table_question(
             # resolution" of an EPS bridge) would be asked as if it were an amount.
             continue
         column = _COLUMN_PHRASE.match(phrase)
-        # a count of a table whose unit line names its counter ("(단위 : 명)") is asked "몇 명"
+        # a count in the counter its column or unit line names ("직원수", "(단위 : 명)") is asked
+        # "몇 명"; a figure with a sign or decimals is asked "얼마" and answered with its counter
+        counted = cell_counter(table, row, col) if language == "ko" else ""
         counter = (
-            table.counter if not unit and re.fullmatch(r"[\d,]+", row.cells[col] or "") else ""
+            counted
+            if counted in COUNTERS and not unit and re.fullmatch(r"[\d,]+", row.cells[col] or "")
+            else ""
         )
         question = (
             _korean_asked(label, phrase, column, counter, context)
@@ -641,7 +647,7 @@ def write_table_question(
         )
         if language == "en" and has_hangul(question):
             continue  # a Korean row asked in English tests translation, not retrieval
-        answer = _answer(row.cells[col] or "", unit, language, table.counter)
+        answer = cell_answer(table, row, col, language)
         # Read back as the judge will: a question whose words fit another cell of the page better
         # (a "% of revenue" column of the same year, a closer label) is not asked.
         parsed = parse_table_question(question)

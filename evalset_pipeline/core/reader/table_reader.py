@@ -29,7 +29,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from evalset_pipeline.core.pagetext.dates import MONTH_DAY_YEAR, find_dates, plain
-from evalset_pipeline.core.pagetext.korean import heading_subject, stated_counter
+from evalset_pipeline.core.pagetext.korean import (
+    heading_subject,
+    stated_counter,
+    stated_units,
+)
 from evalset_pipeline.core.pagetext.text import clean_text, has_hangul
 from evalset_pipeline.core.reader.table_bands import merge_banded_labels
 from evalset_pipeline.core.reader.table_captions import (
@@ -425,9 +429,14 @@ def _table_of(
     if valued == 0 or (valued == 1 and len(cols) == 1 and not headers):
         return None  # a running footer with its page number ("Annual Report on Form 10-K  54")
     unit, per_share, exceptions = _units(heading_all, page_text)
-    if not unit and previous is not None and not headers:
+    counter = "" if unit else stated_counter(heading_all)
+    own = stated_units(heading_all)
+    stated = own[-1] if own else ()
+    if previous is not None and not headers and not own and (not unit or previous.stated):
+        # A table continued under an interrupting line keeps the units it had above; a Korean
+        # one counted under its own line ("(단위 : 사)") keeps its counter, not the page's money.
         unit, per_share = previous.unit, previous.per_share_unit
-        exceptions = previous.exceptions
+        exceptions, counter, stated = previous.exceptions, previous.counter, previous.stated
     if is_base_index(rows, heading_all):
         unit, per_share, exceptions = "", "", ()  # points of an index, not the page's money
     shares = _share_scale(heading_all) or (previous.share_scale if previous is not None else "")
@@ -443,7 +452,8 @@ def _table_of(
         subject,
         shares,
         exceptions,
-        "" if unit else stated_counter(heading_all),
+        counter,
+        stated,
     )
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass
 
+from evalset_pipeline.core.pagetext.korean import measure_units
+
 
 @dataclass(frozen=True)
 class Column:
@@ -52,6 +54,15 @@ class Table:
     # The rows the heading exempts from its scale, as it names them: ("per share data", "revenue
     # per membership") of "(in thousands, except per share data and revenue per membership)".
     exceptions: tuple[str, ...] = ()
-    # The counter a Korean table's unit line names for its counts ("명" of "(단위 : 명)"): asked
-    # "몇 명", answered "1,234 명"; "" for money, measures and mixed units.
+    # The counter a Korean table's unit line names for its counts ("명" of "(단위 : 명)", "톤" of
+    # "(단위 : 톤(tCO2-eq))"): asked "몇 명", answered "1,234 명"; "" for money and mixed units.
     counter: str = ""
+    # The units a Korean table's own unit line states ("톤", "백만원" of "(단위 : 톤, 백만원)"), ()
+    # without one: such a table is in its document's unit (`table_page.dated_page`).
+    stated: tuple[str, ...] = ()
+
+    @property
+    def measures(self) -> tuple[str, ...]:
+        """The units the unit line names beside money or percentages ("톤" of "(단위 : 톤,
+        백만원)"): the unit of the figures a column or the title says are quantities ("수량")."""
+        return measure_units(self.stated)

@@ -8,7 +8,15 @@ from __future__ import annotations
 
 import re
 
-from evalset_pipeline.core.pagetext.korean import SCALE_WORDS
+from evalset_pipeline.core.pagetext.korean import SCALE_WORDS, stated_units
+from evalset_pipeline.core.reader.korean_units import (
+    MONEY,
+    PERCENT,
+    QUANTITY,
+    TOTAL_HEADER,
+    korean_kind,
+    spaced_out,
+)
 from evalset_pipeline.core.reader.row_labels import FUNCTION_WORDS, norm_words
 from evalset_pipeline.core.reader.table_cells import _DASH
 from evalset_pipeline.core.reader.table_records import Row, Table
@@ -42,8 +50,10 @@ _SCALE_RE = re.compile(
 )
 
 
+# "(단위 : 백만원)", and the money of "(단위 : 톤, 백만원)" after the units it lists first
 _KO_UNIT = re.compile(
-    r"단위\s*[:：]?\s*(?:KRW|USD|US\$|\$|₩)?\s*(조|십억|억|백만|천|)\s*(원|달러|USD|KRW)"
+    r"단위\s*[:：]?\s*(?:[^\d(),:]{1,10}(?:\([^()]*\))?\s*,\s*)*"
+    r"(?:KRW|USD|US\$|\$|₩)?\s*(조|십억|억|백만|천|)\s*(원|달러|USD|KRW)"
 )
 
 
@@ -93,7 +103,11 @@ def _unit_phrase(text: str) -> str:
 
 def _units(heading: str, page: str) -> tuple[str, str, tuple[str, ...]]:
     """(unit, per-share unit, the rows exempted from the scale) from the table's heading, else
-    from the whole page."""
+    from the whole page. A Korean heading's own unit line that names no money ("(단위 : 사)",
+    "(단위 : 톤(tCO2-eq))") leaves the table without one: the page's other lines are other tables'."""
+    own = stated_units(heading)
+    if own and not any(_KO_UNIT.search(f"단위: {w}") for w in own[-1]):
+        return "", "", ()
     phrase = _unit_phrase(heading) or _unit_phrase(page)
     scale = _scale_of(phrase) if phrase else None
     currency = _currency_of(phrase) if phrase else None
@@ -145,8 +159,8 @@ def _page_currency(page: str) -> str | None:
     best = max(counts, key=lambda c: counts[c])
     if counts[best]:
         return best
-    if re.search(r"백만원|억원|천원|\(원\)", page):
-        return "KRW"
+    # A Korean page's "95백만원" in prose names no table's unit: a table without a unit line takes
+    # its document's (`table_page.dated_page`), or none.
     return None
 
 
@@ -226,6 +240,15 @@ def cell_unit(table: Table, row: Row, column: int | None = None) -> str:
         header = table.columns[column].header if column < len(table.columns) else ""
         if cell.endswith("%") or re.search(r"%|\bpercent", header, re.I):
             return "%"
+        kind = korean_cell_kind(table, row, column)
+        if kind == PERCENT or (table.stated == ("%",) and kind not in (MONEY, QUANTITY)):
+            return "%"
+        if kind == MONEY:
+            return table.unit
+        if kind or (table.measures and table.unit):
+            # counted or measured ("직원수", "수량"), or under "(단위 : 톤, 백만원)" with nothing
+            # to say which: never the money unit
+            return ""
         if re.search(r"\bshares\b", header, re.I) and not re.search(
             r"per\s+share|price|value|\$|amount", header, re.I
         ):
@@ -283,6 +306,44 @@ def cell_unit(table: Table, row: Row, column: int | None = None) -> str:
     ):
         return "%"
     return table.unit
+
+
+def korean_cell_kind(table: Table, row: Row, column: int) -> str:
+    """What a Korean table's cell is (`korean_units.korean_kind`) by its column's header, else its
+    row's label or section; a total column ("합계") counts what the column left of it counts; under
+    a unit line naming money and a measure ("(단위 : 톤, 백만원)"), the table's title says which
+    ("배출권 수량의 변동")."""
+    header = table.columns[column].header if column < len(table.columns) else ""
+    kind = korean_kind(header)
+    last = spaced_out(header).split()[-1:]  # "2024년 합 계": the words after its period
+    if not kind and last and TOTAL_HEADER.match(last[0]) and column > 0:
+        kind = korean_kind(table.columns[column - 1].header)
+        kind = kind if kind not in (PERCENT, MONEY) else ""
+    if not kind:
+        kind = korean_kind(row.label, header=False) or korean_kind(row.parent, header=False)
+    if not kind and table.measures and table.unit:
+        title = korean_kind(f"{table.title} {table.subject}", header=False)
+        kind = title if title in (MONEY, QUANTITY) else ""
+    return kind
+
+
+def cell_counter(table: Table, row: Row, column: int) -> str:
+    """The counter a Korean cell is counted in ("명" of a "직원수" column, "톤" of a "수량" column
+    under "(단위 : 톤, 백만원)", the unit line's own "명"); "" for money, percentages and figures
+    nothing counts."""
+    kind = korean_cell_kind(table, row, column)
+    if kind in (PERCENT, MONEY):
+        return ""
+    if kind == QUANTITY:
+        return table.measures[0] if len(table.measures) == 1 else table.counter
+    if kind:
+        return kind
+    if cell_unit(table, row, column):
+        return ""
+    if table.counter:
+        return table.counter
+    # "(단위 : 주, %)": a figure not printed as a percentage is in the one counter
+    return table.measures[0] if len(table.measures) == 1 and not table.unit else ""
 
 
 _NUMERATOR = re.compile(r"^\s*numerator\b", re.I)

@@ -283,6 +283,8 @@ def test_a_count_is_asked_how_many_with_its_counter(tmp_path):
 
 
 def test_a_mixed_unit_line_names_no_counter(tmp_path):
+    # "(단위 : 명, 백만원)": no counter for the whole table; the row that names people ("참여 인원")
+    # is counted in 명, the amount row is in 백만원
     lines = [
         [("l", 50, "<표 2> 연도별 참여 현황")],
         [("l", 480, "(단위 : 명, 백만원)")],
@@ -290,9 +292,12 @@ def test_a_mixed_unit_line_names_no_counter(tmp_path):
         row("참여 인원", "", "12,340", "15,210", "16,450"),
         row("지원 금액", "", "8,120", "9,030", "9,870"),
     ]
-    [table] = read_table_page(draw_layer(lines, tmp_path, "mixed.pdf")).tables
-    assert table.counter == ""
-    written = write_table_question(
-        read_table_page(draw_layer(lines, tmp_path, "mixed2.pdf")), None, "ko"
-    )
-    assert written is None or "몇" not in written.question
+    page = read_table_page(draw_layer(lines, tmp_path, "mixed.pdf"))
+    [table] = page.tables
+    assert table.counter == "" and table.measures == ("명",)
+    written = write_table_question(page, None, "ko")
+    assert written is not None
+    assert written.question == "2024년 참여 인원은 몇 명이었습니까?"
+    assert written.answer == "16,450 명"
+    q = parse_table_question("2023년 지원 금액은 얼마였습니까?")
+    assert q is not None and judge_table_question(q, page).answer == "9,030 백만원"

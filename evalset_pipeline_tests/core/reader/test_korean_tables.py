@@ -336,7 +336,7 @@ def test_korean_prose_states_figures_for_a_named_period():
     )
     page = TablePage(text, tuple(tables))
     q = parse_table_question("2023년 12월 31일 현재 임직원 수는 얼마였습니까?")
-    assert q is not None and judge_table_question(q, page).answer == "3,210"
+    assert q is not None and judge_table_question(q, page).answer == "3,210 명"  # people, counted
 
 
 def test_korean_report_bullets_and_two_digit_years():
