@@ -37,10 +37,17 @@ INVISIBLE = re.compile("[\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\ufeff]")
 _SPACE = re.compile(r"\s+")
 
 
+# Korean pages print the list dot between nouns as the compatibility letter "ㆍ" (U+318D), which
+# NFKC turns into a conjoining vowel (U+119E) that no reader types: both are the middle dot.
+_ARAEA = str.maketrans({"\u318d": "\u00b7", "\u119e": "\u00b7"})
+
+
 def clean_text(text: str, *, casefold: bool = False) -> str:
     """Text as a reader compares it: NFKC (full-width forms, ligatures), invisible characters
-    dropped, each run of whitespace one space, stripped; casefolded when asked."""
-    out = _SPACE.sub(" ", INVISIBLE.sub("", unicodedata.normalize("NFKC", text))).strip()
+    dropped, each run of whitespace one space, stripped, the Korean list dot "ㆍ" as "·";
+    casefolded when asked."""
+    out = unicodedata.normalize("NFKC", text).translate(_ARAEA)
+    out = _SPACE.sub(" ", INVISIBLE.sub("", out)).strip()
     return out.casefold() if casefold else out
 
 

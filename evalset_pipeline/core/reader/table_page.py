@@ -119,8 +119,13 @@ def dated_page(page: TablePage, context: PageContext | None) -> TablePage:
         if col.relative is None:
             return col
         months = col.months
-        if to_date and months == 3 and not _THREE_MONTHS.search(col.header):
-            months = 0  # a roll-forward's "당분기" runs from the year's opening balance
+        if months == 3 and not _THREE_MONTHS.search(col.header):
+            if to_date:
+                months = 0  # a roll-forward's "당분기" runs from the year's opening balance
+            elif _months_to_date(context.period) > 3:
+                # a later quarter's bare "당분기" is the quarter in one note and the year to date
+                # in another (a cash-flow note's): a span the page does not say is never asked
+                return col
         found = date_relative(months, col.relative, context.period, context.period_end)
         if found is None:
             return col
@@ -140,6 +145,14 @@ def dated_page(page: TablePage, context: PageContext | None) -> TablePage:
 # the year-end balance the "전기" column closes on), unless the header says "3개월".
 _OPENING_BALANCE = re.compile(r"^기초(?:잔액|금액|장부금액)?$")
 _THREE_MONTHS = re.compile(r"3\s*개월")
+
+
+def _months_to_date(period: str) -> int:
+    """How many months a filing's period runs in its year: "2024-Q3" 9, "2024-H1" 6, else 3."""
+    quarter = re.fullmatch(r"\d{4}-Q([1-4])", period)
+    if quarter:
+        return 3 * int(quarter[1])
+    return 6 if re.fullmatch(r"\d{4}-H1", period) else 3
 
 
 def _rolls_forward(table: Table) -> bool:

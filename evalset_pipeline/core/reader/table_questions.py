@@ -492,6 +492,15 @@ def _korean_row(t: Table, r: Row, i: int, phrase: str) -> tuple[Table, Row, str,
     measure = column["measure"] if column else ""
     if measure and is_movement(measure) and not names_account(label):
         return None  # "호반의 기초": a balance of a company's, of what the page leaves unsaid
+    if measure and not r.parent and any(is_movement(c.header) for c in t.columns):
+        # Columns "기초 | 증가 | 기말" of rows that are accounts: what moves is the account itself
+        # or something held against it (its allowance, its accumulated depreciation), which only
+        # the table's heading says ("대손충당금 중 매출채권의 기말"); a table continued without its
+        # heading says neither.
+        if not t.subject:
+            return None
+        if norm_words(t.subject) not in norm_words(label):
+            return t, replace(r, parent=t.subject), phrase, ""
     if is_movement(label):
         if measure:
             return t, r, period, f"{measure}{MOVEMENT_JOINER}{label}"

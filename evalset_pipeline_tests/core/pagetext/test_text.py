@@ -21,6 +21,9 @@ def test_clean_text_is_what_a_reader_sees():
     assert clean_text("  Net\u00a0 sales\u200b\n(ｕｓ$) ") == "Net sales (us$)"
     assert clean_text("Soft\u00adware", casefold=True) == "software"
     assert clean_text("ACME Group", casefold=True) == clean_text("acme  group", casefold=True)
+    # the Korean list dot "ㆍ" (which NFKC makes a conjoining vowel) reads as the middle dot
+    assert clean_text("종속기업\u318d관계기업") == "종속기업·관계기업"
+    assert clean_text("종속기업\u119e관계기업") == clean_text("종속기업\u318d관계기업")
 
 
 def test_figure_text_keeps_lines_and_reads_the_unicode_minus():

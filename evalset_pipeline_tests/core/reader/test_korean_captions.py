@@ -108,9 +108,13 @@ def test_period_headers_centred_left_of_right_aligned_figures_head_their_columns
         ("당분기", 3, 0),
         ("전분기", 3, 1),
     ]
-    q = parse_table_question("2023년 9월 30일로 종료되는 3개월간 공사원가는 얼마였습니까?")
+    first = PageContext("한빛전자", "quarterly-report", "2024-Q1", "2024-03-31")
+    q = parse_table_question("2023년 3월 31일로 종료되는 3개월간 공사원가는 얼마였습니까?")
     assert q is not None
-    assert judge_table_question(q, page, QUARTERLY).answer == "56,856 백만원"
+    assert judge_table_question(q, page, first).answer == "56,856 백만원"
+    # in a third quarter's report a bare "전분기" may be three months or nine: never read as three
+    q = parse_table_question("2023년 9월 30일로 종료되는 3개월간 공사원가는 얼마였습니까?")
+    assert q is not None and not judge_table_question(q, page, QUARTERLY).answers
 
 
 def test_a_roll_forwards_quarter_column_runs_from_the_years_opening_balance(tmp_path):
@@ -246,10 +250,13 @@ def test_header_rows_below_the_unit_line_are_no_subject(tmp_path):
     ]
     page = read_table_page(draw_layer(lines, tmp_path, "rel.pdf"))
     assert all("관계" not in t.subject and "상대방" not in t.subject for t in page.tables)
-    written = write_table_question(page, QUARTERLY, "ko")
+    first = PageContext("한빛전자", "quarterly-report", "2025-Q1", "2025-03-31")
+    written = write_table_question(page, first, "ko")
     assert written is not None
-    assert written.question.startswith("2024년 9월 30일로 종료되는 3개월간 ")
+    assert written.question.startswith("2025년 3월 31일로 종료되는 3개월간 ")
     assert "관계" not in written.question and "상대방" not in written.question
+    # A third quarter's bare "<당분기>" is three months in one note and nine in another: not asked
+    assert write_table_question(page, QUARTERLY, "ko") is None
 
 
 def test_a_korean_row_is_never_asked_in_english(tmp_path):

@@ -157,3 +157,32 @@ def test_a_bracketed_section_row_is_asked_without_its_brackets(tmp_path):
     assert judge_table_question(q, page, ANNUAL).answer == "1,030,300 백만원"
     written = write_table_question(page, ANNUAL, "ko")
     assert written is not None and "[" not in written.question
+
+
+def _allowance(heading: list[list[Item]]) -> list[list[Item]]:
+    return [
+        *heading,
+        [("l", 50, "<당기>")],
+        [("l", 480, "(단위:백만원)")],
+        [("l", 50, "구분")] + centred("기초", "손상차손", "제각 등", "기말"),
+        row("매출채권", "34,665", "1,225", "(4)", "35,886"),
+        row("단기대여금", "299,211", "(55)", "-", "299,156"),
+    ]
+
+
+def test_an_accounts_movement_columns_are_asked_under_what_moves(tmp_path):
+    # "기초 | … | 기말" of accounts: the table is their allowance, which only its heading says
+    heading = [[("l", 50, "2.3. 대손충당금의 변동내용은 다음과 같습니다.")]]
+    page = read_table_page(draw_layer(_allowance(heading), tmp_path, "allowance.pdf"))
+    written = write_table_question(page, ANNUAL, "ko")
+    assert written is not None
+    assert "대손충당금 중 " in written.question, written.question
+    q = parse_table_question("2023년 12월 31일로 종료되는 회계연도 대손충당금 중 매출채권의 기말은 얼마였습니까?")
+    assert q is not None
+    assert judge_table_question(q, page, ANNUAL).answer == "35,886 백만원"
+
+
+def test_an_accounts_movement_columns_without_a_heading_are_not_asked(tmp_path):
+    # continued from the page before: "매출채권의 기말" would be the receivable's own balance
+    page = read_table_page(draw_layer(_allowance([]), tmp_path, "continued.pdf"))
+    assert write_table_question(page, ANNUAL, "ko") is None
