@@ -338,7 +338,13 @@ _STATEMENT = re.compile(
 )
 _COMPANY = re.compile(r"주식회사|㈜|\(주\)|종속기업|및\s*그\s*종속")
 # "재고자산의 내역은 다음과 같습니다": the subject is the noun before "의 내역".
-_OF_DETAILS = re.compile(r"(\S+)의\s*(?:내역|구성|변동|현황|명세|내용|세부)")
+# A noun phrase may run to two words ("배출권 수량의 변동"); the word before is no part of it when
+# it is a time or function word ("당기 중", "현재") or ends in a particle ("…에서", "…는").
+_OF_DETAILS = re.compile(r"((?:[^\s,]+\s)?\S+)의\s*(?:내역|구성|변동|현황|명세|내용|세부)")
+_NOT_OF_PHRASE = re.compile(
+    r"^(?:중|및|등|현재|당기|전기|당분기|전분기|당반기|전반기|기간|동안|다음|아래|상기|위)$|"
+    r"(?:은|는|을|를|에|에서|으로|와|과|도|의)$"
+)
 # "리스부채는 기타금융부채로 분류되어 있으며, 그 변동내역은 다음과 같습니다": the sentence's topic
 # is what the table's rows move.
 _TOPIC_DETAILS = re.compile(
@@ -367,8 +373,9 @@ def heading_subject(text: str) -> str:
     if _BULLET.match(t) or re.search(r"[:：]\s*\S", t):
         return ""  # "- 사업기간 : ’05~계속": a bullet or a "label : value" line states a fact
     m = _OF_DETAILS.search(t) or _TOPIC_DETAILS.match(t)
-    if m and not _FILER_TOPIC.match(m.group(1)):
-        t = m.group(1)
+    if m and not _FILER_TOPIC.match(m.group(1).split()[-1]):
+        words = m.group(1).split()
+        t = " ".join(words[1:] if len(words) > 1 and _NOT_OF_PHRASE.search(words[0]) else words)
     elif re.search(r"(?:니다|다)\s*[.:]?$", t):
         return ""  # a sentence that is not "X의 내역은 …"
     t = _TRAILING.sub("", t)

@@ -177,7 +177,9 @@ def test_an_accounts_movement_columns_are_asked_under_what_moves(tmp_path):
     written = write_table_question(page, ANNUAL, "ko")
     assert written is not None
     assert "대손충당금 중 " in written.question, written.question
-    q = parse_table_question("2023년 12월 31일로 종료되는 회계연도 대손충당금 중 매출채권의 기말은 얼마였습니까?")
+    q = parse_table_question(
+        "2023년 12월 31일로 종료되는 회계연도 대손충당금 중 매출채권의 기말은 얼마였습니까?"
+    )
     assert q is not None
     assert judge_table_question(q, page, ANNUAL).answer == "35,886 백만원"
 
