@@ -294,6 +294,7 @@ def test_the_offline_backend_writes_judges_labels_and_qualifies_a_korean_filing(
         # a noun phrase of two words, without the time or possessive word before it
         ("34.2 당기 중 배출권 수량의 변동은 다음과 같습니다.", "배출권 수량"),
         ("당사의 유형자산의 변동내역은 다음과 같습니다.", "유형자산"),
+        ("1) 생산설비의 현황 <당분기말> (단위:백만원)", "생산설비"),
         ("연결 손익계산서", ""),  # a statement, not a section of one
         ("한빛전자 주식회사와 그 종속기업", ""),
         ("제 55 기 2023.01.01 부터 2023.12.31 까지", ""),
