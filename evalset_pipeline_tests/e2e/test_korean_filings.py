@@ -34,8 +34,8 @@ def _filer_and_year(document_path: str) -> tuple[Filer, int]:
 
 def _truth(filer: Filer, label: str, asked: date) -> str:
     """The filer's figure for a row at the asked year, from the generator, as answered."""
-    if label == "임직원 수":  # the prose page's sentence: people, no money unit
-        return f"{filer.employees(asked.year):,}"
+    if label == "임직원 수":  # the prose page's sentence: people, counted in 명 as it says
+        return f"{filer.employees(asked.year):,} 명"
     for figures in (filer.income, filer.balance, filer.inventory):
         row = figures(asked.year)
         if label in row:

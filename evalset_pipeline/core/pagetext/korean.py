@@ -341,7 +341,7 @@ _COMPANY = re.compile(r"주식회사|㈜|\(주\)|종속기업|및\s*그\s*종속
 # A noun phrase may run to two words ("배출권 수량의 변동"); the word before is no part of it when
 # it is a time or function word ("당기 중", "현재") or ends in a particle ("…에서", "…는").
 _OF_DETAILS = re.compile(
-    r"((?:[가-힣A-Za-z][^\s,]*\s)?[^\s)]+)의\s*(?:내역|구성|변동|현황|명세|내용|세부)"
+    r"((?:[가-힣A-Za-z][^\s,]*\s)?[^\s)]+)의\s*(?:주요\s*)?(?:내역|구성|변동|현황|명세|내용|세부)"
 )
 _NOT_OF_PHRASE = re.compile(
     r"^(?:중|및|등|현재|당기|전기|당분기|전분기|당반기|전반기|기간|동안|다음|아래|상기|위)$|"

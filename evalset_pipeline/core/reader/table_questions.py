@@ -476,6 +476,9 @@ def _cells(
     return out
 
 
+_KO_RATE = re.compile(r"[율률]$")
+
+
 def _korean_row(t: Table, r: Row, i: int, phrase: str) -> tuple[Table, Row, str, str] | None:
     """A Korean row as a reader of the filing asks it: (table, row, period phrase, the label
     said with its measure, or "" to ask it as the row reads); None when nothing names what the
@@ -521,6 +524,11 @@ def _korean_row(t: Table, r: Row, i: int, phrase: str) -> tuple[Table, Row, str,
         if t.subject and not r.parent:
             return t, r, period, f"{label}{MOVEMENT_JOINER}{t.subject}"
         return None
+    if _KO_RATE.search(label) and not r.parent and t.subject:
+        # "할인율" alone is any of a filing's discount rates: the actuarial assumption's is asked
+        # under its table's heading ("보험수리적가정 중 할인율")
+        if norm_words(t.subject) not in norm_words(label):
+            return t, replace(r, label=label, parent=t.subject), phrase, ""
     if " " not in label and not (names_account(label) or r.parent or t.subject or measure):
         return None  # "북미" alone names a place, not a figure
     return t, replace(r, label=label), phrase, ""

@@ -188,3 +188,21 @@ def test_an_accounts_movement_columns_without_a_heading_are_not_asked(tmp_path):
     # continued from the page before: "매출채권의 기말" would be the receivable's own balance
     page = read_table_page(draw_layer(_allowance([]), tmp_path, "continued.pdf"))
     assert write_table_question(page, ANNUAL, "ko") is None
+
+
+def test_a_rate_is_asked_under_the_heading_that_says_which(tmp_path):
+    # A filing prints many discount rates: the actuarial assumption's is asked under its heading
+    lines = [
+        [("l", 50, "19.7 보험수리적가정의 주요 내용은 다음과 같습니다.")],
+        [("l", 480, "(단위: %)")],
+        [("l", 50, "구 분")] + centred("", "", "당기", "전기"),
+        row("할인율(%)", "", "", "5.35", "2.95"),
+        row("기대임금상승률(%)", "", "", "4.98", "4.50"),
+    ]
+    page = read_table_page(draw_layer(lines, tmp_path, "assumptions.pdf"))
+    written = write_table_question(page, ANNUAL, "ko")
+    assert written is not None
+    assert "보험수리적가정 중 " in written.question, written.question
+    q = parse_table_question(written.question)
+    assert q is not None
+    assert judge_table_question(q, page, ANNUAL).answers
