@@ -27,6 +27,7 @@ from evalset_pipeline.core.pipeline.page_metadata import load_page_metadata
 from evalset_pipeline.core.pipeline.page_renders import load_page_renders
 from evalset_pipeline.core.pipeline.result import StageResult
 from evalset_pipeline.core.pipeline.template_groups import load_template_groups
+from evalset_pipeline.core.questions.labels import asked_period_cells
 from evalset_pipeline.core.questions.siblings import evidence_siblings
 from evalset_pipeline.core.scoring.baselines import (
     BaselineUnavailable,
@@ -86,7 +87,7 @@ def build_item_pools(ctx: StageContext) -> StageResult:
         pool.add("comparative", [c.comparative_unit_id for c in comparatives.get(gold, [])])
         pool.add("sibling", siblings.get(gold, []))
         pool.add("twin", twins(gold))
-        cells = answer_cells(index, gold, q["answer"])
+        cells = asked_period_cells(q["question"], answer_cells(index, gold, q["answer"]))
         answering, found_by = evidence_sources(index, gold, q["answer"], cells)
         pool.add(ANSWER, answering, capped=False)  # every page that states the same fact, always
         for source, units in found_by.items():

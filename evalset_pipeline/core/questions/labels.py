@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from evalset_pipeline.core.evidence.completeness import same_row
-from evalset_pipeline.core.evidence.index import EvidenceCell, specific_label
+from evalset_pipeline.core.evidence.index import EvidenceCell, period_keys, specific_label
 from evalset_pipeline.core.evidence.pools import ANSWER
 from evalset_pipeline.core.judging.base import PageContext, PageView, VLMBackend
 from evalset_pipeline.core.reader.table_questions import (
@@ -99,13 +99,28 @@ def as_same_table(
     )
 
 
+def asked_period_cells(question: str, gold_cells: Sequence[EvidenceCell]) -> list[EvidenceCell]:
+    """The gold's cells in the period a table question asks: a balance printed unchanged in two
+    columns ("당분기말 11,172 | 전기말 11,172") is the answer for the date asked only, and another
+    page printing it for the other column's date does not answer. Every cell where the question
+    names no period this reader keys, or none of the cells is in it."""
+    table_q = parse_table_question(question)
+    if table_q is None:
+        return list(gold_cells)
+    asked = set(period_keys(table_q.months, table_q.end, table_q.year))
+    in_period = [g for g in gold_cells if asked & set(g.periods)]
+    return in_period or list(gold_cells)
+
+
 def asked_cells(question: str, gold_cells: Sequence[EvidenceCell]) -> list[EvidenceCell]:
     """The gold's cells printing the answer in the row the question asks (a table question's
     row label, `same_item`; else a label whose every content word the question says): not
     another row of the gold that prints the same number."""
     table_q = parse_table_question(question)
     if table_q is not None:
-        return [g for g in gold_cells if same_item(table_q.label, g.label)]
+        return [
+            g for g in asked_period_cells(question, gold_cells) if same_item(table_q.label, g.label)
+        ]
     asked = content_words(question)
     return [g for g in gold_cells if content_words(g.label) and content_words(g.label) <= asked]
 

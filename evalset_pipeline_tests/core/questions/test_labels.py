@@ -7,12 +7,13 @@ from dataclasses import replace
 
 import pytest
 
-from evalset_pipeline.core.evidence.pools import answer_cells
+from evalset_pipeline.core.evidence.pools import answer_cells, evidence_sources
 from evalset_pipeline.core.judging.base import PageContext
 from evalset_pipeline.core.questions.labels import (
     CandidateLabel,
     as_same_table,
     asked_cells,
+    asked_period_cells,
     by_evidence,
 )
 from evalset_pipeline_tests.core.evidence.drawn import index_of, statement
@@ -278,3 +279,38 @@ def test_a_renamed_filers_statement_is_the_same_company_for_another_period():
     out = as_same_table(LABEL, "balance_sheet", "balance_sheet", renamed, GOLD)
     assert out.label == "supporting" and "another period." in out.rationale
     assert "entity" not in out.rationale.split(".")[0]
+
+
+def test_a_balance_printed_unchanged_answers_only_for_the_asked_date(tmp_path):
+    # The gold prints 3,654 for both years; a page printing 3,654 for 2022 does not answer 2023
+    index = index_of(
+        {
+            "gold": statement(
+                tmp_path,
+                "g",
+                "Balance sheet",
+                ("2023", "2022"),
+                {"Treasury stock": ("3,654", "3,654")},
+            ),
+            "earlier": statement(
+                tmp_path,
+                "e",
+                "Balance sheet",
+                ("2022", "2021"),
+                {"Treasury stock": ("3,654", "3,100")},
+            ),
+            "later": statement(
+                tmp_path,
+                "l",
+                "Balance sheet",
+                ("2024", "2023"),
+                {"Treasury stock": ("3,900", "3,654")},
+            ),
+        }
+    )
+    question = "What was Treasury stock in 2023, for Acme Corp?"
+    cells = answer_cells(index, "gold", "3,654 (USD millions)")
+    asked = asked_period_cells(question, cells)
+    assert len(cells) == 2 and len(asked) == 1
+    answering, _ = evidence_sources(index, "gold", "3,654 (USD millions)", asked)
+    assert answering == ["later"]
