@@ -12,14 +12,18 @@ imported benchmark is its audit: how many of its questions another page also ans
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from evalset_pipeline.core.evidence.figures import Figure, answer_figure
-from evalset_pipeline.core.evidence.index import EvidenceCell, EvidenceIndex
-from evalset_pipeline.core.reader.table_questions import named_alike, same_item
+from evalset_pipeline.core.evidence.index import EvidenceCell, EvidenceIndex, period_keys
+from evalset_pipeline.core.reader.table_questions import (
+    named_alike,
+    parse_table_question,
+    same_item,
+)
 
 __all__ = [
     "ItemRef",
@@ -114,6 +118,19 @@ def same_row(a: EvidenceCell, b: EvidenceCell, specific: bool = False) -> bool:
     return same_item(a.label, b.label) or (specific and named_alike(a.label, b.label))
 
 
+def asked_period_cells(question: str, gold_cells: Sequence[EvidenceCell]) -> list[EvidenceCell]:
+    """The gold's cells in the period a table question asks: a balance printed unchanged in two
+    columns ("당분기말 11,172 | 전기말 11,172") is the answer for the date asked only, and another
+    page printing it for the other column's date does not answer. Every cell where the question
+    names no period this reader keys, or none of the cells is in it."""
+    table_q = parse_table_question(question)
+    if table_q is None:
+        return list(gold_cells)
+    asked = set(period_keys(table_q.months, table_q.end, table_q.year))
+    in_period = [g for g in gold_cells if asked & set(g.periods)]
+    return in_period or list(gold_cells)
+
+
 def answering_cells(
     index: EvidenceIndex, figure: Figure, gold_cells: Iterable[EvidenceCell], exclude: set[str]
 ) -> list[EvidenceCell]:
@@ -144,7 +161,9 @@ def completeness(
         if figure is None or not (figure.specific or figure.precise):
             continue
         report.units_missing_from_index += sum(1 for g in item.gold_units if g not in index)
-        gold_cells = [c for g in item.gold_units for c in index.matching_cells(g, figure)]
+        gold_cells = asked_period_cells(
+            item.question, [c for g in item.gold_units for c in index.matching_cells(g, figure)]
+        )
         if not gold_cells:
             report.not_located += 1
             continue

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 
+from evalset_pipeline.core.evidence.completeness import asked_period_cells
 from evalset_pipeline.core.evidence.pools import (
     ANSWER,
     MINED,
@@ -27,7 +28,6 @@ from evalset_pipeline.core.pipeline.page_metadata import load_page_metadata
 from evalset_pipeline.core.pipeline.page_renders import load_page_renders
 from evalset_pipeline.core.pipeline.result import StageResult
 from evalset_pipeline.core.pipeline.template_groups import load_template_groups
-from evalset_pipeline.core.questions.labels import asked_period_cells
 from evalset_pipeline.core.questions.siblings import evidence_siblings
 from evalset_pipeline.core.scoring.baselines import (
     BaselineUnavailable,

@@ -16,8 +16,8 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
-from evalset_pipeline.core.evidence.completeness import same_row
-from evalset_pipeline.core.evidence.index import EvidenceCell, period_keys, specific_label
+from evalset_pipeline.core.evidence.completeness import asked_period_cells, same_row
+from evalset_pipeline.core.evidence.index import EvidenceCell, specific_label
 from evalset_pipeline.core.evidence.pools import ANSWER
 from evalset_pipeline.core.judging.base import PageContext, PageView, VLMBackend
 from evalset_pipeline.core.reader.table_questions import (
@@ -97,19 +97,6 @@ def as_same_table(
         rationale=f"the gold's statement ({statement}) for another {' and '.join(other)}. "
         + label.rationale,
     )
-
-
-def asked_period_cells(question: str, gold_cells: Sequence[EvidenceCell]) -> list[EvidenceCell]:
-    """The gold's cells in the period a table question asks: a balance printed unchanged in two
-    columns ("당분기말 11,172 | 전기말 11,172") is the answer for the date asked only, and another
-    page printing it for the other column's date does not answer. Every cell where the question
-    names no period this reader keys, or none of the cells is in it."""
-    table_q = parse_table_question(question)
-    if table_q is None:
-        return list(gold_cells)
-    asked = set(period_keys(table_q.months, table_q.end, table_q.year))
-    in_period = [g for g in gold_cells if asked & set(g.periods)]
-    return in_period or list(gold_cells)
 
 
 def asked_cells(question: str, gold_cells: Sequence[EvidenceCell]) -> list[EvidenceCell]:

@@ -7,13 +7,13 @@ from dataclasses import replace
 
 import pytest
 
+from evalset_pipeline.core.evidence.completeness import asked_period_cells
 from evalset_pipeline.core.evidence.pools import answer_cells, evidence_sources
 from evalset_pipeline.core.judging.base import PageContext
 from evalset_pipeline.core.questions.labels import (
     CandidateLabel,
     as_same_table,
     asked_cells,
-    asked_period_cells,
     by_evidence,
 )
 from evalset_pipeline_tests.core.evidence.drawn import index_of, statement
