@@ -675,6 +675,11 @@ def write_table_question(
             else None
         )
         if parsed is not None and judge_table_question(parsed, page, told).answer == answer:
+            if language == "ko" and context is not None and context.basis:
+                # A DART filing prints its consolidated and separate statements and notes with
+                # the same rows: a question that names no basis is two questions, whether or not
+                # the other basis's page is ever pooled beside it.
+                question = qualify_table_question(question, {"basis": context.basis})
             return WrittenQuestion(question, answer, language)
     return None
 

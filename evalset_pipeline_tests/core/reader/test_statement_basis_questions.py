@@ -79,3 +79,16 @@ def test_a_page_of_unknown_basis_is_judged_on_its_table(pages: tuple[PageView, P
     unknown = replace(consolidated, context=QUARTER)
     [asked] = TextLayerBackend().qualify([(ASKED, Qualifiers({"basis": "consolidated"}, "ko"))])
     assert TextLayerBackend().judge([(asked, unknown)])[0].answers
+
+
+def test_a_question_written_on_a_page_of_one_basis_names_it(
+    pages: tuple[PageView, PageView],
+) -> None:
+    # A filing of both bases prints each row twice: the question names its page's basis even
+    # when the other basis's page is never pooled beside it.
+    consolidated, separate = pages
+    written = TextLayerBackend().write_questions([consolidated, separate])
+    questions = [w.question for w in written if w is not None]
+    assert len(questions) == 2, written
+    assert " 연결 기준 " in questions[0] and " 별도 기준 " in questions[1], questions
+    assert [parse_table_question(q).basis for q in questions] == ["consolidated", "separate"]
