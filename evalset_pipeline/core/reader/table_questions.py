@@ -477,6 +477,13 @@ def _cells(
 
 
 _KO_RATE = re.compile(r"[율률]$")
+_EQUITY_STATEMENT = re.compile(r"자\s*본\s*변\s*동\s*표")
+
+
+def _changes_in_equity(table: Table) -> bool:
+    """A statement of changes in equity, by its title (or the title its header cells run in)."""
+    texts = (table.title, *(c.header for c in table.columns))
+    return any(_EQUITY_STATEMENT.search(text) for text in texts)
 
 
 def _korean_row(t: Table, r: Row, i: int, phrase: str) -> tuple[Table, Row, str, str] | None:
@@ -544,6 +551,11 @@ def write_table_question(
     """One question about one printed cell of the page's tables (deterministic), or None; in the
     page's language ("en" or "ko")."""
     page = dated_page(page, context)
+    if language == "ko":
+        # A Korean statement of changes in equity heads its columns with components (자본금, 이익
+        # 잉여금) and dates its rows by blocks ("2021.01.01 (전기초)" … "(전분기말)") that often run
+        # over two pages: the heading's period is no column's, so none of its cells is asked.
+        page = replace(page, tables=tuple(t for t in page.tables if not _changes_in_equity(t)))
     cells = _cells(page.tables, context, language)
     if not cells:
         return None

@@ -4,6 +4,8 @@ measure its table names, and section debris ("구분", "<…>", a line of figure
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
 
 from evalset_pipeline.core.pagetext.korean import heading_subject
@@ -18,6 +20,7 @@ from evalset_pipeline.core.reader.korean_labels import (
     spoken_label,
 )
 from evalset_pipeline.core.reader.table_cells import clean_label
+from evalset_pipeline.core.reader.table_page import TablePage
 from evalset_pipeline.core.reader.table_questions import (
     judge_table_question,
     parse_table_question,
@@ -25,6 +28,7 @@ from evalset_pipeline.core.reader.table_questions import (
     read_table_page,
     write_table_question,
 )
+from evalset_pipeline.core.reader.table_reader import Column, Row, Table
 from evalset_pipeline_tests.core.reader.test_korean_tables import ANNUAL
 from evalset_pipeline_tests.core.reader.test_table_reader import Item, centred, draw_layer, row
 
@@ -206,3 +210,23 @@ def test_a_rate_is_asked_under_the_heading_that_says_which(tmp_path):
     q = parse_table_question(written.question)
     assert q is not None
     assert judge_table_question(q, page, ANNUAL).answers
+
+
+def _one_column_page(title: str) -> TablePage:
+    # A real page's header cells run the statement's title and its ordinal's range into each
+    # component ("연결 자본변동표 제 68 기 3분기 2022.01.01 부터 2022.09.30 까지 자본금")
+    header = f"{title} 제 55 기 2023.01.01 부터 2023.12.31 까지 자본금"
+    column = Column(0, header, 12, datetime.date(2023, 12, 31), None, 300.0, 380.0)
+    rows = (
+        Row("유상증자", "", ("1,000",), (1000.0,), 50.0, False),
+        Row("당기순이익", "", ("2,000",), (2000.0,), 50.0, False),
+    )
+    table = Table((column,), rows, "KRW millions", "", "", 0.0, 100.0)
+    return TablePage("유상증자 1,000 당기순이익 2,000", (table,))
+
+
+def test_a_statement_of_changes_in_equity_is_not_asked():
+    # dated by the heading, its rows may be the prior year's block (this year's on the next page)
+    assert write_table_question(_one_column_page("연결 자본변동표"), ANNUAL, "ko") is None
+    # the same table under another statement's title is asked: the title is the reason
+    assert write_table_question(_one_column_page("연결 손익계산서"), ANNUAL, "ko") is not None
