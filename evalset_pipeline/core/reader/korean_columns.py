@@ -33,7 +33,7 @@ from evalset_pipeline.core.pagetext.korean import (
 )
 from evalset_pipeline.core.pagetext.text import joined_letter_spacing
 
-__all__ = ["KoreanPeriod", "korean_column", "korean_header_measure"]
+__all__ = ["KoreanPeriod", "korean_column", "korean_header_measure", "unsaid_measure"]
 
 
 @dataclass(frozen=True)
@@ -174,9 +174,8 @@ MAX_MEASURE_WORDS = 3
 _MARK = re.compile(r"\(\s*[A-Za-z*]{1,2}(?:\s*[-+]\s*[A-Za-z])?\s*\)|\(\s*\*\s*\d?\s*\)")
 
 
-def korean_header_measure(header: str) -> str:
-    """What a Korean column header says besides its period ("유동" of "당분기말 유동", "장부금액"
-    of "장부금액"); "" when nothing is left, or what is left is not a measure's name."""
+def _besides_period(header: str) -> str:
+    """A Korean column header's words besides its period, "" where they are no name (digits)."""
     text = header
     for pattern in (_HEADER_RANGE, _HEADER_DATE, _HEADER_ORDINAL, _QUARTER, _HALF, _YEAR):
         text = pattern.sub(" ", text)
@@ -184,4 +183,18 @@ def korean_header_measure(header: str) -> str:
     text = joined_letter_spacing(without_relative_words(_MARK.sub(" ", text)).strip(" :-()"))
     if not has_hangul(text) or re.search(r"\d", text):
         return ""
+    return text
+
+
+def korean_header_measure(header: str) -> str:
+    """What a Korean column header says besides its period ("유동" of "당분기말 유동", "장부금액"
+    of "장부금액"); "" when nothing is left, or what is left is not a measure's name."""
+    text = _besides_period(header)
     return text if len(text.split()) <= MAX_MEASURE_WORDS else ""
+
+
+def unsaid_measure(header: str) -> bool:
+    """Does a Korean column header name a sub-measure too long to say in a question ("2023년
+    03월 31일 기간의 정함이 없는 근로자 전체": the permanent staff, one column of a headcount
+    table whose other columns its text layer did not date)? Its figure is not the row's."""
+    return len(_besides_period(header).split()) > MAX_MEASURE_WORDS

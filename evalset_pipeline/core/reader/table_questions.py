@@ -32,7 +32,7 @@ from evalset_pipeline.core.pagetext.fiscal import effective_year
 from evalset_pipeline.core.pagetext.korean import COUNTERS
 from evalset_pipeline.core.pagetext.subjects import names_subject
 from evalset_pipeline.core.pagetext.text import has_hangul, is_hangul_syllable
-from evalset_pipeline.core.reader.korean_columns import korean_header_measure
+from evalset_pipeline.core.reader.korean_columns import korean_header_measure, unsaid_measure
 from evalset_pipeline.core.reader.korean_labels import (
     MOVEMENT_JOINER,
     is_movement,
@@ -451,6 +451,8 @@ def _cells(
                     continue
                 if siblings and language != "en":
                     continue  # no other grammar names a sub-column
+                if language == "ko" and unsaid_measure(col.header):
+                    continue  # one sub-measure of the row ("… 근로자 전체"), too long to say
                 kind = column_measure(col)
                 if column_kind(kind) and language == "en":
                     # "FY 2014 Target": a target is not the year's result, so the question says

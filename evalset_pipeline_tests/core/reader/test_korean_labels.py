@@ -10,7 +10,7 @@ import pytest
 
 from evalset_pipeline.core.pagetext.korean import heading_subject
 from evalset_pipeline.core.pagetext.text import joined_letter_spacing
-from evalset_pipeline.core.reader.korean_columns import korean_header_measure
+from evalset_pipeline.core.reader.korean_columns import korean_header_measure, unsaid_measure
 from evalset_pipeline.core.reader.korean_labels import (
     is_movement,
     is_party,
@@ -213,9 +213,10 @@ def test_a_rate_is_asked_under_the_heading_that_says_which(tmp_path):
 
 
 def _one_column_page(title: str) -> TablePage:
-    # A real page's header cells run the statement's title and its ordinal's range into each
-    # component ("연결 자본변동표 제 68 기 3분기 2022.01.01 부터 2022.09.30 까지 자본금")
-    header = f"{title} 제 55 기 2023.01.01 부터 2023.12.31 까지 자본금"
+    # A real page's header cells run the statement's title (and its ordinal's range) into each
+    # component ("연결 자본변동표 제 68 기 3분기 2022.01.01 부터 2022.09.30 까지 자본금"); the
+    # column is dated as the heading dates it
+    header = f"{title} 자본금"
     column = Column(0, header, 12, datetime.date(2023, 12, 31), None, 300.0, 380.0)
     rows = (
         Row("유상증자", "", ("1,000",), (1000.0,), 50.0, False),
@@ -230,3 +231,26 @@ def test_a_statement_of_changes_in_equity_is_not_asked():
     assert write_table_question(_one_column_page("연결 자본변동표"), ANNUAL, "ko") is None
     # the same table under another statement's title is asked: the title is the reason
     assert write_table_question(_one_column_page("연결 손익계산서"), ANNUAL, "ko") is not None
+
+
+def test_a_sub_measure_too_long_to_say_is_not_asked_as_the_rows_figure(tmp_path):
+    # A headcount table whose text layer dates only its first sub-column ("2023년 03월 31일
+    # 기간의 정함이 없는 근로자 전체"): 431 is the permanent staff, not the row's 445
+    assert unsaid_measure("2023년 03월 31일 기간의 정함이 없는 근로자 전체")
+    assert not unsaid_measure("당분기말 유동") and not unsaid_measure("2023년 12월 31일")
+    column = Column(
+        0,
+        "2023년 03월 31일 기간의 정함이 없는 근로자 전체",
+        None,
+        datetime.date(2023, 3, 31),
+        None,
+        300.0,
+        380.0,
+    )
+    rows = (
+        Row("관리직 남", "", ("437",), (437.0,), 50.0, False),
+        Row("기능직 남", "", ("431",), (431.0,), 50.0, False),
+    )
+    table = Table((column,), rows, "", "", "직원 등 현황", 0.0, 100.0)
+    page = TablePage("관리직 남 437 기능직 남 431", (table,))
+    assert write_table_question(page, ANNUAL, "ko") is None
