@@ -90,9 +90,22 @@ def korean_column_label(label_phrase: str, measure: str) -> str:
     return f"{label_phrase}{COLUMN_WORD}{measure}"
 
 
+# "양우종합건설에 대한 채무보증": a figure the company holds toward a party (its guarantee for it,
+# its receivable from it, its expense with it); "양우종합건설의 채무보증" would be the party's own.
+PARTY_WORD = "에 대한 "
+
+
+def korean_party_label(party: str, measure: str) -> str:
+    """A party's row asked with the measure its column or caption names: "호반에 대한 기타비용"."""
+    return f"{party}{PARTY_WORD}{measure}"
+
+
 def korean_column_reading(label: str) -> tuple[str, str] | None:
-    """(row, sub-column) of a label said as `korean_column_label` says it; None otherwise."""
-    row, sep, measure = label.rpartition(COLUMN_WORD)
+    """(row, sub-column) of a label said as `korean_column_label` or `korean_party_label` says
+    it; None otherwise."""
+    row, sep, measure = label.rpartition(PARTY_WORD)
+    if not sep:
+        row, sep, measure = label.rpartition(COLUMN_WORD)
     if not sep or not row or not measure or len(measure.split()) > MAX_COLUMN_WORDS:
         return None
     if re.search(r"\d", measure):

@@ -46,6 +46,7 @@ from evalset_pipeline.core.reader.korean_questions import (
     SECTION_WORD,
     korean_column_label,
     korean_label_phrase,
+    korean_party_label,
     korean_question,
     parse_korean_question,
     qualify_korean_question,
@@ -524,14 +525,16 @@ def _korean_row(t: Table, r: Row, i: int, phrase: str) -> tuple[Table, Row, str,
         return t, replace(r, parent=""), period, f"{what}{MOVEMENT_JOINER}{label}"
     if is_party(label):
         if measure:
-            return t, r, phrase, ""  # "양우종합건설의 보증금액": its sub-column names the measure
+            # a sub-column's measure may be the party's own (a subsidiary's summary: "…의 자본")
+            # or held toward it: said as the column reads ("…의 자본")
+            return t, r, phrase, ""
         header = korean_header_measure(t.columns[i].header) if i < len(t.columns) else ""
         if header and names_account(header):
-            return t, r, period, korean_column_label(label, header)
+            return t, r, period, korean_party_label(label, header)
         if r.parent and names_account(r.parent):
             return t, r, phrase, ""  # "일반단기차입금 중 Vietcombank 외": its lender's share
         if t.subject and not r.parent:
-            return t, r, period, f"{label}{MOVEMENT_JOINER}{t.subject}"
+            return t, r, period, korean_party_label(label, t.subject)
         return None
     if _KO_RATE.search(label) and not r.parent and t.subject:
         # "할인율" alone is any of a filing's discount rates: the actuarial assumption's is asked

@@ -92,10 +92,12 @@ def test_companies_are_asked_with_their_tables_measure(tmp_path):
     assert page.tables[0].subject == "채무보증"
     written = write_table_question(page, ANNUAL, "ko")
     assert written is not None
-    assert written.question.endswith("의 채무보증은 얼마였습니까?")  # never "양우종합건설은 …"
-    q = parse_table_question("2023년 12월 31일 현재 양우종합건설의 채무보증은 얼마였습니까?")
-    assert q is not None
-    assert judge_table_question(q, page, ANNUAL).answer == "12,000 백만원"
+    # never "양우종합건설은 …" (no measure) nor "양우종합건설의 채무보증" (the company's own guarantee)
+    assert written.question.endswith("에 대한 채무보증은 얼마였습니까?"), written.question
+    for asked in ("양우종합건설에 대한 채무보증", "양우종합건설의 채무보증"):
+        q = parse_table_question(f"2023년 12월 31일 현재 {asked}은 얼마였습니까?")
+        assert q is not None
+        assert judge_table_question(q, page, ANNUAL).answer == "12,000 백만원"
 
 
 def test_place_rows_under_the_label_header_are_not_asked(tmp_path):
