@@ -20,6 +20,7 @@ from evalset_pipeline.core.evidence.completeness import asked_period_cells, same
 from evalset_pipeline.core.evidence.index import EvidenceCell, specific_label
 from evalset_pipeline.core.evidence.pools import ANSWER
 from evalset_pipeline.core.judging.base import PageContext, PageView, VLMBackend
+from evalset_pipeline.core.reader.table_judge import possessive_readings
 from evalset_pipeline.core.reader.table_questions import (
     FUNCTION_WORDS,
     content_words,
@@ -105,8 +106,15 @@ def asked_cells(question: str, gold_cells: Sequence[EvidenceCell]) -> list[Evide
     another row of the gold that prints the same number."""
     table_q = parse_table_question(question)
     if table_q is not None:
+        # a Korean "A에 대한 B" / "A의 B" is row A (or B) as the judge reads it
+        # (`possessive_readings`): "양우종합건설에 대한 채무보증" is the row "양우종합건설"
+        rows = {table_q.label}
+        if table_q.language == "ko":
+            rows |= {reading.label for reading in possessive_readings(table_q)}
         return [
-            g for g in asked_period_cells(question, gold_cells) if same_item(table_q.label, g.label)
+            g
+            for g in asked_period_cells(question, gold_cells)
+            if any(same_item(row, g.label) for row in rows)
         ]
     asked = content_words(question)
     return [g for g in gold_cells if content_words(g.label) and content_words(g.label) <= asked]

@@ -314,3 +314,23 @@ def test_a_balance_printed_unchanged_answers_only_for_the_asked_date(tmp_path):
     assert len(cells) == 2 and len(asked) == 1
     answering, _ = evidence_sources(index, "gold", "3,654 (USD millions)", asked)
     assert answering == ["later"]
+
+
+def test_a_korean_partys_row_is_the_asked_row(tmp_path):
+    # "양우종합건설에 대한 채무보증" asks the row "양우종합건설" of a guarantee table, as the judge
+    # reads it: the gold's cell is found, so pages printing it for the date are judged by it
+    index = index_of(
+        {
+            "gold": statement(
+                tmp_path,
+                "g",
+                "채무보증 현황",
+                ("2023년", "2022년"),
+                {"양우종합건설": ("12,000", "15,000"), "호반건설": ("3,400", "3,100")},
+            )
+        }
+    )
+    cells = answer_cells(index, "gold", "12,000 (KRW millions)")
+    for asked in ("양우종합건설에 대한 채무보증", "양우종합건설의 채무보증"):
+        found = asked_cells(f"2023년 {asked}은 얼마였습니까?", cells)
+        assert [c.label for c in found] == ["양우종합건설"]
