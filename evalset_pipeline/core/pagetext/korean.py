@@ -225,6 +225,18 @@ def _months_back(d: date, months: int) -> date:
     return month_end(index // 12, index % 12 + 1)
 
 
+def months_to_date(period: str) -> int | None:
+    """How many months a filing's canonical period runs in its year: "2024-Q3" 9, "2024-H1" 6,
+    "2024" 12; None for any other period."""
+    quarter = re.fullmatch(r"\d{4}-Q([1-4])", period)
+    if quarter:
+        return 3 * int(quarter[1])
+    half = re.fullmatch(r"\d{4}-H([12])", period)
+    if half:
+        return 6 * int(half[1])
+    return 12 if re.fullmatch(r"\d{4}", period) else None
+
+
 def date_relative(
     months: int | None, relative: int, period: str, period_end: str
 ) -> tuple[int | None, date] | None:
@@ -235,15 +247,10 @@ def date_relative(
         end = date.fromisoformat(period_end)
     except ValueError:
         return None
-    quarter = re.fullmatch(r"\d{4}-Q([1-4])", period)
-    half = re.fullmatch(r"\d{4}-H([12])", period)
-    to_date = 12 if re.fullmatch(r"\d{4}", period) else None
-    if quarter:
-        to_date = 3 * int(quarter[1])
-    elif half:
-        to_date = 6 * int(half[1])
+    to_date = months_to_date(period)
     if to_date is None:
         return None
+    quarter = re.fullmatch(r"\d{4}-Q[1-4]", period)
     if months is None:  # a balance: "당기말" is the filing's own date, "전기말" the year end before
         if relative == 0:
             return None, end

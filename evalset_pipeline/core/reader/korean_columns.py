@@ -65,7 +65,7 @@ _MONTH_SPAN = re.compile(
     r"(?<!\d)(?P<y>" + YEAR + r")\s*년\s*(?P<a>\d{1,2})\s*월\s*[~∼-]\s*(?P<b>\d{1,2})\s*월"
 )
 _YEAR_WORD = re.compile(r"(?<!\d)" + YEAR + r"\s*년")
-_THREE = re.compile(r"3\s*개월")
+THREE_MONTHS = re.compile(r"3\s*개월")  # a quarter's own column, not the year to date
 _CUMULATIVE = re.compile(r"누적")
 
 
@@ -98,7 +98,7 @@ def _ordinal_column(m: re.Match[str], header: str, heading: str) -> KoreanPeriod
     end, months = stated
     if months is None or m["end"]:
         return KoreanPeriod(None, end, None)  # a balance at the period's end
-    if _THREE.search(header):
+    if THREE_MONTHS.search(header):
         return KoreanPeriod(3, end, None)
     return KoreanPeriod(months, end, None)  # "누적", or the ordinal alone: the stated range
 
@@ -125,7 +125,7 @@ def korean_column(header: str, heading: str) -> KoreanPeriod | None:
     dated = _HEADER_DATE.search(header)
     d = numeric_date(dated.group(0)) if dated else None
     if d is not None:
-        if _THREE.search(header):
+        if THREE_MONTHS.search(header):
             return KoreanPeriod(3, d, None)
         return KoreanPeriod(None, d, None)  # "2023. 12. 31", "2023년 12월 31일 현재": an instant
     m = _QUARTER.search(header)

@@ -12,8 +12,9 @@ from typing import Any
 from evalset_pipeline.core.judging.base import PageContext
 from evalset_pipeline.core.pagetext.dates import MONTH_NAMES, MONTH_WORD
 from evalset_pipeline.core.pagetext.fiscal import FiscalCalendar
-from evalset_pipeline.core.pagetext.korean import date_relative, printed_unit
+from evalset_pipeline.core.pagetext.korean import date_relative, months_to_date, printed_unit
 from evalset_pipeline.core.pagetext.text import has_hangul
+from evalset_pipeline.core.reader.korean_columns import THREE_MONTHS
 from evalset_pipeline.core.reader.korean_prose import read_korean_prose_tables
 from evalset_pipeline.core.reader.korean_questions import korean_period_phrase
 from evalset_pipeline.core.reader.prose_reader import read_prose_tables
@@ -119,10 +120,10 @@ def dated_page(page: TablePage, context: PageContext | None) -> TablePage:
         if col.relative is None:
             return col
         months = col.months
-        if months == 3 and not _THREE_MONTHS.search(col.header):
+        if months == 3 and not THREE_MONTHS.search(col.header):
             if to_date:
                 months = 0  # a roll-forward's "당분기" runs from the year's opening balance
-            elif _months_to_date(context.period) > 3:
+            elif (months_to_date(context.period) or 3) > 3:
                 # a later quarter's bare "당분기" is the quarter in one note and the year to date
                 # in another (a cash-flow note's): a span the page does not say is never asked
                 return col
@@ -144,15 +145,6 @@ def dated_page(page: TablePage, context: PageContext | None) -> TablePage:
 # quarterly report its "당분기" / "전분기" columns are the year to date (a third quarter's 기초 is
 # the year-end balance the "전기" column closes on), unless the header says "3개월".
 _OPENING_BALANCE = re.compile(r"^기초(?:잔액|금액|장부금액)?$")
-_THREE_MONTHS = re.compile(r"3\s*개월")
-
-
-def _months_to_date(period: str) -> int:
-    """How many months a filing's period runs in its year: "2024-Q3" 9, "2024-H1" 6, else 3."""
-    quarter = re.fullmatch(r"\d{4}-Q([1-4])", period)
-    if quarter:
-        return 3 * int(quarter[1])
-    return 6 if re.fullmatch(r"\d{4}-H1", period) else 3
 
 
 def _rolls_forward(table: Table) -> bool:

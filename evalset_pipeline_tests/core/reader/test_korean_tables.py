@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from evalset_pipeline.core.judging.base import PageContext, PageView, Qualifiers
-from evalset_pipeline.core.pagetext.korean import date_relative, heading_subject
+from evalset_pipeline.core.pagetext.korean import date_relative, heading_subject, months_to_date
 from evalset_pipeline.core.reader.korean_columns import korean_column
 from evalset_pipeline.core.reader.korean_prose import read_korean_prose_tables
 from evalset_pipeline.core.reader.table_questions import (
@@ -252,6 +252,12 @@ def test_relative_columns_take_the_filing_period():
     assert date_relative(12, 1, "2024-Q3", "2024-09-30") == (12, D(2023, 12, 31))
     assert date_relative(12, 2, "2024-H1", "2024-06-30") == (12, D(2022, 12, 31))
     assert date_relative(12, 0, "2024-Q3", "2024-09-30") is None
+    assert [months_to_date(p) for p in ("2024-Q3", "2024-H1", "2024", "2024-11")] == [
+        9,
+        6,
+        12,
+        None,
+    ]
 
 
 def _view(lines: list, tmp_path: Path, name: str, context: PageContext) -> PageView:
