@@ -33,7 +33,13 @@ from evalset_pipeline.core.pagetext.korean import (
 )
 from evalset_pipeline.core.pagetext.text import joined_letter_spacing
 
-__all__ = ["KoreanPeriod", "korean_column", "korean_header_measure", "unsaid_measure"]
+__all__ = [
+    "KoreanPeriod",
+    "korean_column",
+    "korean_header_measure",
+    "to_date_measure",
+    "unsaid_measure",
+]
 
 
 @dataclass(frozen=True)
@@ -198,3 +204,13 @@ def unsaid_measure(header: str) -> bool:
     03월 31일 기간의 정함이 없는 근로자 전체": the permanent staff, one column of a headcount
     table whose other columns its text layer did not date)? Its figure is not the row's."""
     return len(_besides_period(header).split()) > MAX_MEASURE_WORDS
+
+
+# "누적공사수익", "누적발생원가": what has built up to the column's date, a position at that date
+# however the table is dated ("<당분기>"); "누적" alone heads a quarter's year-to-date column.
+_TO_DATE = re.compile(r"^누\s*적\s*\S{2,}")
+
+
+def to_date_measure(measure: str) -> bool:
+    """Does a Korean column measure name a figure built up to its date ("누적공사수익")?"""
+    return bool(_TO_DATE.match(measure.strip()))

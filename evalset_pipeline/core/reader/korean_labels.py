@@ -24,6 +24,10 @@ __all__ = [
     "merged_columns",
     "spoken_label",
     "MOVEMENT_JOINER",
+    "movement_label",
+    "printed_movement",
+    "party_name",
+    "related_party_table",
 ]
 
 # A roll-forward's lines: balances at either end and what moved between ("기초 잔액", "취득",
@@ -85,6 +89,28 @@ def is_party(label: str) -> bool:
     return bool(_KO_BUSINESS.search(text))
 
 
+# K-IFRS (1024) calls a filer's related parties 특수관계자: a table headed so ("특수관계자 명칭",
+# "특수관계자와의 거래") holds the filer's figures with each party, row by row.
+_RELATED_PARTY = re.compile(r"특\s*수\s*관\s*계\s*자")
+
+
+def related_party_table(*texts: str) -> bool:
+    """Do a table's title, heading or headers say its rows are the filer's related parties?"""
+    return any(_RELATED_PARTY.search(text) for text in texts if text)
+
+
+# The relationship column beside a party's name (K-IFRS 1024's kinds), read into its label when
+# the two cells share a line: "호반호텔앤리조트 기타" is the party "호반호텔앤리조트".
+_RELATIONSHIP = re.compile(
+    r"\s+(?:지배기업|종속기업|관계기업|공동기업|기타\s*특수관계자|기타|주요\s*경영진|최대주주)$"
+)
+
+
+def party_name(label: str) -> str:
+    """A related party's name without the relationship read beside it."""
+    return _RELATIONSHIP.sub("", label).strip() or label
+
+
 def names_account(label: str) -> bool:
     """Does a Korean label name a measure or an account ("단기대여금", "할인율(%)", "관리직 남")?"""
     text = re.sub(r"\s*\([^()]*\)\s*$", "", label.strip())
@@ -137,6 +163,25 @@ _UNIT_ASIDE = re.compile(
 )
 
 MOVEMENT_JOINER = "의 "  # "리스부채의 기초": the movement of the measure its table names
+# A bare "기초" or "기말" is the balance at that end of the period the question names: said as a
+# reader says it ("리스부채의 기초 잔액"), not as a line of the roll-forward ("리스부채의 기초"). A
+# quantity's ("배출권 수량") is no 잔액 (an amount of money): said as printed.
+_BARE_BALANCE = re.compile(r"^(?:기초|기말)$")
+_QUANTITY = re.compile(r"(?:수량|개수|인원)$")
+
+
+def movement_label(what: str, movement: str) -> str:
+    """A roll-forward's line asked of what moves: "리스부채의 증가", "리스부채의 기초 잔액"."""
+    said = movement
+    if _BARE_BALANCE.match(re.sub(r"\s+", "", movement)) and not _QUANTITY.search(what):
+        said = f"{movement} 잔액"
+    return f"{what}{MOVEMENT_JOINER}{said}"
+
+
+def printed_movement(said: str) -> str:
+    """The roll-forward line `movement_label` said: "기초 잔액" as printed, "기초"."""
+    head, _, tail = said.rpartition(" ")
+    return head if tail == "잔액" and _BARE_BALANCE.match(re.sub(r"\s+", "", head)) else said
 
 
 # "[유동자산]": a summary's section row printed in brackets; the brackets are no part of its name.

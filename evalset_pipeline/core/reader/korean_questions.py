@@ -24,10 +24,12 @@ from datetime import date
 
 from evalset_pipeline.core.pagetext.dates import KOREAN_DATE, numeric_date, plain
 from evalset_pipeline.core.pagetext.korean import has_batchim, topic_particle
+from evalset_pipeline.core.reader.korean_labels import MOVEMENT_JOINER, movement_label
 from evalset_pipeline.core.reader.table_question import TableQuestion
 
 __all__ = [
     "korean_period_phrase",
+    "korean_instant_phrase",
     "korean_label_phrase",
     "korean_column_label",
     "korean_column_reading",
@@ -75,19 +77,29 @@ def korean_period_phrase(months: int | None, end: date | None, year: int | None)
     return None
 
 
+_SPAN_PHRASE = re.compile(r"^(?P<end>" + _DATE + r")로 종료되는 (?:[369]개월간|회계연도)$")
+
+
+def korean_instant_phrase(period_phrase: str) -> str:
+    """A span's phrase as the instant it ends ("2022년 3월 31일 현재"); any other unchanged."""
+    m = _SPAN_PHRASE.match(period_phrase)
+    return f"{m['end']} 현재" if m else period_phrase
+
+
 def korean_label_phrase(label: str, parent: str) -> str:
     return f"{parent}{SECTION_WORD}{label}" if parent else label
 
 
 # "토지의 장부금액": the row, then the sub-column it is asked in. What follows the last "의 " is read
 # back as the sub-column only when no row bears the whole label (`table_judge.column_reading`).
-COLUMN_WORD = "의 "
+COLUMN_WORD = MOVEMENT_JOINER  # one joiner for a sub-column and a movement
 MAX_COLUMN_WORDS = 3
 
 
 def korean_column_label(label_phrase: str, measure: str) -> str:
-    """A row asked in one of its period's sub-columns: "토지의 장부금액", "매출채권의 유동"."""
-    return f"{label_phrase}{COLUMN_WORD}{measure}"
+    """A row asked in one of its period's sub-columns: "토지의 장부금액", "매출채권의 유동";
+    a balance column of a roll-forward as a balance ("매출채권의 기말 잔액")."""
+    return movement_label(label_phrase, measure)
 
 
 # "양우종합건설에 대한 채무보증": a figure the company holds toward a party (its guarantee for it,

@@ -19,6 +19,7 @@ from evalset_pipeline.core.pagetext.subjects import names_subject, same_subject,
 from evalset_pipeline.core.pagetext.text import has_hangul
 from evalset_pipeline.core.reader.answers import answers_agree
 from evalset_pipeline.core.reader.korean_columns import korean_header_measure
+from evalset_pipeline.core.reader.korean_labels import printed_movement
 from evalset_pipeline.core.reader.korean_questions import korean_column_reading
 from evalset_pipeline.core.reader.registrant_names import names_registrant
 from evalset_pipeline.core.reader.row_labels import (
@@ -234,7 +235,8 @@ def possessive_readings(q: TableQuestion) -> list[TableQuestion]:
     column = column_reading(q)
     if q.language != "ko" or column is None:
         return [column] if column is not None else []
-    a, b = column.label, column.measure
+    a, b = column.label, printed_movement(column.measure)  # "기초 잔액": the line "기초"
+    column = replace(column, measure=b)
     out = [column, replace(q, label=b, measure=a)]
     if not q.parent:
         out += [replace(q, label=b, parent=a), replace(q, label=a, parent=b)]

@@ -32,19 +32,26 @@ from evalset_pipeline.core.pagetext.fiscal import effective_year
 from evalset_pipeline.core.pagetext.korean import COUNTERS
 from evalset_pipeline.core.pagetext.subjects import names_subject
 from evalset_pipeline.core.pagetext.text import has_hangul, is_hangul_syllable
-from evalset_pipeline.core.reader.korean_columns import korean_header_measure, unsaid_measure
+from evalset_pipeline.core.reader.korean_columns import (
+    korean_header_measure,
+    to_date_measure,
+    unsaid_measure,
+)
 from evalset_pipeline.core.reader.korean_labels import (
-    MOVEMENT_JOINER,
     is_movement,
     is_party,
     korean_section,
     merged_columns,
+    movement_label,
     names_account,
+    party_name,
+    related_party_table,
     spoken_label,
 )
 from evalset_pipeline.core.reader.korean_questions import (
     SECTION_WORD,
     korean_column_label,
+    korean_instant_phrase,
     korean_label_phrase,
     korean_party_label,
     korean_question,
@@ -489,6 +496,18 @@ def _changes_in_equity(table: Table) -> bool:
     return any(_EQUITY_STATEMENT.search(text) for text in texts)
 
 
+def _to_date_table(t: Table, i: int) -> bool:
+    """Do column `i` and the columns of its period hold positions built up to their date?"""
+    if i >= len(t.columns):
+        return False
+    col = t.columns[i]
+    return any(
+        to_date_measure(korean_header_measure(c.header))
+        for c in t.columns
+        if (c.end, c.months) == (col.end, col.months)
+    )
+
+
 def _korean_row(t: Table, r: Row, i: int, phrase: str) -> tuple[Table, Row, str, str] | None:
     """A Korean row as a reader of the filing asks it: (table, row, period phrase, the label
     said with its measure, or "" to ask it as the row reads); None when nothing names what the
@@ -503,6 +522,11 @@ def _korean_row(t: Table, r: Row, i: int, phrase: str) -> tuple[Table, Row, str,
     column = _COLUMN_PHRASE.match(phrase)
     period = column["period"] if column else phrase
     measure = column["measure"] if column else ""
+    if measure and _to_date_table(t, i):
+        # "누적공사수익 | 누적발생원가 | 유보금" under "<당분기>": what the contracts have built up
+        # to the quarter's end, asked at that date ("… 현재"), never over the quarter
+        period = korean_instant_phrase(period)
+        phrase = f"in the {measure} column {period}"
     if measure and is_movement(measure) and not names_account(label):
         return None  # "호반의 기초": a balance of a company's, of what the page leaves unsaid
     if measure and not r.parent and any(is_movement(c.header) for c in t.columns):
@@ -516,13 +540,28 @@ def _korean_row(t: Table, r: Row, i: int, phrase: str) -> tuple[Table, Row, str,
             return t, replace(r, parent=t.subject), phrase, ""
     if is_movement(label):
         if measure:
-            return t, r, period, f"{measure}{MOVEMENT_JOINER}{label}"
+            return t, r, period, movement_label(measure, label)
         if r.parent and not names_account(r.parent):
             return None  # "호반" over "기초": whose balance of what, the page leaves unsaid
         what = r.parent or t.subject
         if not what:
             return None
-        return t, replace(r, parent=""), period, f"{what}{MOVEMENT_JOINER}{label}"
+        return t, replace(r, parent=""), period, movement_label(what, label)
+    if (
+        measure
+        and not names_account(label)
+        and related_party_table(t.title, t.subject, *(c.header for c in t.columns))
+    ):
+        # "호반에 대한 기타비용": a related party's row holds the filer's figure with it (its sales
+        # to it, its receivable from it), never the party's own ("호반의 기타비용"); the party's
+        # name tells the row, the relationship group above it ("<기타특수관계자>") need not
+        party = party_name(label)
+        return (
+            replace(t, subject=""),
+            replace(r, parent=""),
+            period,
+            korean_party_label(party, measure),
+        )
     if is_party(label):
         if measure:
             # a sub-column's measure may be the party's own (a subsidiary's summary: "…의 자본")

@@ -5,18 +5,26 @@ measure its table names, and section debris ("구분", "<…>", a line of figure
 from __future__ import annotations
 
 import datetime
+import re
 
 import pytest
 
 from evalset_pipeline.core.pagetext.korean import heading_subject
 from evalset_pipeline.core.pagetext.text import joined_letter_spacing
-from evalset_pipeline.core.reader.korean_columns import korean_header_measure, unsaid_measure
+from evalset_pipeline.core.reader.korean_columns import (
+    korean_header_measure,
+    to_date_measure,
+    unsaid_measure,
+)
 from evalset_pipeline.core.reader.korean_labels import (
     is_movement,
     is_party,
     korean_section,
     merged_columns,
+    movement_label,
     names_account,
+    party_name,
+    related_party_table,
     spoken_label,
 )
 from evalset_pipeline.core.reader.table_cells import clean_label
@@ -55,9 +63,15 @@ def test_a_roll_forward_is_asked_by_what_moves(tmp_path):
     assert written is not None
     assert written.question.startswith("2023년 12월 31일로 종료되는 회계연도 리스부채의 ")
     assert " 중 " not in written.question  # "리스부채 중 기초" is no way to say it
-    q = parse_table_question("2023년 12월 31일로 종료되는 회계연도 리스부채의 기초는 얼마였습니까?")
-    assert q is not None and q.label == "리스부채의 기초"
-    assert judge_table_question(q, page, ANNUAL).answer == "8,674 백만원"
+    # a balance at either end is said as one ("기초 잔액"), never as a bare line of the roll-forward
+    assert not re.search(r"의 (기초|기말)[은는]", written.question), written.question
+    for asked in ("리스부채의 기초 잔액", "리스부채의 기초"):
+        q = parse_table_question(f"2023년 12월 31일로 종료되는 회계연도 {asked}는 얼마였습니까?")
+        assert q is not None and q.label == asked
+        assert judge_table_question(q, page, ANNUAL).answer == "8,674 백만원"
+    assert movement_label("리스부채", "기말") == "리스부채의 기말 잔액"
+    assert movement_label("리스부채", "증가") == "리스부채의 증가"
+    assert movement_label("배출권 수량", "기초") == "배출권 수량의 기초"  # a quantity is no 잔액
     # qualified, the entity and basis read back
     asked = qualify_table_question(q_text := written.question, {"entity": "한빛전자"})
     assert asked.startswith("한빛전자의 ") and parse_table_question(asked) is not None
@@ -183,11 +197,13 @@ def test_an_accounts_movement_columns_are_asked_under_what_moves(tmp_path):
     written = write_table_question(page, ANNUAL, "ko")
     assert written is not None
     assert "대손충당금 중 " in written.question, written.question
-    q = parse_table_question(
-        "2023년 12월 31일로 종료되는 회계연도 대손충당금 중 매출채권의 기말은 얼마였습니까?"
-    )
-    assert q is not None
-    assert judge_table_question(q, page, ANNUAL).answer == "35,886 백만원"
+    assert not re.search(r"의 (기초|기말)[은는]", written.question)  # said "기말 잔액"
+    for said in ("매출채권의 기말 잔액", "매출채권의 기말"):
+        q = parse_table_question(
+            f"2023년 12월 31일로 종료되는 회계연도 대손충당금 중 {said}은 얼마였습니까?"
+        )
+        assert q is not None
+        assert judge_table_question(q, page, ANNUAL).answer == "35,886 백만원"
 
 
 def test_an_accounts_movement_columns_without_a_heading_are_not_asked(tmp_path):
@@ -256,3 +272,53 @@ def test_a_sub_measure_too_long_to_say_is_not_asked_as_the_rows_figure(tmp_path)
     table = Table((column,), rows, "", "", "직원 등 현황", 0.0, 100.0)
     page = TablePage("관리직 남 437 기능직 남 431", (table,))
     assert write_table_question(page, ANNUAL, "ko") is None
+
+
+def _related_party_page(tmp_path) -> TablePage:
+    lines: list[list[Item]] = [
+        [("l", 50, "30.2 당기 특수관계자와의 중요한 영업상의 거래내용은 다음과 같습니다.")],
+        [("l", 50, "<당기>"), ("l", 480, "(단위: 백만원)")],
+        [("l", 50, "특수관계자 명칭")] + centred("", "", "제품매출", "기타비용"),
+        row("(주)호반", "", "", "-", "302"),
+        row("(주)호반산업", "", "", "345", "1,206"),
+        row("(주)호반호텔앤리조트 기타", "", "", "130", "-"),
+    ]
+    return read_table_page(draw_layer(lines, tmp_path, "rp.pdf"))
+
+
+def test_a_related_partys_row_is_the_filers_figure_with_it(tmp_path):
+    page = _related_party_page(tmp_path)
+    written = write_table_question(page, ANNUAL, "ko")
+    assert written is not None
+    # never "호반의 기타비용" (the party's own expense), nor the relationship read into its name
+    assert re.search(
+        r"(호반|호반산업|호반호텔앤리조트)에 대한 (제품매출|기타비용)은", written.question
+    ), written.question
+    q = parse_table_question(
+        "2023년 12월 31일로 종료되는 회계연도 호반에 대한 기타비용은 얼마였습니까?"
+    )
+    assert q is not None
+    assert judge_table_question(q, page, ANNUAL).answer == "302 백만원"
+    assert party_name("호반호텔앤리조트 기타") == "호반호텔앤리조트"
+    assert party_name("Bulace Investments Ltd. 공동기업") == "Bulace Investments Ltd."
+    assert party_name("기타") == "기타"
+    assert related_party_table("<당기> (단위:백만원) 특수관계자 명칭 관계")
+    assert not related_party_table("종속기업의 요약 재무정보")
+
+
+def test_figures_built_up_to_a_date_are_asked_at_that_date(tmp_path):
+    # "<당기>" dates the table, but cumulative contract figures are positions at the year's end
+    lines: list[list[Item]] = [
+        [("l", 50, "22.2 진행중인 공사계약 관련 내용은 다음과 같습니다.")],
+        [("l", 50, "<당기>"), ("l", 480, "(단위: 백만원)")],
+        [("l", 50, "구 분")] + centred("", "누적공사수익", "누적발생원가", "유보금"),
+        row("전기공사 등", "", "430,802", "395,631", "17,283"),
+    ]
+    page = read_table_page(draw_layer(lines, tmp_path, "c.pdf"))
+    written = write_table_question(page, ANNUAL, "ko")
+    assert written is not None
+    assert written.question.startswith("2023년 12월 31일 현재 전기공사 등의 "), written.question
+    assert "회계연도" not in written.question
+    assert to_date_measure("누적공사수익") and to_date_measure("누적 발생원가")
+    assert not to_date_measure("누적")  # a quarter's year-to-date column
+    assert not to_date_measure("공사수익인식")
