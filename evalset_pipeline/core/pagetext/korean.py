@@ -347,8 +347,10 @@ _COMPANY = re.compile(r"주식회사|㈜|\(주\)|종속기업|및\s*그\s*종속
 # "재고자산의 내역은 다음과 같습니다": the subject is the noun before "의 내역".
 # A noun phrase may run to two words ("배출권 수량의 변동"); the word before is no part of it when
 # it is a time or function word ("당기 중", "현재") or ends in a particle ("…에서", "…는").
+# "영업활동 자산·부채의 증감 내용": a table of changes, whose subject is the change itself.
 _OF_DETAILS = re.compile(
-    r"((?:[가-힣A-Za-z][^\s,]*\s)?[^\s)]+)의\s*(?:주요\s*)?(?:내역|구성|변동|현황|명세|내용|세부)"
+    r"((?:[가-힣A-Za-z][^\s,]*\s)?[^\s)]+)의\s*(?:주요\s*)?(?P<change>증감\s*)?"
+    r"(?:내역|구성|변동|현황|명세|내용|세부)"
 )
 _NOT_OF_PHRASE = re.compile(
     r"^(?:중|및|등|현재|당기|전기|당분기|전분기|당반기|전반기|기간|동안|다음|아래|상기|위)$|"
@@ -361,6 +363,47 @@ _TOPIC_DETAILS = re.compile(
 )
 # "당사는 …", "연결실체는 …": the filer as a sentence's topic names no table's subject.
 _FILER_TOPIC = re.compile(r"^(?:당사|연결실체|연결회사|회사|지배기업|지배회사|동사)$")
+# "기타포괄손익으로 인식하는 재측정요소는 다음과 같습니다": the sentence's topic is what the rows
+# are, with the words that restrict it ("사용이 제한된 금융자산" is not every 금융자산), less the
+# time words before it ("보고기간말 현재") and the filer ("당사가 보유한 …"). A head that says
+# nothing of the rows ("… 지급한 금액은", "그 내용은") or a bare category ("비용") is no subject.
+_TOPIC_IS = re.compile(r"(?:^|[,，]\s*)(?P<topic>[^,，]+?)(?:은|는)\s*다음과\s*같습니다")
+_TIME_WORD = re.compile(
+    r"^(?:현재|중|동안|말|기간|보고기간(?:종료일|말)?|(?:당|전)(?:기|분기|반기)(?:말|초)?|"
+    r"\S+일|그|이|동|상기|위|아래)$"
+)
+_CLAUSE_END = re.compile(r"(?:며|지만|는데)$")
+_FILER_WORD = re.compile(r"^(?:당사|연결실체|연결회사|회사|지배기업|지배회사|동사)")
+_SAYS_NOTHING = re.compile(r"^(?:금액|내용|내역|사항|것|정보|결과|현황|변동|증감|구성|명세)$")
+_MAX_TOPIC_WORDS = 8
+
+
+_MODIFIER = re.compile(r"(?:한|된|인|할|던|될|는|위한|위해)$")
+
+
+def _topic_subject(topic: str) -> str:
+    words = re.sub(r"\s*\([^()]*\)", "", topic).split()  # "분기순이익(손실)에 대한 조정"
+    # "담보는 없으며 제공한 지급보증": the last clause's; "당사가 보유한 …": after the filer
+    cut = [k for k, w in enumerate(words) if _FILER_WORD.match(w) or _CLAUSE_END.search(w)]
+    if cut:
+        words = words[cut[-1] + 1 :]
+    while words and _TIME_WORD.match(words[0]):
+        words.pop(0)
+    if words and words[-1] in ("내용", "내역"):
+        words.pop()
+        if words and words[-1] == "관련":
+            words.pop()  # "진행중인 공사계약 관련 내용": the contracts
+    if words:
+        words[-1] = re.sub(r"(?<=\S)(?:내용|내역)$", "", words[-1])
+    if not words or len(words) > _MAX_TOPIC_WORDS or _MODIFIER.search(words[-1]):
+        return ""  # "… 당기손익으로 인식한 (내역)": what was recognised, the heading leaves unsaid
+    if len(words) == 1 and _SAYS_NOTHING.match(words[0]):
+        return ""
+    if len(words) == 1 and len(words[0]) < 3:
+        return ""  # "비용", "자산": a category, not what the rows are
+    return " ".join(words)
+
+
 _TRAILING = re.compile(r"\s*(?:현황표?|추이|내역|명세서?|세부내역|실적|총괄표)$")
 
 
@@ -382,11 +425,16 @@ def heading_subject(text: str) -> str:
     if _BULLET.match(t) or re.search(r"[:：]\s*\S", t):
         return ""  # "- 사업기간 : ’05~계속": a bullet or a "label : value" line states a fact
     m = _OF_DETAILS.search(t) or _TOPIC_DETAILS.match(t)
+    topic = _TOPIC_IS.search(t)
     if m and not _FILER_TOPIC.match(m.group(1).split()[-1]):
         words = m.group(1).split()
         t = " ".join(words[1:] if len(words) > 1 and _NOT_OF_PHRASE.search(words[0]) else words)
+        if m.groupdict().get("change"):
+            t += "의 증감"  # "영업활동 자산·부채의 증감 중 매출채권"
+    elif topic and _topic_subject(topic["topic"]):
+        return _topic_subject(topic["topic"])
     elif re.search(r"(?:니다|다)\s*[.:]?$", t):
-        return ""  # a sentence that is not "X의 내역은 …"
+        return ""  # a sentence that is not "X의 내역은 …" nor "X는 다음과 같습니다"
     t = _TRAILING.sub("", t)
     t = re.sub(r"^\S+별\s+", "", t)  # "연도별 예산" -> "예산": the rows say by what
     t = re.sub(r"\s*\([^()]*\)", "", t).strip(" :")

@@ -317,7 +317,9 @@ def test_figures_built_up_to_a_date_are_asked_at_that_date(tmp_path):
     page = read_table_page(draw_layer(lines, tmp_path, "c.pdf"))
     written = write_table_question(page, ANNUAL, "ko")
     assert written is not None
-    assert written.question.startswith("2023년 12월 31일 현재 전기공사 등의 "), written.question
+    assert written.question.startswith(
+        "2023년 12월 31일 현재 진행중인 공사계약 중 전기공사 등의 "
+    ), written.question
     assert "회계연도" not in written.question
     assert to_date_measure("누적공사수익") and to_date_measure("누적 발생원가")
     assert not to_date_measure("누적")  # a quarter's year-to-date column
