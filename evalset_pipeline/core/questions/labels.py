@@ -20,6 +20,8 @@ from evalset_pipeline.core.evidence.completeness import asked_period_cells, same
 from evalset_pipeline.core.evidence.index import EvidenceCell, specific_label
 from evalset_pipeline.core.evidence.pools import ANSWER
 from evalset_pipeline.core.judging.base import PageContext, PageView, VLMBackend
+from evalset_pipeline.core.pagetext.text import has_hangul
+from evalset_pipeline.core.reader.korean_columns import korean_header_measure
 from evalset_pipeline.core.reader.table_judge import possessive_readings
 from evalset_pipeline.core.reader.table_questions import (
     FUNCTION_WORDS,
@@ -146,13 +148,25 @@ def prints_gold_row(
             if not same_label(g.label, c.label):
                 continue
             if located and not (
-                g.section
-                and c.section
-                and named_alike(section_measure(g.section), section_measure(c.section))
+                (
+                    g.section
+                    and c.section
+                    and named_alike(section_measure(g.section), section_measure(c.section))
+                )
+                or _same_column_measure(g, c)
             ):
                 continue
             return c
     return None
+
+
+def _same_column_measure(g: EvidenceCell, c: EvidenceCell) -> bool:
+    """Both cells sit in sub-columns of one measure: a related party's row asked in its
+    "기타채권 등" column is located by that measure ("기타채권" next quarter), as a section
+    locates a name row. Korean headers only: an English sub-column is asked "in the … column"
+    of rows that name their own measure."""
+    measures = [korean_header_measure(x.header) if has_hangul(x.header) else "" for x in (g, c)]
+    return all(measures) and named_alike(*measures)
 
 
 def _signs_agree(cells: Sequence[EvidenceCell], gold_cells: Sequence[EvidenceCell]) -> bool:

@@ -334,3 +334,20 @@ def test_a_korean_partys_row_is_the_asked_row(tmp_path):
     for asked in ("양우종합건설에 대한 채무보증", "양우종합건설의 채무보증"):
         found = asked_cells(f"2023년 {asked}은 얼마였습니까?", cells)
         assert [c.label for c in found] == ["양우종합건설"]
+
+
+def test_a_related_partys_row_in_the_same_column_another_quarter_is_supporting():
+    """The gold prints 호반자산개발's "기타채권 등" at the quarter's end; the next filing prints the
+    row in its "기타채권" column at its own quarter's end: the same measure for another period.
+    The party's row in another measure's column is not."""
+    from dataclasses import replace as with_
+
+    question = "한빛전자의 2022년 9월 30일 현재 호반자산개발에 대한 기타채권 등은 얼마였습니까?"
+    gold = with_(_cell("gold", "호반자산개발", "1,062", 1062.0), header="당분기말 기타채권 등")
+    lab = CandidateLabel("q", "next", "pooled", "figure", "irrelevant", "coincidence")
+    same = [with_(_cell("next", "호반자산개발", "1,062", 1062.0, year=2023), header="기타채권")]
+    other = [with_(_cell("next", "호반자산개발", "1,062", 1062.0, year=2023), header="미지급금")]
+    out = by_evidence(lab, question, ("figure",), same, [gold], None, None)
+    assert out.label == "supporting", out.rationale
+    out = by_evidence(lab, question, ("figure",), other, [gold], None, None)
+    assert out.label == "irrelevant"
