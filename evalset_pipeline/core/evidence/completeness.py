@@ -140,7 +140,9 @@ def answering_cells(
         return []
     exact = {(c.unit_id, c.table, c.row, c.col): c for c in index.cells_printing(figure)}
     found = dict(exact)
-    for c in index.cells_rounding_to(figure):  # the same amount printed at another precision
+    # the same amount printed at another precision: finer ("11,988" millions for "12.0
+    # billion"), or coarser ("703,911" 백만원 for "703,910,702" 천원)
+    for c in [*index.cells_rounding_to(figure), *index.cells_rounded_from(figure)]:
         found.setdefault((c.unit_id, c.table, c.row, c.col), c)
     return [
         c

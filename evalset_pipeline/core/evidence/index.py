@@ -32,6 +32,7 @@ import numpy as np
 import pyarrow as pa
 
 from evalset_pipeline.core.evidence.figures import (
+    MIN_DIGITS,
     Figure,
     digit_key,
     same_magnitude,
@@ -324,6 +325,28 @@ class EvidenceIndex:
         hi = np.searchsorted(self._magnitudes, magnitude + step / 2 * (1 + 1e-9), side="right")
         return self._take(sorted(self._magnitude_rows[lo:hi].tolist()))
 
+    def cells_rounded_from(self, figure: Figure) -> list[EvidenceCell]:
+        """Cells printing the figure rounded to a coarser unit: 703,911 (백만원) for 703,910,702
+        (천원), 1,064 (millions) for 1,063,842 (thousands); each within half its own last digit
+        of the figure, with `MIN_DIGITS` or more. Only cells whose table states its scale."""
+        step, magnitude = figure.step, figure.magnitude
+        if step is None or magnitude is None or figure.percent or not magnitude:
+            return []
+        # a print of MIN_DIGITS digits or more is within half a percent of its amount
+        reach = magnitude * 10.0 ** (1 - MIN_DIGITS) / 2
+        lo = np.searchsorted(self._magnitudes, magnitude - reach, side="left")
+        hi = np.searchsorted(self._magnitudes, magnitude + reach, side="right")
+        out = []
+        for c in self._take(sorted(self._magnitude_rows[lo:hi].tolist())):
+            printed = _printed_step(c)
+            if (
+                printed > step
+                and c.figure.specific
+                and abs(abs(c.value) * (c.scale or 0) - magnitude) <= printed / 2 * (1 + 1e-9)
+            ):
+                out.append(c)
+        return out
+
     def pages_printing_text(self, key: str) -> set[str]:
         """Pages whose text prints these digits anywhere (no table needed, no scale known)."""
         return set(self._text_units.get(key, ()))
@@ -341,6 +364,12 @@ class EvidenceIndex:
     def matching_cells(self, unit_id: str, figure: Figure) -> list[EvidenceCell]:
         """The cells of one page that print the figure: where on that page an answer is printed."""
         return [c for c in self.cells_of(unit_id) if same_magnitude(c.figure, figure)]
+
+
+def _printed_step(cell: EvidenceCell) -> float:
+    """What the cell's last printed digit is worth: "703,911" in 백만원 -> 1e6, "0.8" 조원 -> 1e11."""
+    decimals = cell.display.split(".", 1)[1] if "." in cell.display else ""
+    return (cell.scale or 0.0) * 10.0 ** -len(re.sub(r"\D", "", decimals))
 
 
 def _rows_by(values: Sequence[str]) -> dict[str, list[int]]:

@@ -130,7 +130,11 @@ def evidence_sources(
         cells = index.cells_printing(figure) if figure.specific else []
         # An amount that merely rounds to the answer is its figure only in the gold's own row
         # (11,988 million for "12.0 billion" of R&D); in other rows it is a near number, no more.
-        rounded = [c for c in index.cells_rounding_to(figure) if label_key(c.label) in labels]
+        rounded = [
+            c
+            for c in [*index.cells_rounding_to(figure), *index.cells_rounded_from(figure)]
+            if label_key(c.label) in labels
+        ]
         same_label = [c.unit_id for c in [*cells, *rounded] if label_key(c.label) in labels]
         other = [c.unit_id for c in cells]
         text = (

@@ -17,10 +17,15 @@ from evalset_pipeline_tests.core.reader.test_table_reader import centred, draw_l
 
 
 def statement(
-    tmp_path: Path, name: str, title: str, years: tuple[str, str], rows: dict[str, tuple[str, str]]
+    tmp_path: Path,
+    name: str,
+    title: str,
+    years: tuple[str, str],
+    rows: dict[str, tuple[str, str]],
+    unit_line: str = "(In millions)",
 ) -> Path:
-    """A page with one table: a title, "(In millions)", two year columns; its text layer's path."""
-    lines = [[("l", 50, title)], [("l", 50, "(In millions)")], centred("", "", *years)]
+    """A page with one table: a title, its unit line, two year columns; its text layer's path."""
+    lines = [[("l", 50, title)], [("l", 50, unit_line)], centred("", "", *years)]
     lines += [row(label, "", "", *cells) for label, cells in rows.items()]
     layer = draw_layer(lines, tmp_path, f"{name}.pdf")
     path = tmp_path / f"{name}.json"

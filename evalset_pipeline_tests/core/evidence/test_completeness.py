@@ -101,6 +101,33 @@ def test_a_rounded_answer_is_found_where_the_statement_prints_it_whole(tmp_path)
     assert "income" in found  # 11,988 millions rounds to 12.0 billions
 
 
+def test_an_answer_in_thousands_is_found_where_a_summary_prints_it_in_millions(tmp_path):
+    """The statement prints revenue to the thousand; the filing's summary prints it rounded to the
+    million: the same fact, unjudged until it is pooled. A million off is another figure."""
+    index = index_of(
+        {
+            "gold": statement(
+                tmp_path,
+                "g",
+                "Statements",
+                ("2023", "2022"),
+                {"Net sales": ("703,910,702", "589,414,011")},
+                unit_line="(In thousands)",
+            ),
+            "summary": statement(
+                tmp_path, "s", "Highlights", ("2023", "2022"), {"Net sales": ("703,911", "589,414")}
+            ),
+            "off": statement(
+                tmp_path, "o", "Other", ("2023", "2022"), {"Net sales": ("703,913", "589,400")}
+            ),
+        }
+    )
+    item = ItemRef("q", "What were Net sales in 2023?", "703,910,702 (USD thousands)", ("gold",))
+    report = completeness([item], {("q", "gold")}, index)
+    assert [u.unit_id for u in report.unjudged] == ["summary"]
+    assert completeness([item], {("q", "gold"), ("q", "summary")}, index).unjudged == []
+
+
 def test_a_specific_figure_under_other_words_for_the_same_measure_answers(tmp_path):
     index = index_of(
         {
