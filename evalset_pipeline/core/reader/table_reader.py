@@ -136,6 +136,36 @@ def _row_of(
     return label, indent, cells
 
 
+def _merged_category_rows(
+    raw: list[tuple[str, float, list[str | None], float]],
+    row_lines: list[_Line],
+    cols: list[tuple[float, float]],
+    em: float,
+) -> list[tuple[str, float, list[str | None], float]]:
+    """A category cell merged down the rows it spans ("외화단기차입금" beside three lenders) is
+    printed once, centred, so the text layer sets it on its middle row's line, ahead of that
+    row's own name in the next text column. Between rows whose names start at that column, such
+    a row is its own name's: the category's figure is the spanned rows' total, never the middle
+    row's ("외화단기차입금 2,811" is Standard Bank's 2,811)."""
+    out = list(raw)
+    for i in range(1, len(raw) - 1):
+        _, indent, cells, y = raw[i]
+        before, after = raw[i - 1][1], raw[i + 1][1]
+        if all(c is None for c in cells) or abs(before - after) > 2 * em:
+            continue
+        if min(before, after) < indent + 4 * em:
+            continue
+        names = [
+            c
+            for c in row_lines[i].cells
+            if c.kind == "text" and min(before, after) - em <= c.x0 < cols[0][0] - 0.5 * em
+        ]
+        if names:
+            words = [w for c in names for w in c.words]
+            out[i] = (_label_words(words, row_lines[i].height), names[0].x0, cells, y)
+    return out
+
+
 def _joined(held: str | None, text: str) -> str:
     """Two cells read into one column: an unprinted cell ("N/A" of a year whose column no figure
     made) beside a figure gives way to the figure; other cells join."""
@@ -409,6 +439,7 @@ def _table_of(
             for c in previous.columns
         )
     raw: list[tuple[str, float, list[str | None], float]] = []
+    row_lines: list[_Line] = []
     status_words = _ends_in_status_words(lines, block)
     for line in sections + lines[block.start : block.end + 1]:
         if _is_header_like(line, cols, em) and not _is_data(line):
@@ -418,6 +449,8 @@ def _table_of(
             not all(c is None for c in r[2]) or _label_only_ok(line, cols, em, status_words)
         ):
             raw.append((*r, line.yc))
+            row_lines.append(line)
+    raw = _merged_category_rows(raw, row_lines, cols, em)
     raw = merge_banded_labels(raw, _trailing_labels(lines, block, cols, em, status_words))
     rows = tuple(_build_rows(raw))
     columns, rows = _labels_from_first_column(columns, rows)

@@ -384,3 +384,28 @@ def test_korean_report_bullets_and_two_digit_years():
         ("실업률", "3.4%", "%", D(2024, 3, 31)),
     ]
     assert korean_column("’23년", "") == korean_column("2023년", "")
+
+
+def test_a_category_merged_down_its_rows_is_no_rows_name(tmp_path):
+    """ "외화단기차입금" is printed once, centred beside its three lenders: the text layer sets it
+    on the middle lender's line. That line is Standard Bank's 2,811, not the category's (whose
+    figure is the total, 211,412): no question asks the category for the middle row's figure."""
+    lines = [
+        [("l", 50, "14.1 단기차입금의 내용은 다음과 같습니다.")],
+        [("l", 480, "(단위: 백만원)")],
+        [("l", 50, "구분"), ("l", 150, "차입처")] + centred("", "", "당기말", "전기말"),
+        [("l", 150, "Vietcombank 외")] + row("", "", "", "15,377", "10,865"),
+        [("l", 50, "외화단기차입금"), ("l", 150, "Standard Bank")]
+        + row("", "", "", "2,811", "2,460"),
+        [("l", 150, "하나은행 외")] + row("", "", "", "193,224", "68,751"),
+        [("l", 150, "합계")] + row("", "", "", "211,412", "82,076"),
+    ]
+    page = read_table_page(draw_layer(lines, tmp_path, "borrowings.pdf"))
+    assert [r.label for r in page.tables[0].rows] == [
+        "Vietcombank 외",
+        "Standard Bank",
+        "하나은행 외",
+        "합계",
+    ]
+    written = write_table_question(page, ANNUAL, "ko")
+    assert written is None or "외화단기차입금" not in written.question
