@@ -30,7 +30,12 @@ from dataclasses import dataclass, field
 
 from evalset_pipeline.core.evidence.completeness import answering_cells
 from evalset_pipeline.core.evidence.figures import answer_figure
-from evalset_pipeline.core.evidence.index import EvidenceCell, EvidenceIndex, label_key
+from evalset_pipeline.core.evidence.index import (
+    EvidenceCell,
+    EvidenceIndex,
+    label_key,
+    specific_label,
+)
 
 __all__ = [
     "ANSWER",
@@ -123,6 +128,11 @@ def evidence_sources(
     out: dict[str, list[str]] = {}
     figure = answer_figure(answer)
     answering: list[str] = []
+    if figure is not None and not (figure.specific or figure.precise):
+        # "850" is printed by chance on many pages, but not in the gold's own row ("대한테크렌")
+        # for the gold's period: a page doing so states the answer (only rows naming a line item)
+        named = [g for g in gold_cells if specific_label(g.label)]
+        answering = [c.unit_id for c in answering_cells(index, figure, named, {gold})]
     if figure is not None and (figure.specific or figure.precise):
         answering = [c.unit_id for c in answering_cells(index, figure, gold_cells, {gold})]
         labels = {label_key(c.label) for c in gold_cells}

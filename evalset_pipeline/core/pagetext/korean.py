@@ -294,6 +294,13 @@ def relative_header(header: str) -> tuple[int | None, int] | None:
     return {"분기": 3, "반기": 6, "기": 12}[m["kind"]], back
 
 
+def relative_beside_measure(header: str) -> tuple[int | None, int] | None:
+    """`relative_header` of the one relative period a header names beside its measure
+    ("보증금액 당분기말", "당기말 장부금액"); None where it names none or several."""
+    words = _RELATIVE_WORD.findall(header)
+    return relative_header(words[0]) if len(words) == 1 else None
+
+
 def without_relative_words(text: str) -> str:
     """`text` with its relative period words ("당분기말", "전기") taken out: what a header such as
     "당분기말 유동" says besides its period."""

@@ -299,8 +299,10 @@ def by_evidence(
         return label
     same_company = page is None or gold is None or not gold.entity or page.same_filer(gold)
     # The other statements' basis prints the same row apart (a consolidated figure is not the
-    # separate one, even where the two agree): the same measure for another basis, supporting.
-    same_company = same_company and not _other_basis(page, gold)
+    # separate one, even where the two agree): for a question naming its basis, the same measure
+    # for another basis, supporting. One naming none is answered alike by either.
+    asked = parse_table_question(question)
+    same_company = same_company and not (_other_basis(page, gold) and asked and asked.basis)
     if (
         same_company
         and ANSWER in found_by
@@ -331,7 +333,6 @@ def by_evidence(
                 )
     if label.label != "irrelevant":
         return label
-    asked = parse_table_question(question)
     row = prints_gold_row(cells, gold_cells, by_section=asked is not None and bool(asked.parent))
     if row is None:
         return label

@@ -27,6 +27,7 @@ from evalset_pipeline.core.pagetext.korean import (
     dated_range,
     has_hangul,
     month_end,
+    relative_beside_measure,
     relative_header,
     without_relative_words,
     year_of,
@@ -151,7 +152,8 @@ def korean_column(header: str, heading: str) -> KoreanPeriod | None:
             if m["end"]
             else KoreanPeriod(None, None, year)
         )
-    named = relative_header(header)
+    # "당기말", or "보증금액 당분기말": a sub-column's measure beside its relative period
+    named = relative_header(header) or relative_beside_measure(header)
     if named is not None:
         return KoreanPeriod(named[0], None, None, named[1])
     return None
@@ -182,7 +184,8 @@ _MARK = re.compile(r"\(\s*[A-Za-z*]{1,2}(?:\s*[-+]\s*[A-Za-z])?\s*\)|\(\s*\*\s*\
 
 def _besides_period(header: str) -> str:
     """A Korean column header's words besides its period, "" where they are no name (digits)."""
-    text = header
+    # "2022년도분": the year's share ("for 2022"), the period, no measure ("도분")
+    text = re.sub(r"(\d{2,4}\s*년)\s*도(?:\s*분)?", r"\1", header)
     for pattern in (_HEADER_RANGE, _HEADER_DATE, _HEADER_ORDINAL, _QUARTER, _HALF, _YEAR):
         text = pattern.sub(" ", text)
     # "기 초" of a header justified over its cell is the word "기초"

@@ -134,6 +134,8 @@ def korean_section(section: str) -> str:
         return ""
     if len(re.findall(f"[{HANGUL_SYLLABLES}]", text)) < 2:
         return ""
+    if re.match(r"^(?:및|등|또는)\s", text) or re.search(r"\s(?:및|또는)$", text):
+        return ""  # "지분상품 및" / "및 채무상품": half of a name wrapped over two lines
     return text
 
 

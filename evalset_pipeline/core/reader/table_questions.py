@@ -461,6 +461,20 @@ def _cells(
                     continue  # no other grammar names a sub-column
                 if language == "ko" and unsaid_measure(col.header):
                     continue  # one sub-measure of the row ("… 근로자 전체"), too long to say
+                if language == "ko":
+                    # "평가충당금 당기": the column's own measure, said with the row ("원부재료 및
+                    # 저장품의 평가충당금"), never dropped for the row's plain figure
+                    # (a company's row keeps its own reading: "양우종합건설에 대한 보증금액")
+                    measure = korean_header_measure(col.header)
+                    if (
+                        measure
+                        and names_account(measure)
+                        and not _KO_TOTAL.match(measure)
+                        and measure not in _KO_PLAIN
+                        and not is_party(spoken_label(row.label))
+                    ):
+                        out.append((t, row, i, f"in the {measure} column {phrase}"))
+                        continue
                 kind = column_measure(col)
                 if column_kind(kind) and language == "en":
                     # "FY 2014 Target": a target is not the year's result, so the question says
@@ -487,6 +501,9 @@ def _cells(
 
 
 _KO_RATE = re.compile(r"[율률]$")
+_PRINTED_AMOUNT = re.compile(r"\d{1,3}(?:,\d{3})+")
+# A column header's word that says only that its cells are amounts: no measure of its own.
+_KO_PLAIN = ("금액", "금 액", "잔액", "내용", "구분")
 _EQUITY_STATEMENT = re.compile(r"자\s*본\s*변\s*동\s*표")
 
 
@@ -519,6 +536,8 @@ def _korean_row(t: Table, r: Row, i: int, phrase: str) -> tuple[Table, Row, str,
     label = spoken_label(r.label)
     if merged_columns(label):
         return None  # a name, its business and its country read as one label
+    if _PRINTED_AMOUNT.search(label):
+        return None  # "BL USD 109,276,928.90": another column's amount read into the label
     column = _COLUMN_PHRASE.match(phrase)
     period = column["period"] if column else phrase
     measure = column["measure"] if column else ""

@@ -54,6 +54,30 @@ def test_the_pages_printing_the_answer_for_its_row_are_found(tmp_path):
     assert set(found["same_row"]) == {"next", "rival"}  # another filer's row for the same year
 
 
+def test_a_short_figure_in_the_golds_own_row_and_period_is_the_answer(tmp_path):
+    """ "850" alone is on many pages, so it finds no page by its digits; a page printing it in the
+    gold's own named row for the gold's period states the answer (reading: the separate note's
+    guarantee for 대한테크렌, never judged). Another row's 850, or a total's, does not."""
+    index = index_of(
+        {
+            "gold": statement(
+                tmp_path, "g", "Guarantees", ("2023", "2022"), {"Daehan Techren": ("850", "900")}
+            ),
+            "separate": statement(
+                tmp_path, "s", "Notes", ("2023", "2022"), {"Daehan Techren": ("850", "900")}
+            ),
+            "other_row": statement(
+                tmp_path, "o", "Notes", ("2023", "2022"), {"Land": ("850", "1,001")}
+            ),
+            "total": statement(tmp_path, "t", "Notes", ("2023", "2022"), {"Total": ("850", "7")}),
+        }
+    )
+    cells = index.matching_cells("gold", index.cells_of("gold")[0].figure)
+    answering, found = evidence_sources(index, "gold", "850 (USD millions)", cells)
+    assert answering == ["separate"]
+    assert set(found.get("figure", [])) <= {"separate"}  # nor found by its digits alone
+
+
 def test_twins_are_the_same_text_or_pixels_or_nearly_every_figure():
     class Index:
         text_keys = {

@@ -147,17 +147,25 @@ def test_the_answer_source_of_another_row_of_the_gold_is_no_answer(index):
 
 def test_the_answer_printed_by_the_other_basis_is_supporting_not_sufficient(index):
     """A separate statement that prints the consolidated answer's figure for the asked row and
-    period is the same measure for another basis (reading: separate notes labelled sufficient
-    for a consolidated question, though their rationale said the basis differs)."""
+    period is the same measure for another basis when the question names its basis (reading:
+    separate notes labelled sufficient for a consolidated question, though their rationale said
+    the basis differs); a question naming none is answered by either (reading: a guarantee
+    both notes print alike, the separate one labelled irrelevant)."""
+    named = (
+        "Acme Corp의 2023년 12월 31일로 종료되는 회계연도 연결 기준 "
+        "Provision for income taxes는 얼마였습니까?"
+    )
     gold = replace(GOLD, basis="consolidated")
-    gold_cells = asked_cells(QUESTION, answer_cells(index, "gold", ANSWER))
     lab = CandidateLabel("q", "later", "pooled", "answer", "irrelevant", "labeller's reason")
     cells = index.cells_of("later")
     separate = replace(gold, basis="separate")
-    out = by_evidence(lab, QUESTION, ("answer",), cells, gold_cells, separate, gold)
-    assert out.label == "supporting"
-    same = by_evidence(lab, QUESTION, ("answer",), cells, gold_cells, gold, gold)
-    assert same.label == "sufficient"
+    for question, other_basis in ((named, "supporting"), (QUESTION, "sufficient")):
+        gold_cells = asked_cells(question, answer_cells(index, "gold", ANSWER))
+        assert gold_cells
+        out = by_evidence(lab, question, ("answer",), cells, gold_cells, separate, gold)
+        assert out.label == other_basis, question
+        same = by_evidence(lab, question, ("answer",), cells, gold_cells, gold, gold)
+        assert same.label == "sufficient"
 
 
 def test_the_asked_row_for_another_period_is_supporting_and_a_longer_label_is_not(index):

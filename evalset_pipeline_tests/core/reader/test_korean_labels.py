@@ -138,6 +138,8 @@ def test_place_rows_under_the_label_header_are_not_asked(tmp_path):
         ("법", ""),
         ("WLL", ""),
         ("리스부채", "리스부채"),
+        ("지분상품 및", ""),  # half of "지분상품 및 채무상품", wrapped
+        ("및 채무상품", ""),
     ],
 )
 def test_section_debris(section, expected):
@@ -324,3 +326,22 @@ def test_figures_built_up_to_a_date_are_asked_at_that_date(tmp_path):
     assert to_date_measure("누적공사수익") and to_date_measure("누적 발생원가")
     assert not to_date_measure("누적")  # a quarter's year-to-date column
     assert not to_date_measure("공사수익인식")
+
+
+def test_a_columns_own_measure_beside_its_period_is_said(tmp_path):
+    """ "평가충당금 당기" is the allowance's change this year, the period's only column: asked as
+    "상품의 평가충당금", never as the row's plain figure ("상품"). "2022년도분" names a year's
+    share, no measure ("도분")."""
+    lines: list[list[Item]] = [
+        [("l", 50, "재고자산의 저가법 평가내용은 다음과 같습니다.")],
+        [("l", 480, "(단위: 백만원)")],
+        [("l", 50, "구 분")] + centred("", "", "", "평가충당금 당기"),
+        row("상품", "", "", "", "178"),
+        row("제품", "", "", "", "(1,124)"),
+    ]
+    page = read_table_page(draw_layer(lines, tmp_path, "inv.pdf"))
+    written = write_table_question(page, ANNUAL, "ko")
+    assert written is not None
+    assert re.search(r"(상품|제품)의 평가충당금은", written.question), written.question
+    assert korean_header_measure("2022년도분") == ""
+    assert korean_header_measure("2023년도 예산") == "예산"

@@ -242,6 +242,16 @@ def test_korean_headers(header, expected):
         assert found is not None and (found.months, found.end, found.year) == expected
 
 
+def test_a_sub_columns_measure_beside_its_relative_period():
+    """ "보증금액 당분기말": the guarantee at the quarter's end, dated like "당분기말" (reading: the
+    separate note's guarantee table left undated, its answer never found)."""
+    for header in ("보증금액 당분기말", "당기말 장부금액"):
+        found = korean_column(header, "")
+        assert found is not None and found.months is None and found.relative == 0, header
+    assert korean_column("보증금액 전기말", "").relative == 1
+    assert korean_column("당기말 전기말", "") is None  # two periods: neither is this column's
+
+
 def test_relative_columns_take_the_filing_period():
     assert date_relative(None, 1, "2023", "2023-12-31") == (None, D(2022, 12, 31))
     assert date_relative(None, 1, "2024-Q3", "2024-09-30") == (None, D(2023, 12, 31))
