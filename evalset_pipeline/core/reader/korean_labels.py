@@ -23,6 +23,7 @@ __all__ = [
     "korean_section",
     "merged_columns",
     "spoken_label",
+    "wrapped_half",
     "MOVEMENT_JOINER",
     "movement_label",
     "printed_movement",
@@ -134,9 +135,15 @@ def korean_section(section: str) -> str:
         return ""
     if len(re.findall(f"[{HANGUL_SYLLABLES}]", text)) < 2:
         return ""
-    if re.match(r"^(?:및|등|또는)\s", text) or re.search(r"\s(?:및|또는)$", text):
-        return ""  # "지분상품 및" / "및 채무상품": half of a name wrapped over two lines
+    if wrapped_half(text):
+        return ""
     return text
+
+
+def wrapped_half(label: str) -> bool:
+    """ "지분상품 및" / "및 채무상품": half of a name wrapped over two lines, no name alone."""
+    text = label.strip()
+    return bool(re.match(r"^(?:및|등|또는)\s", text) or re.search(r"\s(?:및|또는)$", text))
 
 
 def merged_columns(label: str) -> bool:

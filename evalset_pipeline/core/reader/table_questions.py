@@ -47,6 +47,7 @@ from evalset_pipeline.core.reader.korean_labels import (
     party_name,
     related_party_table,
     spoken_label,
+    wrapped_half,
 )
 from evalset_pipeline.core.reader.korean_questions import (
     SECTION_WORD,
@@ -538,6 +539,8 @@ def _korean_row(t: Table, r: Row, i: int, phrase: str) -> tuple[Table, Row, str,
         return None  # a name, its business and its country read as one label
     if _PRINTED_AMOUNT.search(label):
         return None  # "BL USD 109,276,928.90": another column's amount read into the label
+    if wrapped_half(label):
+        return None  # "지분상품 및": the first line of a wrapped name
     column = _COLUMN_PHRASE.match(phrase)
     period = column["period"] if column else phrase
     measure = column["measure"] if column else ""

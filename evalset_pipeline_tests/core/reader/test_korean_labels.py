@@ -26,6 +26,7 @@ from evalset_pipeline.core.reader.korean_labels import (
     party_name,
     related_party_table,
     spoken_label,
+    wrapped_half,
 )
 from evalset_pipeline.core.reader.table_cells import clean_label
 from evalset_pipeline.core.reader.table_page import TablePage
@@ -144,6 +145,11 @@ def test_place_rows_under_the_label_header_are_not_asked(tmp_path):
 )
 def test_section_debris(section, expected):
     assert korean_section(section) == expected
+
+
+def test_half_of_a_wrapped_name_is_no_label():
+    assert wrapped_half("지분상품 및") and wrapped_half("및 채무상품")
+    assert not wrapped_half("제품 및 상품") and not wrapped_half("원부재료 및 저장품")
 
 
 def test_label_debris_and_kinds():
