@@ -129,6 +129,14 @@ _NUMBERED_WORDS = (
 _MONTH_NAMES = tuple(MONTHS)
 
 
+_DEDUCTION = re.compile(r"^\s*(?:(?:less|plus|add|deduct)\b\s*:|(?:차감|가산|공제)\s*[:：])", re.I)
+
+
+def deduction_label(text: str) -> bool:
+    """Is a raw label a line of arithmetic ("차감: 현금및현금성자산", "Less: cash")?"""
+    return bool(_DEDUCTION.match(text))
+
+
 def clean_label(text: str) -> str:
     """Drop dot leaders, footnote marks, a leading "Less:" / "Plus:", a trailing ":" and extra spaces."""
     t = _LEADER.sub(" ", clean_text(text))

@@ -502,6 +502,7 @@ def _cells(
 
 
 _KO_RATE = re.compile(r"[율률]$")
+_INDUSTRY = re.compile(r"시장\s*(?:규모|전망|동향|현황)|수요\s*(?:전망|현황|동향)")
 _PRINTED_AMOUNT = re.compile(r"\d{1,3}(?:,\d{3})+")
 # A column header's word that says only that its cells are amounts: no measure of its own.
 _KO_PLAIN = ("금액", "금 액", "잔액", "내용", "구분")
@@ -541,6 +542,10 @@ def _korean_row(t: Table, r: Row, i: int, phrase: str) -> tuple[Table, Row, str,
         return None  # "BL USD 109,276,928.90": another column's amount read into the label
     if wrapped_half(label):
         return None  # "지분상품 및": the first line of a wrapped name
+    if r.deduction:
+        return None  # "차감: 현금및현금성자산 (267,105)": the cash taken away, not the cash
+    if merged_columns(r.parent):
+        return None  # "Bulace Investments Ltd. 공동기업": a name and its relationship as one
     column = _COLUMN_PHRASE.match(phrase)
     period = column["period"] if column else phrase
     measure = column["measure"] if column else ""
@@ -637,6 +642,12 @@ def write_table_question(
     for (t, r, i, phrase), key in zip(cells, keys, strict=False):
         if t.subject and names_registrant(t.subject, context):
             t = replace(t, subject="")  # a running header naming the company is no section
+        if language == "ko" and _INDUSTRY.search(f"{t.subject} {t.title}"):
+            if context is None or not context.subject:
+                # "세계 전력선시장 규모": a filing's account of its industry; the figure is the
+                # market's, which "<company>의 …" (the only way a filing's question names it)
+                # would ask as the company's own
+                continue
         if language == "ko":
             korean = _korean_row(t, r, i, phrase)
             if korean is None:

@@ -46,6 +46,7 @@ from evalset_pipeline.core.reader.table_cells import (
     _YEAR,
     _strip_currency_keep_parens,
     clean_label,
+    deduction_label,
     parse_value,
     unprinted,
 )
@@ -208,7 +209,14 @@ def _build_rows(raw: list[tuple[str, float, list[str | None], float]]) -> list[R
                     break
         rows.append(
             Row(
-                label, parent, tuple(cells), values, round(indent, 2), _is_total(label), round(y, 2)
+                label,
+                parent,
+                tuple(cells),
+                values,
+                round(indent, 2),
+                _is_total(label),
+                round(y, 2),
+                deduction_label(label_raw),
             )
         )
     return rows

@@ -36,6 +36,9 @@ class Row:
     indent: float
     is_total: bool
     y: float = 0.0  # vertical centre of the row's line on the page (PDF points)
+    # printed as a line of arithmetic ("차감: 현금및현금성자산", "Less: cash"): its label names the
+    # account, its figure is the account taken away (printed with the sign of a deduction)
+    deduction: bool = False
 
 
 @dataclass(frozen=True)

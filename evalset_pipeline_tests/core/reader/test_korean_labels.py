@@ -351,3 +351,38 @@ def test_a_columns_own_measure_beside_its_period_is_said(tmp_path):
     assert re.search(r"(상품|제품)의 평가충당금은", written.question), written.question
     assert korean_header_measure("2022년도분") == ""
     assert korean_header_measure("2023년도 예산") == "예산"
+
+
+def test_a_deduction_a_market_and_a_merged_parent_are_not_asked(tmp_path):
+    """ "차감: 현금및현금성자산 (267,105)" is the cash taken away in a ratio, not the cash; a
+    filing's "세계 전력선시장 규모" is the market's, not the company's; a parent read with its
+    relationship ("Bulace Investments Ltd. 공동기업") is two cells."""
+    ratio: list[list[Item]] = [
+        [("l", 50, "33.3 자본관리위험")],
+        [("l", 480, "(단위: 백만원)")],
+        [("l", 50, "구분")] + centred("", "", "당기말", "전기말"),
+        row("차감: 현금및현금성자산", "", "", "(267,105)", "(217,217)"),
+    ]
+    page = read_table_page(draw_layer(ratio, tmp_path, "ratio.pdf"))
+    assert page.tables[0].rows[0].deduction and page.tables[0].rows[0].label == "현금및현금성자산"
+    assert write_table_question(page, ANNUAL, "ko") is None
+    market: list[list[Item]] = [
+        [("l", 50, "세계 전력선시장 규모")],
+        [("l", 480, "(단위: 천톤)")],
+        [("l", 50, "구분")] + centred("", "", "2023년", "2022년"),
+        row("기타아시아", "", "", "3,028", "2,950"),
+        row("북미", "", "", "4,100", "4,000"),
+    ]
+    page = read_table_page(draw_layer(market, tmp_path, "market.pdf"))
+    assert write_table_question(page, ANNUAL, "ko") is None
+    lines: list[list[Item]] = [
+        [("l", 50, "30.4 특수관계자와의 자금대여 거래내용은 다음과 같습니다.")],
+        [("l", 50, "<당기>"), ("l", 480, "(단위: 백만원)")],
+        [("l", 50, "구분")] + centred("", "", "기초", "기말"),
+        [("l", 50, "Bulace Investments Ltd. 공동기업")],
+        row("대손충당금", "", "", "(50)", "(55)", indent=70),
+    ]
+    page = read_table_page(draw_layer(lines, tmp_path, "loan.pdf"))
+    assert page.tables[0].rows[-1].parent == "Bulace Investments Ltd. 공동기업"
+    written = write_table_question(page, ANNUAL, "ko")
+    assert written is None or "공동기업" not in written.question
