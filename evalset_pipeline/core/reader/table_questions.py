@@ -502,6 +502,7 @@ def _cells(
 
 
 _KO_RATE = re.compile(r"[율률]$")
+_COLLATERAL = re.compile(r"담\s*보\s*(?:제\s*공|설\s*정)")
 _INDUSTRY = re.compile(r"시장\s*(?:규모|전망|동향|현황)|수요\s*(?:전망|현황|동향)")
 _PRINTED_AMOUNT = re.compile(r"\d{1,3}(?:,\d{3})+")
 # A column header's word that says only that its cells are amounts: no measure of its own.
@@ -546,6 +547,16 @@ def _korean_row(t: Table, r: Row, i: int, phrase: str) -> tuple[Table, Row, str,
         return None  # "차감: 현금및현금성자산 (267,105)": the cash taken away, not the cash
     if merged_columns(r.parent):
         return None  # "Bulace Investments Ltd. 공동기업": a name and its relationship as one
+    related = related_party_table(t.title, t.subject, *(c.header for c in t.columns))
+    if related and not is_party(label) and not (r.parent and is_party(party_name(r.parent))):
+        if names_account(label) or is_movement(label):
+            # "단기대여금" of a related-party table is one party's (the party printed in a cell
+            # merged down its rows, or on the page before): which party's, the row does not say
+            return None
+    if _COLLATERAL.search(f"{t.title} {t.subject}") and not is_party(label):
+        # "자기주식 26,600" of a table of pledged assets is the amount pledged over the stock,
+        # not the stock; the asset's category sits in a cell merged down its rows
+        return None
     column = _COLUMN_PHRASE.match(phrase)
     period = column["period"] if column else phrase
     measure = column["measure"] if column else ""
@@ -574,11 +585,7 @@ def _korean_row(t: Table, r: Row, i: int, phrase: str) -> tuple[Table, Row, str,
         if not what:
             return None
         return t, replace(r, parent=""), period, movement_label(what, label)
-    if (
-        measure
-        and not names_account(label)
-        and related_party_table(t.title, t.subject, *(c.header for c in t.columns))
-    ):
+    if measure and not names_account(label) and related:
         # "호반에 대한 기타비용": a related party's row holds the filer's figure with it (its sales
         # to it, its receivable from it), never the party's own ("호반의 기타비용"); the party's
         # name tells the row, the relationship group above it ("<기타특수관계자>") need not
