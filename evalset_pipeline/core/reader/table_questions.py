@@ -548,11 +548,6 @@ def _korean_row(t: Table, r: Row, i: int, phrase: str) -> tuple[Table, Row, str,
     if merged_columns(r.parent):
         return None  # "Bulace Investments Ltd. 공동기업": a name and its relationship as one
     related = related_party_table(t.title, t.subject, *(c.header for c in t.columns))
-    if related and not is_party(label) and not (r.parent and is_party(party_name(r.parent))):
-        if names_account(label) or is_movement(label):
-            # "단기대여금" of a related-party table is one party's (the party printed in a cell
-            # merged down its rows, or on the page before): which party's, the row does not say
-            return None
     if _COLLATERAL.search(f"{t.title} {t.subject}") and not is_party(label):
         # "자기주식 26,600" of a table of pledged assets is the amount pledged over the stock,
         # not the stock; the asset's category sits in a cell merged down its rows

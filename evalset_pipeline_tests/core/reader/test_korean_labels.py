@@ -388,19 +388,9 @@ def test_a_deduction_a_market_and_a_merged_parent_are_not_asked(tmp_path):
     assert written is None or "공동기업" not in written.question
 
 
-def test_an_account_of_a_related_party_or_collateral_table_names_no_row_alone(tmp_path):
-    """ "단기대여금" of a related-party loan table is one party's (its name in a cell merged down
-    its rows): which party's, the row does not say. "자기주식 26,600" of a table of pledged assets
-    is the amount pledged over the stock, not the stock."""
-    loans: list[list[Item]] = [
-        [("l", 50, "30.4 특수관계자와의 자금 거래내용은 다음과 같습니다.")],
-        [("l", 50, "<당기>"), ("l", 480, "(단위: 백만원)")],
-        [("l", 50, "구분")] + centred("", "", "기초", "기말"),
-        row("단기대여금", "", "", "826", "900"),
-        row("대손충당금", "", "", "(30)", "(50)"),
-    ]
-    page = read_table_page(draw_layer(loans, tmp_path, "loans.pdf"))
-    assert write_table_question(page, ANNUAL, "ko") is None
+def test_a_pledged_assets_row_is_not_asked(tmp_path):
+    """ "자기주식 26,600" of a table of pledged assets is the amount pledged over the stock, not the
+    stock (its category sits in a cell merged down its rows)."""
     pledged: list[list[Item]] = [
         [("l", 50, "31.3 담보제공 자산내용은 다음과 같습니다.")],
         [("l", 480, "(단위: 백만원)")],
