@@ -9,7 +9,11 @@ from evalset_pipeline.core.pipeline.context import StageContext
 from evalset_pipeline.core.pipeline.gold_sample import load_gold_sample
 from evalset_pipeline.core.pipeline.lineage import record_producer
 from evalset_pipeline.core.pipeline.model_calls import stage_backend
-from evalset_pipeline.core.pipeline.page_metadata import load_document_contexts, load_page_profiles
+from evalset_pipeline.core.pipeline.page_metadata import (
+    load_document_contexts,
+    load_page_facts,
+    load_page_profiles,
+)
 from evalset_pipeline.core.pipeline.page_renders import load_page_renders
 from evalset_pipeline.core.pipeline.pages import page_view
 from evalset_pipeline.core.pipeline.result import StageResult
@@ -45,10 +49,11 @@ def item_id_for(gold_unit_id: str) -> str:
 def build_candidate_questions(ctx: StageContext) -> StageResult:
     renders = {p.unit_id: p for p in load_page_renders(ctx)}
     sample = load_gold_sample(ctx)
-    contexts = load_document_contexts(
-        ctx
-    )  # the writer, like the judge, knows the filing a page is from
-    pages = [page_view(renders[u], ctx.paths.root, contexts) for u in sample]
+    # the writer, like the judge, knows the filing a page is from, and what the page adds to it
+    # (the statements' basis of a DART note: a question names it where the page is one basis's)
+    contexts = load_document_contexts(ctx)
+    page_facts = load_page_facts(ctx)
+    pages = [page_view(renders[u], ctx.paths.root, contexts, page_facts) for u in sample]
     with stage_backend(ctx, "candidate_questions") as backend:
         written = backend.write_questions(pages)
         stats = backend.stats
