@@ -150,7 +150,12 @@ def _merged_category_rows(
     row's ("외화단기차입금 2,811" is Standard Bank's 2,811)."""
     out = list(raw)
     for i in range(1, len(raw) - 1):
-        _, indent, cells, y = raw[i]
+        label, indent, cells, y = raw[i]
+        if not has_hangul(label):
+            # Korean tables merge a category's cell down its rows; an English filing's table sets
+            # a row's name first and a text column after it ("Alltel Corporation   5-10 Years"),
+            # where the first cell is the row's own name
+            continue
         before, after = raw[i - 1][1], raw[i + 1][1]
         if all(c is None for c in cells) or abs(before - after) > 2 * em:
             continue

@@ -419,3 +419,19 @@ def test_a_category_merged_down_its_rows_is_no_rows_name(tmp_path):
     ]
     written = write_table_question(page, ANNUAL, "ko")
     assert written is None or "외화단기차입금" not in written.question
+
+
+def test_an_english_rows_name_before_a_text_column_stays_its_name(tmp_path):
+    """An English debt table names a row first and its maturity in a text column after it
+    ("Alltel Corporation   5-10 Years"), between continuation rows that print only a maturity:
+    the name is the row's own, not a category merged down its rows (financebench-dev: Verizon's
+    "Alltel Corporation" had been read as "5-10 Years")."""
+    lines = [
+        [("l", 480, "(dollars in millions)")],
+        [("l", 50, "Issuer"), ("l", 230, "Maturity")] + centred("", "", "2021", "2020"),
+        [("l", 230, "< 5 Years")] + row("", "", "", "1,200", "1,150"),
+        [("l", 50, "Alltel Corporation"), ("l", 230, "5-10 Years")] + row("", "", "", "38", "40"),
+        [("l", 230, "> 10 Years")] + row("", "", "", "220", "225"),
+    ]
+    page = read_table_page(draw_layer(lines, tmp_path, "debt.pdf"))
+    assert "Alltel Corporation" in [r.label for r in page.tables[0].rows]
