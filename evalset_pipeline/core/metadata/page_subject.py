@@ -31,8 +31,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from evalset_pipeline.core.metadata.statement_basis import (
+    CONSOLIDATED,
+    SEPARATE,
     UNMARKED,
     Section,
+    bare_summary,
     basis_marker,
     document_bases,
     section_heading,
@@ -306,27 +309,38 @@ def _same_columns(page: Sequence[PageLine], before: Sequence[PageLine]) -> bool:
 
 
 def _sections(
-    lines: Sequence[PageLine], running: set[str], height: float
+    lines: Sequence[PageLine], running: set[str], height: float, section: Section | None = None
 ) -> tuple[Section | None, Section | None]:
     """The financial-statements section headings a page prints (`statement_basis`): the one
     heading the page from its top part, and the last one (in force for the pages after). A page
-    listing three or more is a table of contents: none."""
-    found = [
-        (ln, sec)
-        for ln in lines
-        if line_key(ln.text) not in running
-        and _alone(ln, lines)
-        and (sec := section_heading(ln.text)) is not None
-    ]
+    listing three or more is a table of contents: none. `section`: the one in force before the
+    page: a bare "요약재무정보" is the separate summary only after the consolidated one."""
+    found = []
+    for ln in lines:
+        if line_key(ln.text) in running or not _alone(ln, lines):
+            continue
+        sec = section_heading(ln.text)
+        if sec is None:
+            continue
+        if bare_summary(sec):
+            if not (section and section.summary and section.basis == CONSOLIDATED):
+                continue  # the part's title, over both summaries
+            sec = Section(SEPARATE, False, summary=True)
+        found.append((ln, sec))
+        section = sec
     if not found or len(found) >= 3:
         return None, None
     top = next((sec for ln, sec in found if ln.y1 <= _TOP_SHARE * height), None)
     return top, found[-1][1]
 
 
-def _outlined(path: Sequence[str]) -> Section | None:
-    """The innermost financial-statements section among a page's outline headings."""
-    return next((s for s in map(section_heading, reversed(path)) if s is not None), None)
+def _outlined(path: Sequence[str], section: Section | None) -> Section | None:
+    """The innermost financial-statements section among a page's outline headings; under the
+    summary part's bare title, the summary already in force (the page's own headings say which)."""
+    found = next((s for s in map(section_heading, reversed(path)) if s is not None), None)
+    if bare_summary(found):
+        return section if section is not None and section.summary else None
+    return found
 
 
 def read_subjects(
@@ -355,7 +369,7 @@ def read_subjects(
             # The outline says which section the page opens in: the innermost financial-
             # statements heading over it, or none once the filing has moved on ("6. 배당에 관한
             # 사항" after "5. 재무제표 주석") -- which printed headings alone cannot tell.
-            section = _outlined(outline_paths[i])
+            section = _outlined(outline_paths[i], section)
         height = float(layer.get("height") or max((ln.y1 for ln in lines), default=1.0))
         width = float(layer.get("width") or max((ln.x1 for ln in lines), default=0.0))
         layout, numeric = _layout(lines)
@@ -364,7 +378,7 @@ def read_subjects(
             normalise_heading(ln.text, entity) for ln in heads
         ]  # once per line: find_periods is costly
         named = [(ln, core) for ln, core in zip(heads, normalised, strict=False) if core]
-        top_section, last_section = _sections(lines, running, height)
+        top_section, last_section = _sections(lines, running, height, section)
         in_force = top_section or section
         section = last_section or section
         statement, source, marker = "", "", ""

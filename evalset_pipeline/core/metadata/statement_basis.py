@@ -32,6 +32,7 @@ __all__ = [
     "BASES",
     "basis_marker",
     "Section",
+    "bare_summary",
     "section_heading",
     "document_bases",
 ]
@@ -61,23 +62,40 @@ def basis_marker(title: str) -> str:
     return UNMARKED if has_hangul(title) else ""
 
 
+# A Korean filing's summary of its financial information ("1. 요약재무정보" over "1.
+# 요약연결재무정보" and "2. 요약재무정보"): the bare title is both the part's and the separate
+# summary's, so it says the separate basis only after the consolidated summary (`read_subjects`).
+_SUMMARY = re.compile(
+    r"^(?:(?:\d{1,2}|[ivx]{1,4}|[가-하])[.)]?)?요약(?P<basis>연결|별도|개별)?재무정보$", re.I
+)
+
+
 @dataclass(frozen=True)
 class Section:
-    """A financial-statements section heading: its basis marker and whether it opens the notes."""
+    """A financial-statements section heading: its basis marker and whether it opens the notes;
+    `summary` for the summary of financial information."""
 
     basis: str  # consolidated | separate | UNMARKED
     notes: bool
+    summary: bool = False
 
 
 def section_heading(text: str) -> Section | None:
-    """The section a line heads ("3. 연결재무제표 주석"), or None when it heads none."""
+    """The section a line heads ("3. 연결재무제표 주석", "1. 요약연결재무정보"), or None when it
+    heads none."""
     t = re.sub(r"\s+", "", unicodedata.normalize("NFKC", text))
-    m = _SECTION.match(t)
+    m = _SECTION.match(t) or _SUMMARY.match(t)
     if m is None:
         return None
     marker = m["basis"] or ""
     basis = CONSOLIDATED if marker == "연결" else SEPARATE if marker else UNMARKED
-    return Section(basis, bool(m["notes"]))
+    return Section(basis, bool(m.groupdict().get("notes")), summary=m.re is _SUMMARY)
+
+
+def bare_summary(section: Section | None) -> bool:
+    """ "요약재무정보" without 연결/별도: the part's title, or the separate summary's after the
+    consolidated one's."""
+    return section is not None and section.summary and section.basis == UNMARKED
 
 
 def document_bases(markers: Sequence[str]) -> list[str]:

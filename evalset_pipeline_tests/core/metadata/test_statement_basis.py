@@ -13,6 +13,7 @@ from evalset_pipeline.core.metadata.statement_basis import (
     CONSOLIDATED,
     SEPARATE,
     UNMARKED,
+    bare_summary,
     basis_marker,
     document_bases,
     section_heading,
@@ -141,3 +142,34 @@ def _dividends() -> list:
         [("l", 50.0, "6. 배당에 관한 사항")],
         *([("l", 50.0, a), ("r", 400.0, b), ("r", 500.0, c)] for a, b, c in rows),
     ]
+
+
+def _summary(headings: list[str], cash: str) -> list:
+    rows = [("[유동자산]", "1,258,945", "939,159"), ("현금및현금성자산", cash, "147,921")]
+    return [
+        *([("l", 50.0, h)] for h in headings),
+        [("r", 500.0, "(단위 : 백만원)")],
+        [("c", 380.0, "제9기 3분기"), ("c", 480.0, "제8기")],
+        *([("l", 52.0, a), ("r", 400.0, b), ("r", 500.0, c)] for a, b, c in rows),
+    ]
+
+
+def test_the_summary_of_financial_information_says_its_basis(tmp_path: Path) -> None:
+    """DART's "1. 요약재무정보" holds "1. 요약연결재무정보" and then the separate "2. 요약재무정보"
+    (bare, like the part's own title): the consolidated summary's pages are consolidated, the
+    bare title after it separate, the part's title alone neither (reading: a separate summary
+    labelled sufficient for a consolidated question; "회계연도 매출액" asked with no basis).
+    The outline names only the part, so the printed headings decide."""
+    pages = [
+        _summary(["III. 재무에 관한 사항", "1. 요약재무정보", "1. 요약연결재무정보"], "231,230"),
+        _summary(["2. 요약재무정보"], "52,310"),
+        *dart_pages()[1:],
+    ]
+    layers = layers_of(draw_dart_filing(tmp_path / "filing.pdf", pages))
+    summary = ("III. 재무에 관한 사항", "1. 요약재무정보")
+    paths = [summary, summary] + [("III. 재무에 관한 사항", "2. 연결재무제표")] * (len(pages) - 2)
+    for outline in (None, paths):
+        subjects = read_subjects(layers, "한빛전자 주식회사", outline_paths=outline)
+        assert [s.basis for s in subjects[:2]] == [CONSOLIDATED, SEPARATE], outline
+    assert bare_summary(section_heading("1. 요약재무정보"))
+    assert section_heading("가. 요약연결재무정보").basis == CONSOLIDATED
