@@ -133,7 +133,7 @@ def evidence_sources(
         # for the gold's period: a page doing so states the answer (only rows naming a line item)
         named = [g for g in gold_cells if specific_label(g.label)]
         answering = [c.unit_id for c in answering_cells(index, figure, named, {gold})]
-    if figure is not None and (figure.specific or figure.precise):
+    elif figure is not None:
         answering = [c.unit_id for c in answering_cells(index, figure, gold_cells, {gold})]
         labels = {label_key(c.label) for c in gold_cells}
         # Few digits ("12.0 billion") find too many cells by their digits: only their own row's.

@@ -369,7 +369,8 @@ _TOPIC_DETAILS = re.compile(
     r"^(\S+?)(?:은|는)\s.*[,，]\s*그\s*(?:변동\s*내역|내역|구성\s*내역|변동)(?:은|는)?\s*다음과"
 )
 # "당사는 …", "연결실체는 …": the filer as a sentence's topic names no table's subject.
-_FILER_TOPIC = re.compile(r"^(?:당사|연결실체|연결회사|회사|지배기업|지배회사|동사)$")
+_FILER = r"(?:당사|연결실체|연결회사|회사|지배기업|지배회사|동사)"
+_FILER_TOPIC = re.compile(f"^{_FILER}$")
 # "기타포괄손익으로 인식하는 재측정요소는 다음과 같습니다": the sentence's topic is what the rows
 # are, with the words that restrict it ("사용이 제한된 금융자산" is not every 금융자산), less the
 # time words before it ("보고기간말 현재") and the filer ("당사가 보유한 …"). A head that says
@@ -380,12 +381,10 @@ _TIME_WORD = re.compile(
     r"\S+일|그|이|동|상기|위|아래)$"
 )
 _CLAUSE_END = re.compile(r"(?:며|지만|는데)$")
-_FILER_WORD = re.compile(r"^(?:당사|연결실체|연결회사|회사|지배기업|지배회사|동사)")
+_FILER_WORD = re.compile(f"^{_FILER}")  # "당사가", "연결실체의": the filer with its particle
 _SAYS_NOTHING = re.compile(r"^(?:금액|내용|내역|사항|것|정보|결과|현황|변동|증감|구성|명세)$")
-_MAX_TOPIC_WORDS = 8
-
-
 _MODIFIER = re.compile(r"(?:한|된|인|할|던|될|는|위한|위해)$")
+_MAX_TOPIC_WORDS = 8
 
 
 def _topic_subject(topic: str) -> str:
@@ -438,8 +437,8 @@ def heading_subject(text: str) -> str:
         t = " ".join(words[1:] if len(words) > 1 and _NOT_OF_PHRASE.search(words[0]) else words)
         if m.groupdict().get("change"):
             t += "의 증감"  # "영업활동 자산·부채의 증감 중 매출채권"
-    elif topic and _topic_subject(topic["topic"]):
-        return _topic_subject(topic["topic"])
+    elif topic and (said := _topic_subject(topic["topic"])):
+        return said
     elif re.search(r"(?:니다|다)\s*[.:]?$", t):
         return ""  # a sentence that is not "X의 내역은 …" nor "X는 다음과 같습니다"
     t = _TRAILING.sub("", t)

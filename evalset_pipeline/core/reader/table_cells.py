@@ -129,12 +129,16 @@ _NUMBERED_WORDS = (
 _MONTH_NAMES = tuple(MONTHS)
 
 
-_DEDUCTION = re.compile(r"^\s*(?:(?:less|plus|add|deduct)\b\s*:|(?:차감|가산|공제)\s*[:：])", re.I)
+# "Less: cash and cash equivalents", "차감: 현금및현금성자산": a line of arithmetic; the label
+# names the account (`clean_label` drops the word), the figure is the account taken away.
+_DEDUCTION_EN = re.compile(r"^(?:less|plus|add|deduct)\b\s*:?\s+(?!than\b)(?=[A-Za-z])", re.I)
+_DEDUCTION_KO = re.compile(r"^(?:차감|가산|공제)\s*[:：]\s*(?=[" + HANGUL_SYLLABLES + "])")
 
 
 def deduction_label(text: str) -> bool:
     """Is a raw label a line of arithmetic ("차감: 현금및현금성자산", "Less: cash")?"""
-    return bool(_DEDUCTION.match(text))
+    t = clean_text(text).strip()
+    return bool(_DEDUCTION_EN.match(t) or _DEDUCTION_KO.match(t))
 
 
 def clean_label(text: str) -> str:
@@ -163,9 +167,8 @@ def clean_label(text: str) -> str:
     t = re.sub(r"\s*\((?:주석?\s*[\d,\s]+|\*\s*\d*|주\s*\d+)\)\s*$", "", t)
     # Letter-spaced labels ("매 출 액", "합 계") are the same words set wide.
     t = joined_letter_spacing(t)
-    # "Less: cash and cash equivalents" is a line of arithmetic; the figure is the cash itself.
-    t = re.sub(r"^(?:less|plus|add|deduct)\b\s*:?\s+(?!than\b)(?=[A-Za-z])", "", t, flags=re.I)
-    t = re.sub(r"^(?:차감|가산|공제)\s*[:：]\s*(?=[" + HANGUL_SYLLABLES + "])", "", t)
+    # "Less: cash and cash equivalents" is a line of arithmetic; the label is the cash's.
+    t = _DEDUCTION_KO.sub("", _DEDUCTION_EN.sub("", t))
     t = t[:1].upper() + t[1:] if t[:1].islower() and text.strip()[:1].isupper() else t
     return re.sub(r"\s+", " ", t).strip()
 

@@ -506,7 +506,7 @@ _COLLATERAL = re.compile(r"담\s*보\s*(?:제\s*공|설\s*정)")
 _INDUSTRY = re.compile(r"시장\s*(?:규모|전망|동향|현황)|수요\s*(?:전망|현황|동향)")
 _PRINTED_AMOUNT = re.compile(r"\d{1,3}(?:,\d{3})+")
 # A column header's word that says only that its cells are amounts: no measure of its own.
-_KO_PLAIN = ("금액", "금 액", "잔액", "내용", "구분")
+_KO_PLAIN = ("금액", "잔액", "내용", "구분")  # (`korean_header_measure` joins "금 액")
 _EQUITY_STATEMENT = re.compile(r"자\s*본\s*변\s*동\s*표")
 
 
@@ -547,7 +547,6 @@ def _korean_row(t: Table, r: Row, i: int, phrase: str) -> tuple[Table, Row, str,
         return None  # "차감: 현금및현금성자산 (267,105)": the cash taken away, not the cash
     if merged_columns(r.parent):
         return None  # "Bulace Investments Ltd. 공동기업": a name and its relationship as one
-    related = related_party_table(t.title, t.subject, *(c.header for c in t.columns))
     if _COLLATERAL.search(f"{t.title} {t.subject}") and not is_party(label):
         # "자기주식 26,600" of a table of pledged assets is the amount pledged over the stock,
         # not the stock; the asset's category sits in a cell merged down its rows
@@ -580,7 +579,11 @@ def _korean_row(t: Table, r: Row, i: int, phrase: str) -> tuple[Table, Row, str,
         if not what:
             return None
         return t, replace(r, parent=""), period, movement_label(what, label)
-    if measure and not names_account(label) and related:
+    if (
+        measure
+        and not names_account(label)
+        and related_party_table(t.title, t.subject, *(c.header for c in t.columns))
+    ):
         # "호반에 대한 기타비용": a related party's row holds the filer's figure with it (its sales
         # to it, its receivable from it), never the party's own ("호반의 기타비용"); the party's
         # name tells the row, the relationship group above it ("<기타특수관계자>") need not
