@@ -463,9 +463,11 @@ def _cells(
                 if language == "ko" and unsaid_measure(col.header):
                     continue  # one sub-measure of the row ("… 근로자 전체"), too long to say
                 if language == "ko":
-                    # "평가충당금 당기": the column's own measure, said with the row ("원부재료 및
-                    # 저장품의 평가충당금"), never dropped for the row's plain figure
-                    # (a company's row keeps its own reading: "양우종합건설에 대한 보증금액")
+                    # "보증금액 당분기말": the column's own measure, said with the row, never dropped
+                    # for the row's plain figure (a company's row keeps its own reading:
+                    # "양우종합건설에 대한 보증금액"). Over a span ("평가충당금 당기") the figure is
+                    # the account's movement, which the header does not say: "상품의 평가충당금"
+                    # would read as the balance (178 asked, the balance is 185): not asked.
                     measure = korean_header_measure(col.header)
                     if (
                         measure
@@ -474,6 +476,8 @@ def _cells(
                         and measure not in _KO_PLAIN
                         and not is_party(spoken_label(row.label))
                     ):
+                        if col.months is not None:
+                            continue
                         out.append((t, row, i, f"in the {measure} column {phrase}"))
                         continue
                 kind = column_measure(col)

@@ -238,11 +238,11 @@ def test_a_rate_is_asked_under_the_heading_that_says_which(tmp_path):
     assert judge_table_question(q, page, ANNUAL).answers
 
 
-def _one_column_page(title: str) -> TablePage:
+def _one_column_page(title: str, component: str = "자본금") -> TablePage:
     # A real page's header cells run the statement's title (and its ordinal's range) into each
     # component ("연결 자본변동표 제 68 기 3분기 2022.01.01 부터 2022.09.30 까지 자본금"); the
     # column is dated as the heading dates it
-    header = f"{title} 자본금"
+    header = f"{title} {component}".strip()
     column = Column(0, header, 12, datetime.date(2023, 12, 31), None, 300.0, 380.0)
     rows = (
         Row("유상증자", "", ("1,000",), (1000.0,), 50.0, False),
@@ -255,8 +255,10 @@ def _one_column_page(title: str) -> TablePage:
 def test_a_statement_of_changes_in_equity_is_not_asked():
     # dated by the heading, its rows may be the prior year's block (this year's on the next page)
     assert write_table_question(_one_column_page("연결 자본변동표"), ANNUAL, "ko") is None
-    # the same table under another statement's title is asked: the title is the reason
-    assert write_table_question(_one_column_page("연결 손익계산서"), ANNUAL, "ko") is not None
+    # the same table under another statement's title is asked: the title is the reason (a
+    # year's column naming no account: an account's column over a span is its movement, unasked)
+    assert write_table_question(_one_column_page("연결 자본변동표", ""), ANNUAL, "ko") is None
+    assert write_table_question(_one_column_page("연결 손익계산서", ""), ANNUAL, "ko") is not None
 
 
 def test_a_sub_measure_too_long_to_say_is_not_asked_as_the_rows_figure(tmp_path):
@@ -335,20 +337,26 @@ def test_figures_built_up_to_a_date_are_asked_at_that_date(tmp_path):
 
 
 def test_a_columns_own_measure_beside_its_period_is_said(tmp_path):
-    """ "평가충당금 당기" is the allowance's change this year, the period's only column: asked as
-    "상품의 평가충당금", never as the row's plain figure ("상품"). "2022년도분" names a year's
+    """ "설정금액 당기말" is the row's pledged amount at the year's end: asked "자기주식의 설정금액"
+    style, never as the row's plain figure. "평가충당금 당기" over the year is the allowance's
+    movement, which the header does not say: "상품의 평가충당금" would read as the balance (a
+    reading found 178 asked, the balance 185), so it is not asked. "2022년도분" names a year's
     share, no measure ("도분")."""
-    lines: list[list[Item]] = [
-        [("l", 50, "재고자산의 저가법 평가내용은 다음과 같습니다.")],
-        [("l", 480, "(단위: 백만원)")],
-        [("l", 50, "구 분")] + centred("", "", "", "평가충당금 당기"),
-        row("상품", "", "", "", "178"),
-        row("제품", "", "", "", "(1,124)"),
-    ]
-    page = read_table_page(draw_layer(lines, tmp_path, "inv.pdf"))
-    written = write_table_question(page, ANNUAL, "ko")
+
+    def page(header: str, name: str):
+        lines: list[list[Item]] = [
+            [("l", 50, "재고자산의 저가법 평가내용은 다음과 같습니다.")],
+            [("l", 480, "(단위: 백만원)")],
+            [("l", 50, "구 분")] + centred("", "", "", header),
+            row("상품", "", "", "", "178"),
+            row("제품", "", "", "", "(1,124)"),
+        ]
+        return read_table_page(draw_layer(lines, tmp_path, name))
+
+    written = write_table_question(page("평가전금액 당기말", "balance.pdf"), ANNUAL, "ko")
     assert written is not None
-    assert re.search(r"(상품|제품)의 평가충당금은", written.question), written.question
+    assert re.search(r"(상품|제품)의 평가전금액은", written.question), written.question
+    assert write_table_question(page("평가충당금 당기", "movement.pdf"), ANNUAL, "ko") is None
     assert korean_header_measure("2022년도분") == ""
     assert korean_header_measure("2023년도 예산") == "예산"
 
