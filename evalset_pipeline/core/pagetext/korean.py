@@ -346,9 +346,11 @@ _NUMBERING = re.compile(
     r"\d(?=[가-힣]{2})(?!차|분기|반기|년|개|월|일|기|회|호|단계|위|인|명|건|종|급|장|절|항|조)|"
     r"[가-하]\.|[IVX]{1,4}\.)\s*"
 )
-# The five statements name a whole statement, not a section of one.
+# The five statements name a whole statement, not a section of one; a summary of the financial
+# information ("요약연결재무정보") prints the statements' own figures ("연결 기준 유동자산", not
+# "요약연결재무정보 중 유동자산", which the basis the question names already says).
 _STATEMENT = re.compile(
-    r"재무상태표|대차대조표|손익계산서|자본변동표|현금흐름표|재무제표|이익잉여금처분"
+    r"재무상태표|대차대조표|손익계산서|자본변동표|현금흐름표|재무제표|재무정보|이익잉여금처분"
 )
 _COMPANY = re.compile(r"주식회사|㈜|\(주\)|종속기업|및\s*그\s*종속")
 # "재고자산의 내역은 다음과 같습니다": the subject is the noun before "의 내역".
@@ -428,22 +430,34 @@ def heading_subject(text: str) -> str:
     t = _UNIT_STATEMENT.sub("", t).strip()
     if not has_hangul(t) or _STATEMENT.search(t) or _COMPANY.search(t) or re.search(r"\d{4}", t):
         return ""
+    if re.search(r"에\s*관한\s*사항$", t):
+        return ""  # "III. 재무에 관한 사항": a part of the filing, whose tables name their own
     if _BULLET.match(t) or re.search(r"[:：]\s*\S", t):
         return ""  # "- 사업기간 : ’05~계속": a bullet or a "label : value" line states a fact
     m = _OF_DETAILS.search(t) or _TOPIC_DETAILS.match(t)
     topic = _TOPIC_IS.search(t)
     if m and not _FILER_TOPIC.match(m.group(1).split()[-1]):
         words = m.group(1).split()
+        change = (
+            "의 증감" if m.groupdict().get("change") else ""
+        )  # "영업활동 자산·부채의 증감 중 …"
+        if len(words) > 1 and (words[0] == "및" or words[0].endswith("의")):
+            # "연구와 개발에 관련된 지출의 비용의 내역", "일시적차이 및 이연법인세의 증감내용": the
+            # phrase runs back past "의" or "및" ("비용" alone is every expense, "이연법인세" alone
+            # not the temporary differences the rows are); "당사의 유형자산" stops at the filer
+            chain = "" if _FILER_WORD.match(words[0]) else _topic_subject(t[: m.end(1)])
+            if chain:
+                return chain + change
         t = " ".join(words[1:] if len(words) > 1 and _NOT_OF_PHRASE.search(words[0]) else words)
-        if m.groupdict().get("change"):
-            t += "의 증감"  # "영업활동 자산·부채의 증감 중 매출채권"
+        t += change
     elif topic and (said := _topic_subject(topic["topic"])):
         return said
     elif re.search(r"(?:니다|다)\s*[.:]?$", t):
         return ""  # a sentence that is not "X의 내역은 …" nor "X는 다음과 같습니다"
+    # "계열회사 현황(상세)": the parenthesis first, so that "현황" goes with it
+    t = re.sub(r"\s*\([^()]*\)", "", t).strip(" :")
     t = _TRAILING.sub("", t)
     t = re.sub(r"^\S+별\s+", "", t)  # "연도별 예산" -> "예산": the rows say by what
-    t = re.sub(r"\s*\([^()]*\)", "", t).strip(" :")
     if not has_hangul(re.sub(YEAR + r"\s*년?\s*도?", "", t)):
         return ""  # "’24년": a period alone
     return t if 1 <= len(t.split()) <= 4 else ""

@@ -192,7 +192,10 @@ def _besides_period(header: str) -> str:
     text = joined_letter_spacing(without_relative_words(_MARK.sub(" ", text)).strip(" :-()"))
     if not has_hangul(text) or re.search(r"\d", text):
         return ""
-    return text
+    # "주주 전체 주주수": a group header spanning its sub-columns, said again by the sub-column
+    words = text.split()
+    kept = [w for k, w in enumerate(words) if not any(v.startswith(w) for v in words[k + 1 :])]
+    return " ".join(kept)
 
 
 def korean_header_measure(header: str) -> str:

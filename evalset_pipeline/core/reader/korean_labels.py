@@ -102,9 +102,10 @@ def related_party_table(*texts: str) -> bool:
 
 # The relationship column beside a party's name (K-IFRS 1024's kinds), read into its label when
 # the two cells share a line: "호반호텔앤리조트 기타" is the party "호반호텔앤리조트".
-_RELATIONSHIP = re.compile(
-    r"\s+(?:지배기업|종속기업|관계기업|공동기업|기타\s*특수관계자|기타|주요\s*경영진|최대주주)$"
+_RELATIONSHIP_WORD = (
+    r"(?:지배기업|종속기업|관계기업|공동기업|기타\s*특수관계자|기타|주요\s*경영진|최대주주)"
 )
+_RELATIONSHIP = re.compile(r"\s+" + _RELATIONSHIP_WORD + "$")
 
 
 def party_name(label: str) -> str:
@@ -156,6 +157,12 @@ def merged_columns(label: str) -> bool:
         return False
     if re.search(r"\(\s*\*+\s*\d*\s*\)\s+\S", label):
         return True
+    if any(
+        re.fullmatch(_RELATIONSHIP_WORD, w) and is_party(" ".join(words[:k]))
+        for k, w in enumerate(words)
+        if 0 < k < len(words) - 1
+    ):
+        return True  # "호반산업 지배기업 단기 차입금": a party, its relationship, an account
     latin = [not has_hangul(w) and bool(re.search(r"[A-Za-z]", w)) for w in words]
     hangul = [has_hangul(w) for w in words]
     return (

@@ -520,6 +520,10 @@ def _changes_in_equity(table: Table) -> bool:
     return any(_EQUITY_STATEMENT.search(text) for text in texts)
 
 
+# A sub-column of the whole ("전체 주주수", "전체 임직원") beside the rows' own: not the row's figure
+_WHOLE = re.compile(r"^전\s*체(?:\s|$)")
+
+
 def _to_date_table(t: Table, i: int) -> bool:
     """Do column `i` and the columns of its period hold positions built up to their date?"""
     if i >= len(t.columns):
@@ -558,6 +562,14 @@ def _korean_row(t: Table, r: Row, i: int, phrase: str) -> tuple[Table, Row, str,
     column = _COLUMN_PHRASE.match(phrase)
     period = column["period"] if column else phrase
     measure = column["measure"] if column else ""
+    if measure and _WHOLE.match(measure):
+        return None  # "소액주주 | 전체 주주수": every shareholder's count, not the row's
+    if measure and len(measure.split()) > 1:
+        # "소액주주의 소액 주주수": the row already says what the sub-column's first word says
+        own = [w for w in measure.split() if w not in label]
+        if own and own != measure.split():
+            measure = " ".join(own)
+            phrase = f"in the {measure} column {period}"
     if measure and _to_date_table(t, i):
         # "누적공사수익 | 누적발생원가 | 유보금" under "<당분기>": what the contracts have built up
         # to the quarter's end, asked at that date ("… 현재"), never over the quarter
@@ -583,11 +595,13 @@ def _korean_row(t: Table, r: Row, i: int, phrase: str) -> tuple[Table, Row, str,
         if not what:
             return None
         return t, replace(r, parent=""), period, movement_label(what, label)
-    if (
-        measure
-        and not names_account(label)
-        and related_party_table(t.title, t.subject, *(c.header for c in t.columns))
-    ):
+    related = related_party_table(t.title, t.subject, *(c.header for c in t.columns))
+    if related and r.parent and not names_account(r.parent):
+        # "파인스톤리조트 | 대손충당금": a party's account, the party's name merged down its rows
+        return None
+    if related and not measure and not names_account(label):
+        return None  # "호반 40,000": the account sits in a column of its own, unread
+    if measure and not names_account(label) and related:
         # "호반에 대한 기타비용": a related party's row holds the filer's figure with it (its sales
         # to it, its receivable from it), never the party's own ("호반의 기타비용"); the party's
         # name tells the row, the relationship group above it ("<기타특수관계자>") need not

@@ -190,24 +190,50 @@ class _Section:
     label: str
     colon: bool  # printed with a trailing ":" ("Operating expenses:")
     deeper: bool = False  # a row indented under it has been seen
+    unbounded: bool = False  # printed at its rows' indent and still open at a closing balance
+
+
+# A roll-forward's closing balance ("기말", "기말 잔액"): the whole account's, never a section's
+_CLOSING_BALANCE = re.compile(r"^기\s*말\s*(?:잔\s*액|금\s*액)?$")
 
 
 def _build_rows(raw: list[tuple[str, float, list[str | None], float]]) -> list[Row]:
     rows: list[Row] = []
     sections: list[_Section] = []  # open label-only rows, outermost first
+    # "재측정요소 :" printed at its rows' own indent: where it ends only a total or a deeper row
+    # can say; one still open at the roll-forward's "기말" never ended on the page, and which
+    # rows it held is unknown ("급여지급액" below it is no remeasurement), so it heads none
+    held: list[tuple[_Section, list[int]]] = []  # such a section and the rows it headed
     for label_raw, indent, cells, y in _merge_wrapped(raw):
         label = clean_label(label_raw)
         values = tuple(parse_value(c) for c in cells)
         _close_sections(sections, indent, label)
         parent = _parent(sections, indent)
+        flat = next(
+            (
+                s
+                for s in reversed(sections)
+                if s.label == parent and s.colon and not s.deeper and abs(s.indent - indent) <= 1.0
+            ),
+            None,
+        )
+        if flat is not None and any(c is not None for c in cells):
+            if not held or held[-1][0] is not flat:
+                held.append((flat, []))
+            held[-1][1].append(len(rows))
+            if _CLOSING_BALANCE.match(label):
+                flat.unbounded = True
         if all(c is None for c in cells):
             if not label:
                 continue
             sections[:] = [s for s in sections if s.indent < indent - 1.0]
             sections.append(_Section(indent, label, label_raw.rstrip().endswith(":")))
-        elif _is_total(label):
-            # "Total operating expenses" closes "Operating expenses": the rows below are outside it.
-            body = label.lower().removeprefix("total").strip()
+        elif _is_total(label) or label.endswith("소계"):
+            # "Total operating expenses" closes "Operating expenses", "재측정요소 소계" closes
+            # "재측정요소": the rows below are outside it.
+            body = re.sub(
+                r"\s*(?:합계|총계|소계)$", "", label.lower().removeprefix("total")
+            ).strip()
             for k in range(len(sections) - 1, -1, -1):
                 if body and _stem(body) in sections[k].label.lower():
                     del sections[k:]
@@ -224,7 +250,50 @@ def _build_rows(raw: list[tuple[str, float, list[str | None], float]]) -> list[R
                 deduction_label(label_raw),
             )
         )
-    return rows
+    for section, headed in held:
+        if section.unbounded:
+            for k in headed:
+                rows[k] = replace(rows[k], parent="")
+    return _centred_heads(rows)
+
+
+def _centred_heads(rows: list[Row]) -> list[Row]:
+    """A name merged down its rows is printed at their middle: over two rows ("Taihan Netherlands
+    B.V. | 단기대여금 826 / 대손충당금 -"), half a line below the first, which reading order puts
+    under the name's predecessor. A label-only row half a line from the rows either side of it
+    heads the rows around it, as many above as below, while they are indented under it (Korean
+    tables merge cells so; an English one's wrapped heading sits half a line off its rows too)."""
+    valued = [r for r in rows if any(c is not None for c in r.cells)]
+    steps = sorted(b.y - a.y for a, b in zip(valued, valued[1:], strict=False) if b.y > a.y)
+    if not steps:
+        return rows
+    pitch = steps[len(steps) // 2]
+    out = list(rows)
+    claimed: set[int] = set()
+    for h, head in enumerate(rows):
+        if any(c is not None for c in head.cells) or not 0 < h < len(rows) - 1:
+            continue
+        if not (0 < head.y - rows[h - 1].y < 0.75 * pitch):
+            continue  # on a line of its own: it heads the rows below it, as read
+        reach = 0
+        while (
+            h - reach - 1 >= 0
+            and h + reach + 1 < len(rows)
+            and all(
+                k not in claimed
+                and has_hangul(rows[k].label)  # an English filing sets a name on its first row
+                and rows[k].indent > head.indent + 1.0
+                and any(c is not None for c in rows[k].cells)
+                for k in (h - reach - 1, h + reach + 1)
+            )
+        ):
+            reach += 1
+        if not reach or abs((rows[h - reach].y + rows[h + reach].y) / 2 - head.y) > 0.25 * pitch:
+            continue
+        for k in [*range(h - reach, h), *range(h + 1, h + reach + 1)]:
+            out[k] = replace(rows[k], parent=head.label)
+            claimed.add(k)
+    return out
 
 
 def _stem(body: str) -> str:

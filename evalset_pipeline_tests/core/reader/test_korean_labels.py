@@ -7,9 +7,11 @@ from __future__ import annotations
 import datetime
 import re
 
+import pymupdf
 import pytest
 
 from evalset_pipeline.core.pagetext.korean import heading_subject
+from evalset_pipeline.core.pagetext.layer import text_layer_of
 from evalset_pipeline.core.pagetext.text import joined_letter_spacing
 from evalset_pipeline.core.reader.korean_columns import (
     korean_header_measure,
@@ -39,7 +41,14 @@ from evalset_pipeline.core.reader.table_questions import (
 )
 from evalset_pipeline.core.reader.table_reader import Column, Row, Table
 from evalset_pipeline_tests.core.reader.test_korean_tables import ANNUAL
-from evalset_pipeline_tests.core.reader.test_table_reader import Item, centred, draw_layer, row
+from evalset_pipeline_tests.core.reader.test_table_reader import (
+    FONT,
+    Item,
+    centred,
+    draw_layer,
+    row,
+)
+from evalset_pipeline_tests.support.korean_text import put_text
 
 pytestmark = pytest.mark.unit
 
@@ -408,3 +417,125 @@ def test_a_pledged_assets_row_is_not_asked(tmp_path):
     ]
     page = read_table_page(draw_layer(pledged, tmp_path, "pledged.pdf"))
     assert write_table_question(page, ANNUAL, "ko") is None
+
+
+def _draw_at(lines: list[tuple[float, list[Item]]], tmp_path, name: str) -> dict:
+    """One page whose lines sit at the given heights (a cell merged down two rows is printed half
+    a line below the first, which `draw_layer`'s even lines cannot draw)."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=612, height=792)
+    for y, items in lines:
+        for kind, x, text in items:
+            put_text(page, kind, x, y, text, FONT)
+    path = tmp_path / name
+    doc.save(path)
+    doc.close()
+    with pymupdf.open(path) as pdf:
+        return text_layer_of(pdf[0])
+
+
+def test_a_party_merged_down_its_two_rows_heads_both(tmp_path):
+    # "Taihan Netherlands B.V." is printed at the middle of its two rows, half a line below its
+    # loan: read in order it sat under the loan, and the loan went to the party above it.
+    header = [("l", 50, "특수관계자 명칭"), ("l", 200, "계정과목")] + centred(
+        "기 초", "증 감", "기 말"
+    )
+    lines = [
+        (60.0, [("l", 50, "30.4 특수관계자와의 자금 거래내용은 다음과 같습니다.")]),
+        (73.0, [("l", 50, "<당기>"), ("l", 480, "(단위: 백만원)")]),
+        (86.0, header),
+        (99.0, row("한빛산업 단기차입금", "160,000", "(160,000)", "-")),
+        (118.0, row("단기대여금", "826", "(826)", "-", indent=200)),
+        (127.5, [("l", 50, "Hanbit Europe B.V.")]),
+        (137.0, row("대손충당금", "-", "-", "-", indent=200)),
+        (156.0, row("단기대여금", "30", "20", "50", indent=200)),
+        (165.5, [("l", 50, "Nara Investments Ltd.")]),
+        (175.0, row("대손충당금", "(30)", "(20)", "(50)", indent=200)),
+    ]
+    page = read_table_page(_draw_at(lines, tmp_path, "fund.pdf"))
+    loans = [(r.parent, r.cells[0]) for t in page.tables for r in t.rows if r.label == "단기대여금"]
+    assert loans == [("Hanbit Europe B.V.", "826"), ("Nara Investments Ltd.", "30")]
+    # a party's account is never asked under the party's name as a section ("… 중 단기대여금")
+    written = write_table_question(page, ANNUAL, "ko")
+    assert written is None or "단기대여금" not in written.question, written
+
+
+def test_a_section_printed_at_its_rows_indent_and_open_at_the_closing_balance_heads_none(
+    tmp_path,
+):
+    # "재측정요소 :" has no total and no indented rows: which rows it holds the page never says
+    # ("급여지급액" below it is no remeasurement), so the roll-forward's rows have no section
+    lines: list[list[Item]] = [
+        [("l", 50, "19.2 확정급여채무의 변동내용은 다음과 같습니다.")],
+        [("l", 480, "(단위:백만원)")],
+        [("l", 50, "구분")] + centred("", "", "당기", "전기"),
+        row("기초", "", "", "44,216", "41,890"),
+        row("근무원가", "", "", "5,081", "5,135"),
+        [("l", 50, "재측정요소 :")],
+        row("재무적가정의 변동에서 발생하는 보험수리적손익", "", "", "(6,802)", "(3,602)"),
+        row("급여지급액", "", "", "(3,418)", "(1,551)"),
+        row("기타(관계사전입/전출등)", "", "", "91", "-"),
+        row("기말", "", "", "40,577", "44,216"),
+    ]
+    page = read_table_page(draw_layer(lines, tmp_path, "dbo.pdf"))
+    assert {r.parent for t in page.tables for r in t.rows if r.cells[-1]} == {""}
+
+
+def test_a_section_with_a_total_still_heads_its_rows(tmp_path):
+    lines: list[list[Item]] = [
+        [("l", 50, "(단위:백만원)")],
+        [("l", 50, "구분")] + centred("", "", "당기", "전기"),
+        [("l", 50, "재측정요소 :")],
+        row("보험수리적손익", "", "", "(6,802)", "(3,602)"),
+        row("재측정요소 소계", "", "", "(6,802)", "(3,602)"),
+        row("기말", "", "", "40,577", "44,216"),
+    ]
+    page = read_table_page(draw_layer(lines, tmp_path, "dbo2.pdf"))
+    parents = {r.label: r.parent for t in page.tables for r in t.rows}
+    assert parents["보험수리적손익"] == "재측정요소"
+
+
+def test_a_party_and_its_relationship_read_into_a_label_are_no_row():
+    assert merged_columns("호반산업 지배기업 단기 차입금")
+    assert merged_columns("(주)한빛건설 기타특수관계자 매출채권")
+    assert not merged_columns("관계기업 및 공동기업 투자")  # an account
+    assert not merged_columns("기타 관계기업 지분")
+
+
+def test_a_column_of_the_whole_is_not_the_rows_figure(tmp_path):
+    # "소액주주 | 소액 주주수 | 전체 주주수": the group header "주주" spans both sub-columns; the
+    # whole's count is no minority shareholders' figure, and "소액" is said once
+    lines: list[list[Item]] = [
+        [("l", 50, "6. 소액주주현황")],
+        [("l", 480, "(단위 : 주)")],
+        centred("2023.12.31", "2023.12.31"),
+        centred("", "주주"),
+        [("l", 50, "구 분")] + centred("소액 주주수", "전체 주주수"),
+        row("소액주주", "483,938", "483,941"),
+    ]
+    page = read_table_page(draw_layer(lines, tmp_path, "minority.pdf"))
+    written = write_table_question(page, ANNUAL, "ko")
+    assert written is not None
+    assert "소액주주의 주주수" in written.question, written.question
+    assert written.answer.startswith("483,938"), written
+    assert korean_header_measure("주주 전체 주주수") == "전체 주주수"
+
+
+@pytest.mark.parametrize(
+    "heading, subject",
+    [
+        # the phrase runs back past "의" and "및": "비용" alone is every expense
+        (
+            "15.4 연구와 개발에 관련된 지출의 비용의 내역은 다음과 같습니다.",
+            "연구와 개발에 관련된 지출의 비용",
+        ),
+        (
+            "32.4 일시적차이 및 이연법인세의 증감내용은 다음과 같습니다.",
+            "일시적차이 및 이연법인세의 증감",
+        ),
+        ("당사의 유형자산의 변동내역은 다음과 같습니다.", "유형자산"),  # stops at the filer
+        ("2. 계열회사 현황(상세)", "계열회사"),
+    ],
+)
+def test_a_heading_phrase_runs_back_past_its_possessives(heading, subject):
+    assert heading_subject(heading) == subject

@@ -322,7 +322,9 @@ def test_the_offline_backend_writes_judges_labels_and_qualifies_a_korean_filing(
         ("(단위 : 톤(tCO2-eq))", ""),
         ("<당분기말>", ""),
         # numbering: "2.3", and a boxed list number read against its heading; a count stays
-        ("2.3 요약재무정보", "요약재무정보"),
+        ("2.3 보험수리적가정", "보험수리적가정"),
+        ("2.3 요약재무정보", ""),  # the statements' own figures, summed up
+        ("III. 재무에 관한 사항", ""),  # a part of the filing
         ("1사업규모", "사업규모"),
         ("3차 계획기간", "3차 계획기간"),
         ("3. 예산 총괄표", "예산"),
