@@ -6,6 +6,7 @@ the page's, as the page prints it or as its document's registrant (`PageContext`
 
 from __future__ import annotations
 
+import calendar
 import re
 from dataclasses import replace
 from datetime import date
@@ -243,6 +244,31 @@ def possessive_readings(q: TableQuestion) -> list[TableQuestion]:
     return out
 
 
+def balance_readings(q: TableQuestion) -> list[TableQuestion]:
+    """A Korean balance asked, read as the other ways a filing prints it: "리스부채의 기초 잔액" of
+    the three months to March 31 is the balance at the December 31 before ("리스부채" in a column
+    at that date, or the line "기말" of a roll-forward of 리스부채 ending then); "리스부채의 기말
+    잔액", or "리스부채" at a date, is the roll-forward's "기말" at that date. None but for Korean."""
+    if q.language != "ko" or q.end is None:
+        return []
+    column = column_reading(q)
+    line = printed_movement(column.measure) if column is not None else ""
+    if column is not None and line in ("기초", "기말") and q.months:
+        account, at = column.label, q.end
+        if line == "기초":
+            back = q.end.year * 12 + q.end.month - 1 - q.months
+            at = date(back // 12, back % 12 + 1, calendar.monthrange(back // 12, back % 12 + 1)[1])
+    elif q.months is None and not q.measure and column is None:
+        account, at = q.label, q.end
+    else:
+        return []
+    bare = replace(q, months=None, end=at, measure="", year=None)
+    return [
+        replace(bare, label=account, parent=q.parent),
+        replace(bare, label="기말", parent=account),
+    ]
+
+
 def judge_table_question(
     q: TableQuestion, page: TablePage, context: PageContext | None = None, restated: bool = False
 ) -> Judgment:
@@ -252,16 +278,18 @@ def judge_table_question(
     judged = _judge_as_asked(q, page, context, restated)
     if judged.answers:
         return judged
-    for spoken in possessive_readings(q):
-        by_column = _judge_as_asked(spoken, page, context, restated)
-        if by_column.answers:
-            return by_column
-    if not judged.answers:
-        for reading in subject_row_readings(q):
-            by_subject = _judge_as_asked(reading, page, context, restated)
-            if by_subject.answers:
-                return by_subject
-    return judged
+    # None answers: the page says most of the question under the reading that finds its row
+    # ("토지의 취득원가" is no row, but row "토지" in the "취득원가" column is, for another
+    # period): "no row" would call the same table of another filing unrelated.
+    found_row = None
+    for reading in [*possessive_readings(q), *subject_row_readings(q)]:
+        other = _judge_as_asked(reading, page, context, restated)
+        if other.answers:
+            return other
+        if found_row is None and not judged.reason.endswith(ROW_WITHOUT_PERIOD):
+            if other.reason.endswith(ROW_WITHOUT_PERIOD) or "several figures" in other.reason:
+                found_row = other
+    return found_row or judged
 
 
 def subject_row_readings(q: TableQuestion) -> list[TableQuestion]:
@@ -350,7 +378,7 @@ def prints_answer(
     """`_prints_as_asked`, else for the row of a sub-column said in words ("the fair value of …",
     `column_reading`)."""
     found = _prints_as_asked(q, page, reference, context)
-    for spoken in possessive_readings(q) if found is None else []:
+    for spoken in [*possessive_readings(q), *balance_readings(q)] if found is None else []:
         found = _prints_as_asked(spoken, page, reference, context)
         if found is not None:
             break

@@ -263,7 +263,12 @@ class TextLayerBackend:
                 # another entity or basis: supporting.
                 bare = replace(table_q, entity="", revision="", basis="", subject="")
                 other = judge_table_question(bare, tables, p.context, restated(tables))
-                if other.answers or other.reason.endswith(ROW_WITHOUT_PERIOD):
+                if (
+                    other.answers
+                    or other.reason.endswith(ROW_WITHOUT_PERIOD)
+                    # the separate roll-forward's "기말" of the asked balance: the same figure
+                    or prints_answer(bare, tables, ref, p.context) is not None
+                ):
                     label = LabelResult(
                         "supporting", f"same row for another entity or basis: {judged.reason}"
                     )

@@ -31,6 +31,7 @@ from evalset_pipeline.core.reader.korean_labels import (
     wrapped_half,
 )
 from evalset_pipeline.core.reader.table_cells import clean_label
+from evalset_pipeline.core.reader.table_judge import prints_answer
 from evalset_pipeline.core.reader.table_page import TablePage
 from evalset_pipeline.core.reader.table_questions import (
     judge_table_question,
@@ -40,6 +41,7 @@ from evalset_pipeline.core.reader.table_questions import (
     write_table_question,
 )
 from evalset_pipeline.core.reader.table_reader import Column, Row, Table
+from evalset_pipeline.core.reader.textlayer import label_table_page
 from evalset_pipeline_tests.core.reader.test_korean_tables import ANNUAL
 from evalset_pipeline_tests.core.reader.test_table_reader import (
     FONT,
@@ -539,3 +541,45 @@ def test_a_column_of_the_whole_is_not_the_rows_figure(tmp_path):
 )
 def test_a_heading_phrase_runs_back_past_its_possessives(heading, subject):
     assert heading_subject(heading) == subject
+
+
+def test_the_same_table_for_another_period_is_supporting_not_unrelated(tmp_path):
+    # "토지의 취득원가" is no row: read as row "토지" in the "취득원가" column the page prints it,
+    # for another period; "no row" made the same note of another filing an unrelated page
+    lines: list[list[Item]] = [
+        [("l", 50, "12.1 투자부동산의 내역은 다음과 같습니다.")],
+        [("l", 50, "<전기말>"), ("l", 480, "(단위: 백만원)")],
+        [("l", 50, "구 분")] + centred("", "취득원가", "감가상각누계액", "장부금액"),
+        row("토지", "", "433", "-", "433"),
+        row("건물", "", "2,120", "(845)", "1,275"),
+    ]
+    page = read_table_page(draw_layer(lines, tmp_path, "ip.pdf"))
+    q = parse_table_question("2023년 12월 31일 현재 투자부동산 중 토지의 취득원가는 얼마였습니까?")
+    assert q is not None
+    judged = judge_table_question(q, page, ANNUAL)
+    assert not judged.answers
+    assert label_table_page("433 백만원", judged).label == "supporting", judged.reason
+
+
+def test_a_roll_forwards_closing_line_prints_the_balance_asked(tmp_path):
+    # "기타장기종업원급여부채" at the year's end is the roll-forward's "기말" of that year, and the
+    # opening balance of the next quarter ("리스부채의 기초 잔액") is the year's "기말": the same fact
+    lines: list[list[Item]] = [
+        [("l", 50, "19.9 기타장기종업원급여부채의 변동내용은 다음과 같습니다.")],
+        [("l", 480, "(단위: 백만원)")],
+        [("l", 50, "구 분")] + centred("", "", "당기", "전기"),
+        row("기초", "", "", "3,502", "3,410"),
+        row("근무원가", "", "", "305", "290"),
+        row("급여지급액", "", "", "(209)", "(198)"),
+        row("기말", "", "", "3,598", "3,502"),
+    ]
+    page = read_table_page(draw_layer(lines, tmp_path, "ltb.pdf"))
+    balance = parse_table_question("2023년 12월 31일 현재 기타장기종업원급여부채는 얼마였습니까?")
+    assert balance is not None
+    assert prints_answer(balance, page, "3,598 백만원", ANNUAL) is not None
+    assert prints_answer(balance, page, "3,502 백만원", ANNUAL) is None  # the year before's
+    opening = parse_table_question(
+        "2024년 3월 31일로 종료되는 3개월간 기타장기종업원급여부채의 기초 잔액은 얼마였습니까?"
+    )
+    assert opening is not None
+    assert prints_answer(opening, page, "3,598 백만원", ANNUAL) is not None
