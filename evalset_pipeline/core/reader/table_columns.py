@@ -398,6 +398,12 @@ def _make_column(
             if not find_dates(heading)
             else None
         )
+        # "… ended June 30, 2022 and 2021. Nonaccrual loan activity Six months ended June 30,": the
+        # prose above ends its sentence; the heading's own last line says the columns' month-day
+        # (a unit aside after it, "(in millions)", is no part of the date)
+        last = re.sub(r"(?:\s*\([^()]*\))+\s*$", "", re.split(r"(?<=[.:;])\s+", heading)[-1])
+        if md is None and last != heading and not find_dates(last):
+            md = _TRAILING_MONTH_DAY.search(last)
         if year is not None and md:
             end = parse_date(f"{md.group(1)}, {year}")
             if end is not None:

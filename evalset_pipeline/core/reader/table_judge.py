@@ -244,14 +244,24 @@ def possessive_readings(q: TableQuestion) -> list[TableQuestion]:
     return out
 
 
+# A roll-forward's closing line: the balance of what its table's heading names, at its column's end
+_CLOSING = re.compile(
+    r"^(?:기\s*말(?:\s*잔\s*액)?|ending\s+balance|balance,?\s+(?:at\s+)?end\s+of\s+(?:the\s+)?"
+    r"(?:period|year|quarter)|balance\s+(?:at|as\s+of)\s+[a-z]+\.?\s+\d{1,2},?)$",
+    re.I,
+)
+CLOSING_LINE = {"ko": "기말", "en": "Ending balance"}
+
+
 def balance_readings(q: TableQuestion) -> list[TableQuestion]:
-    """A Korean balance asked, read as the other ways a filing prints it: "리스부채의 기초 잔액" of
-    the three months to March 31 is the balance at the December 31 before ("리스부채" in a column
-    at that date, or the line "기말" of a roll-forward of 리스부채 ending then); "리스부채의 기말
-    잔액", or "리스부채" at a date, is the roll-forward's "기말" at that date. None but for Korean."""
-    if q.language != "ko" or q.end is None:
+    """A balance asked, read as the other ways a filing prints it: "리스부채의 기초 잔액" of the
+    three months to March 31 is the balance at the December 31 before ("리스부채" in a column at
+    that date, or the closing line of a roll-forward of 리스부채 ending then); "리스부채의 기말
+    잔액", "리스부채" or "Total goodwill" at a date is a roll-forward's closing line ("기말",
+    "Balance at June 30,") at that date. Read by `prints_answer` only: a figure must agree too."""
+    if q.end is None or q.language not in CLOSING_LINE:
         return []
-    column = column_reading(q)
+    column = column_reading(q) if q.language == "ko" else None
     line = printed_movement(column.measure) if column is not None else ""
     if column is not None and line in ("기초", "기말") and q.months:
         account, at = column.label, q.end
@@ -259,14 +269,22 @@ def balance_readings(q: TableQuestion) -> list[TableQuestion]:
             back = q.end.year * 12 + q.end.month - 1 - q.months
             at = date(back // 12, back % 12 + 1, calendar.monthrange(back // 12, back % 12 + 1)[1])
     elif q.months is None and not q.measure and column is None:
-        account, at = q.label, q.end
+        account, at = re.sub(r"^total\s+", "", q.label, flags=re.I), q.end
     else:
         return []
     bare = replace(q, months=None, end=at, measure="", year=None)
-    return [
-        replace(bare, label=account, parent=q.parent),
-        replace(bare, label="기말", parent=account),
-    ]
+    closing = replace(bare, label=CLOSING_LINE[q.language], parent=account)
+    return [replace(bare, label=account, parent=q.parent), closing] if line else [closing]
+
+
+def _closing_of(q: TableQuestion, table: Table, row: Row, above: str = "") -> bool:
+    """Is `row` the closing line of a roll-forward of what `q` (a closing-line reading) asks?
+    A roll-forward printed without a heading of its own continues the table above it (`above`,
+    its subject: "Goodwill" by segment, then its changes)."""
+    held = [p for p in (row.parent, table.subject or above) if p]
+    return bool(_CLOSING.match(row.label.strip())) and any(
+        _section_score(q.parent, p) >= LABEL_MATCH for p in held
+    )
 
 
 def judge_table_question(
@@ -404,9 +422,17 @@ def _prints_as_asked(
     year_end = _fiscal_year_end(context)
     # The sub-column is a locator, but a target or result it names is part of the fact.
     q = replace(q, measure=q.measure if column_kind(q.measure) else "")
+    closing = q.label == CLOSING_LINE.get(q.language) and bool(q.parent)
+    above = ""
     for table in page.tables:
+        above, subject = table.subject or above, above
         for row in table.rows:
-            same = same_item(q.label, row.label)
+            if closing:
+                if not _closing_of(q, table, row, subject):
+                    continue
+                same = True
+            else:
+                same = same_item(q.label, row.label)
             if not same and not named_alike(q.label, row.label):
                 continue
             for i, col in enumerate(table.columns):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime
 
 from evalset_pipeline.core.judging.base import PageContext
+from evalset_pipeline.core.reader.table_judge import prints_answer
 from evalset_pipeline.core.reader.table_questions import (
     judge_table_question,
     parse_table_question,
@@ -638,3 +639,53 @@ def test_a_currency_and_scale_over_the_columns_as_uk_reports_head_them(tmp_path)
     [table] = read_tables(layer)
     assert table.unit == "GBP millions"
     assert [c.year for c in table.columns] == [2023, 2022]
+
+
+def test_a_headings_last_line_dates_year_columns_under_prose_with_dates(tmp_path):
+    # The prose above ends its sentence with dates of its own; the heading's last line ("Six
+    # months ended June 30,") names the columns' span and month-day, a unit aside after it
+    layer = draw_layer(
+        [
+            [("l", 50, "The following table presents activity for the six months ended")],
+            [("l", 50, "June 30, 2022 and 2021. Nonaccrual loan activity")],
+            [("l", 50, "Six months ended June 30,")],
+            [("l", 50, "(in millions)")],
+            centred("2022", "2021"),
+            row("Beginning balance", "5,350", "6,467", dollar=True),
+            row("Total reductions", "1,827", "2,231"),
+        ],
+        tmp_path,
+    )
+    [table] = read_tables(layer)
+    assert [(c.months, c.end) for c in table.columns] == [
+        (6, datetime.date(2022, 6, 30)),
+        (6, datetime.date(2021, 6, 30)),
+    ]
+
+
+def test_a_roll_forwards_closing_line_prints_the_balance_of_the_table_above(tmp_path):
+    # "Total goodwill" at June 30, 2022 is the "Balance at June 30" of the goodwill roll-forward
+    # printed, without a heading of its own, under the goodwill-by-segment table
+    layer = draw_layer(
+        [
+            [("l", 50, "Goodwill")],
+            [("l", 50, "(in millions)")],
+            centred("June 30, 2023", "December 31, 2022"),
+            row("Consumer Banking", "32,116", "32,121", dollar=True),
+            row("Total goodwill", "52,380", "51,662", dollar=True),
+            [],
+            [("l", 50, "Three months ended June 30,")],
+            [("l", 50, "(in millions)")],
+            centred("2023", "2022"),
+            row("Balance at beginning of period", "52,144", "50,298", dollar=True),
+            row("Business combinations", "236", "470"),
+            row("Balance at June 30", "52,380", "50,697", dollar=True),
+        ],
+        tmp_path,
+    )
+    page = read_table_page(layer)
+    q = parse_table_question("What was Total goodwill as of June 30, 2022, for Hanbit Bank?")
+    assert q is not None
+    context = PageContext("Hanbit Bank", "10-Q", "2023-Q2", "2023-06-30")
+    assert prints_answer(q, page, "50,697 (USD millions)", context) is not None
+    assert prints_answer(q, page, "50,298 (USD millions)", context) is None  # the opening line
