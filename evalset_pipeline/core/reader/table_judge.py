@@ -19,7 +19,7 @@ from evalset_pipeline.core.pagetext.fiscal import effective_year
 from evalset_pipeline.core.pagetext.subjects import names_subject, same_subject, split_code
 from evalset_pipeline.core.pagetext.text import has_hangul
 from evalset_pipeline.core.reader.answers import answers_agree
-from evalset_pipeline.core.reader.korean_columns import korean_header_measure
+from evalset_pipeline.core.reader.korean_columns import korean_header_measure, to_date_measure
 from evalset_pipeline.core.reader.korean_labels import printed_movement
 from evalset_pipeline.core.reader.korean_questions import korean_column_reading
 from evalset_pipeline.core.reader.registrant_names import names_registrant
@@ -63,7 +63,37 @@ def _printed_measure(q: TableQuestion, col: Column) -> str:
     return column_measure(col)
 
 
-def _column_fits(q: TableQuestion, col: Column, year_end: tuple[int, int] = (12, 31)) -> bool:
+# A Korean row that is the balance at a span column's end: a roll-forward's closing line ("기말",
+# "기말 잔액"; "기초" is the balance at the span's start)
+_KO_BALANCE_LINE = re.compile(r"기\s*말|^(?!.*기\s*초).*잔\s*액")
+
+
+def _flow_of(q: TableQuestion, col: Column, row: Row | None, table: Table | None) -> bool:
+    """Is the cell a change over the column's span though `q` asks a balance? A Korean table of
+    changes ("영업활동 자산·부채의 증감") prints "매입채무" under "<당기>": its change over the year,
+    which no balance question asks; only a roll-forward's closing line there is the balance."""
+    return (
+        q.language == "ko"
+        and row is not None
+        and q.months is None
+        and col.months is not None
+        and not _KO_BALANCE_LINE.search(row.label)
+        # "누적공사수익 | 유보금" under "<당분기>": positions built up to the date (`to_date_measure`)
+        and not any(
+            to_date_measure(korean_header_measure(c.header))
+            for c in (table.columns if table is not None else (col,))
+            if (c.end, c.months) == (col.end, col.months)
+        )
+    )
+
+
+def _column_fits(
+    q: TableQuestion,
+    col: Column,
+    year_end: tuple[int, int] = (12, 31),
+    row: Row | None = None,
+    table: Table | None = None,
+) -> bool:
     """A year asked ("in 2022", "in fiscal 2022") is the year a twelve-month column is named after,
     and a year-ended date asked is a bare year column of that year: the same figure either way;
     a balance asked at the fiscal year's end is a bare year column of a multi-year summary, and
@@ -98,7 +128,7 @@ def _column_fits(q: TableQuestion, col: Column, year_end: tuple[int, int] = (12,
             and col.year == effective_year(q.end)
             and col.months in (None, 12)
         )
-    if None in (q.months, col.months) and col.end == q.end:
+    if None in (q.months, col.months) and col.end == q.end and not _flow_of(q, col, row, table):
         # A balance printed under "Year Ended December 31," or "Six months ended June 30," (a
         # roll-forward's ending balance) is the balance at that date, and the reverse: the
         # figure the judge then compares tells a balance from a flow.
@@ -366,7 +396,7 @@ def _judge_as_asked(
             if i < len(row.cells)
             and row.cells[i]
             and row.values[i] is not None
-            and _column_fits(q, col, year_end)
+            and _column_fits(q, col, year_end, row, table)
         ]
         if len({row.values[i] for i in fitting}) > 1 and not q.measure:
             # Several sub-columns for the asked period (segments, regions side by side): the
@@ -437,7 +467,11 @@ def _prints_as_asked(
                 continue
             for i, col in enumerate(table.columns):
                 cell = row.cells[i] if i < len(row.cells) else None
-                if not cell or row.values[i] is None or not _column_fits(q, col, year_end):
+                if (
+                    not cell
+                    or row.values[i] is None
+                    or not _column_fits(q, col, year_end, row, table)
+                ):
                     continue
                 if (same or is_specific(cell)) and answers_agree(
                     cell_answer(table, row, i, q.language),

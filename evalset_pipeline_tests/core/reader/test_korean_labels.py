@@ -583,3 +583,24 @@ def test_a_roll_forwards_closing_line_prints_the_balance_asked(tmp_path):
     )
     assert opening is not None
     assert prints_answer(opening, page, "3,598 백만원", ANNUAL) is not None
+
+
+def test_a_table_of_changes_prints_no_balance(tmp_path):
+    # "매입채무" under "<당기>" in a table of changes is its change over the year: a question asking
+    # the balance at the year's end is not answered by it (it made the question look ambiguous)
+    lines: list[list[Item]] = [
+        [("l", 50, "34.3 영업활동 자산·부채의 증감 내용은 다음과 같습니다.")],
+        [("l", 50, "<당기>"), ("l", 480, "(단위: 백만원)")],
+        [("l", 50, "구 분")] + centred("", "", "당기", "전기"),
+        row("매출채권", "", "", "(24,056)", "3,120"),
+        row("매입채무", "", "", "(14,018)", "8,877"),
+    ]
+    page = read_table_page(draw_layer(lines, tmp_path, "chg.pdf"))
+    balance = parse_table_question("2023년 12월 31일 현재 매입채무는 얼마였습니까?")
+    assert balance is not None
+    assert not judge_table_question(balance, page, ANNUAL).answers
+    change = parse_table_question(
+        "2023년 12월 31일로 종료되는 회계연도 영업활동 자산·부채의 증감 중 매입채무는 얼마였습니까?"
+    )
+    assert change is not None
+    assert judge_table_question(change, page, ANNUAL).answer == "(14,018) 백만원"
