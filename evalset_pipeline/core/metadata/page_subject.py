@@ -23,6 +23,7 @@ Korean), never a company's own wording.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections import Counter
@@ -149,10 +150,16 @@ def page_lines(layer: dict[str, Any]) -> list[PageLine]:
     return out
 
 
+_DIGITS = re.compile(r"\d+")
+_SPACES = re.compile(r"\s+")
+
+
+@functools.lru_cache(maxsize=1 << 16)
 def line_key(text: str) -> str:
-    """A line with its numbers blanked: page numbers and dates do not stop a header from repeating."""
-    return re.sub(
-        r"\d+", "#", re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text)).strip().casefold()
+    """A line with its numbers blanked: page numbers and dates do not stop a header from repeating.
+    (Cached: every line is keyed several times, and running headers repeat on every page.)"""
+    return _DIGITS.sub(
+        "#", _SPACES.sub(" ", unicodedata.normalize("NFKC", text)).strip().casefold()
     )
 
 
@@ -317,10 +324,11 @@ def _sections(
     page: a bare "요약재무정보" is the separate summary only after the consolidated one."""
     found = []
     for ln in lines:
-        if line_key(ln.text) in running or not _alone(ln, lines):
+        if line_key(ln.text) in running:
             continue
+        # the heading first: `_alone` compares the line with every other (quadratic per page)
         sec = section_heading(ln.text)
-        if sec is None:
+        if sec is None or not _alone(ln, lines):
             continue
         if bare_summary(sec):
             if not (section and section.summary and section.basis == CONSOLIDATED):
