@@ -507,6 +507,12 @@ def _cells(
 
 _KO_RATE = re.compile(r"[율률]$")
 _COLLATERAL = re.compile(r"담\s*보\s*(?:제\s*공|설\s*정)")
+# A table heading that restricts its rows to a subset: "for <those> with/that/whose … follows:"
+_RESTRICTED_POPULATION = re.compile(
+    r"\bfor\s+(?!the\s+(?:fiscal\s+)?(?:years?|periods?|quarters?|(?:three|six|nine|twelve)\s+months)\b)"
+    r"[^.:;]{0,80}?\b(?:with|that|whose|which)\b[^.:;]*?\b(?:follows?|as\s+follows|below)\s*:?\s*$",
+    re.I,
+)
 _INDUSTRY = re.compile(r"시장\s*(?:규모|전망|동향|현황)|수요\s*(?:전망|현황|동향)")
 _PRINTED_AMOUNT = re.compile(r"\d{1,3}(?:,\d{3})+")
 # A column header's word that says only that its cells are amounts: no measure of its own.
@@ -665,6 +671,11 @@ def write_table_question(
     for (t, r, i, phrase), key in zip(cells, keys, strict=False):
         if t.subject and names_registrant(t.subject, context):
             t = replace(t, subject="")  # a running header naming the company is no section
+        if language == "en" and _RESTRICTED_POPULATION.search(t.title):
+            # "Information for pension plans with a projected benefit obligation in excess of
+            # plan assets follows:": the rows are that subset's (15,328 of a 15,369 obligation),
+            # which a question by the row's label alone would ask as the whole
+            continue
         if language == "ko" and _INDUSTRY.search(f"{t.subject} {t.title}"):
             if context is None or not context.subject:
                 # "세계 전력선시장 규모": a filing's account of its industry; the figure is the

@@ -689,3 +689,20 @@ def test_a_roll_forwards_closing_line_prints_the_balance_of_the_table_above(tmp_
     context = PageContext("Hanbit Bank", "10-Q", "2023-Q2", "2023-06-30")
     assert prints_answer(q, page, "50,697 (USD millions)", context) is not None
     assert prints_answer(q, page, "50,298 (USD millions)", context) is None  # the opening line
+
+
+def test_a_table_of_a_subset_is_not_asked_by_its_rows_label_alone(tmp_path):
+    # "Projected benefit obligation" of the plans whose obligation exceeds their assets is that
+    # subset's (15,328 of a 15,369 obligation): asked by the row's label it reads as the whole
+    layer = draw_layer(
+        [
+            [("l", 50, "Information for pension plans with a projected benefit obligation in")],
+            [("l", 50, "excess of plan assets follows:")],
+            [("l", 50, "(dollars in millions)")],
+            centred("2022", "2021"),
+            row("Projected benefit obligation", "15,328", "456", dollar=True),
+            row("Fair value of plan assets", "13,694", "—"),
+        ],
+        tmp_path,
+    )
+    assert write_table_question(read_table_page(layer)) is None
