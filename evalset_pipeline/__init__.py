@@ -16,10 +16,12 @@ if TYPE_CHECKING:
     from evalset_pipeline.core.golden.errors import GoldenSetCorrupt, GoldenSetNotFound
     from evalset_pipeline.core.golden.model import GoldenSet
     from evalset_pipeline.core.golden.reader import list_golden_sets, load_golden_set
+    from evalset_pipeline.core.golden.sql_reader import connect_golden_sql
 
 __all__ = [
     "load_golden_set",
     "list_golden_sets",
+    "connect_golden_sql",
     "GoldenSet",
     "GoldenSetNotFound",
     "GoldenSetCorrupt",
@@ -28,6 +30,7 @@ __all__ = [
 _LAZY = {
     "load_golden_set": "evalset_pipeline.core.golden.reader",
     "list_golden_sets": "evalset_pipeline.core.golden.reader",
+    "connect_golden_sql": "evalset_pipeline.core.golden.sql_reader",
     "GoldenSet": "evalset_pipeline.core.golden.model",
     "GoldenSetNotFound": "evalset_pipeline.core.golden.errors",
     "GoldenSetCorrupt": "evalset_pipeline.core.golden.errors",

@@ -9,7 +9,9 @@ read-only open fails while a writer holds the file. Hence two files:
 - `golden/evalsets_read.duckdb` (the reader copy): rebuilt from the immutable snapshots after
   every publish into a temp file and `os.replace`d into place. Nobody ever opens it read-write,
   so read-only connections never meet a lock; a connection opened before a swap keeps reading
-  the old inode, which is also a complete set of versions.
+  the old inode, which is also a complete set of versions. (A connect that a swap straddles can
+  fail: DuckDB opens the file three times while connecting; `sql_reader.connect_golden_sql`
+  opens it again.)
 """
 
 from __future__ import annotations

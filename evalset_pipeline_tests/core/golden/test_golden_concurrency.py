@@ -52,11 +52,12 @@ print("done", flush=True)
 SQL_READER = """
 import json, sys, time, duckdb
 from pathlib import Path
-db, stop, out = sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3])
+from evalset_pipeline import connect_golden_sql
+data, stop, out = Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3])
 reads, errors, seen = 0, [], set()
 while not stop.exists():
     try:
-        con = duckdb.connect(db, read_only=True)
+        con = connect_golden_sql(data)
         try:
             vid, n_items, items, judgments = con.execute(
                 "SELECT (SELECT version_id FROM latest_golden_set), (SELECT n_items FROM latest_golden_set),"
@@ -92,9 +93,10 @@ def _assert_complete(golden) -> None:
 def test_readers_never_fail_during_rebuilds(data_dir: Path, draft, tmp_path: Path):
     n_versions = 12
     publish_golden_set(DataPaths(data_dir), draft())
-    reader_db = GoldenLayout(DataPaths(data_dir)).reader_db
+    assert GoldenLayout(DataPaths(data_dir)).reader_db.exists()
     stop, sql_out = tmp_path / "stop", tmp_path / "sql.json"
-    sql_reader = _spawn(SQL_READER, reader_db, stop, sql_out)
+    # the reader connects as the SQL contract says (docs/golden_sets.md): `connect_golden_sql`
+    sql_reader = _spawn(SQL_READER, data_dir, stop, sql_out)
     publisher = _spawn(PUBLISHER, data_dir, 1, n_versions)
     assert publisher.stdout.readline().strip() == "ready"
     api_reads, api_errors, api_seen = 0, [], set()
