@@ -307,6 +307,23 @@ def balance_readings(q: TableQuestion) -> list[TableQuestion]:
     return [replace(bare, label=account, parent=q.parent), closing] if line else [closing]
 
 
+# "the retail/LTC segment’s generic dispensing rate": a label naming the segment it belongs to
+_SEGMENT_OWNER = re.compile(r"([\w/&.\- ]+?)\s+segment(?:['’]s)?\b", re.I)
+
+
+def _other_segment(asked: str, printed: str) -> bool:
+    """Do both labels name a segment, and not the same one ("the retail/LTC segment’s generic
+    dispensing rate" against "pharmacy Services segment’s total generic dispensing rate": one
+    figure may be both segments', but the page states the other's)?"""
+    a, b = _SEGMENT_OWNER.search(asked), _SEGMENT_OWNER.search(printed)
+    if a is None or b is None:
+        return False
+    owner = [
+        re.sub(r"^(?:the|our)\s+", "", m.group(1).strip(), flags=re.I).casefold() for m in (a, b)
+    ]
+    return owner[0] != owner[1]
+
+
 def _closing_of(q: TableQuestion, table: Table, row: Row, above: str = "") -> bool:
     """Is `row` the closing line of a roll-forward of what `q` (a closing-line reading) asks?
     A roll-forward printed without a heading of its own continues the table above it (`above`,
@@ -463,7 +480,9 @@ def _prints_as_asked(
                 same = True
             else:
                 same = same_item(q.label, row.label)
-            if not same and not named_alike(q.label, row.label):
+            if not same and (
+                not named_alike(q.label, row.label) or _other_segment(q.label, row.label)
+            ):
                 continue
             for i, col in enumerate(table.columns):
                 cell = row.cells[i] if i < len(row.cells) else None

@@ -706,3 +706,28 @@ def test_a_table_of_a_subset_is_not_asked_by_its_rows_label_alone(tmp_path):
         tmp_path,
     )
     assert write_table_question(read_table_page(layer)) is None
+
+
+def test_another_segments_rate_is_not_the_asked_segments(tmp_path):
+    # One figure (87.4%) for two segments: the page that states the Pharmacy Services segment's
+    # rate does not answer for the Retail/LTC segment's
+    layer = draw_layer(
+        [
+            [("l", 50, "Pharmacy Services Segment")],
+            centred("2022", "2021"),
+            row("Pharmacy Services segment’s total generic dispensing rate", "87.4%", "87.6%"),
+        ],
+        tmp_path,
+    )
+    page = read_table_page(layer)
+    context = PageContext("Hanbit Health", "10-K", "2022", "2022-12-31")
+    asked = parse_table_question(
+        "What was the retail/LTC segment’s generic dispensing rate in 2022, for Hanbit Health?"
+    )
+    assert asked is not None
+    assert prints_answer(asked, page, "87.4%", context) is None
+    own = parse_table_question(
+        "What was the Pharmacy Services segment’s total generic dispensing rate in 2022, for Hanbit Health?"
+    )
+    assert own is not None
+    assert prints_answer(own, page, "87.4%", context) is not None
