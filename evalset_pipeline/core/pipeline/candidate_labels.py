@@ -134,7 +134,7 @@ def build_candidate_labels(ctx: StageContext) -> StageResult:
                 lab,
                 questions[c.item_id][0],
                 sources.get((c.item_id, c.page.unit_id), ()),
-                cells_of(c.page.unit_id) if gold_cells[c.item_id] else [],
+                cells_of(c.page.unit_id),
                 gold_cells[c.item_id],
                 c.page.context,
                 gold_page.context,

@@ -22,7 +22,7 @@ from evalset_pipeline.core.evidence.pools import ANSWER
 from evalset_pipeline.core.judging.base import PageContext, PageView, VLMBackend
 from evalset_pipeline.core.pagetext.text import has_hangul
 from evalset_pipeline.core.reader.korean_columns import korean_header_measure
-from evalset_pipeline.core.reader.table_judge import possessive_readings
+from evalset_pipeline.core.reader.table_judge import possessive_readings, segment_owner
 from evalset_pipeline.core.reader.table_questions import (
     FUNCTION_WORDS,
     content_words,
@@ -267,6 +267,17 @@ def _prints_asked_row(cells: Sequence[EvidenceCell], gold_cells: Sequence[Eviden
     )
 
 
+def _states_other_segment(asked: str, cells: Sequence[EvidenceCell]) -> bool:
+    """Does the page name its rows as another segment's than the one the question names, and
+    never as that one's ("Pharmacy Services segment’s total generic dispensing rate" for "the
+    retail/LTC segment’s …")?"""
+    owner = segment_owner(asked)
+    if owner is None:
+        return False
+    printed = {segment_owner(c.label) for c in cells} - {None}
+    return bool(printed) and owner not in printed
+
+
 def _other_basis(page: PageContext | None, gold: PageContext | None) -> bool:
     """The page is of the other statements' basis than the gold's (consolidated vs separate)."""
     return bool(page and gold and page.basis and gold.basis and page.basis != gold.basis)
@@ -303,6 +314,8 @@ def by_evidence(
     # for another basis, supporting. One naming none is answered alike by either.
     asked = parse_table_question(question)
     same_company = same_company and not (_other_basis(page, gold) and asked and asked.basis)
+    if asked is not None and _states_other_segment(asked.label, cells):
+        return label  # "Pharmacy Services segment’s … rate" 87.4 % for Retail/LTC's 87.4 %
     if (
         same_company
         and ANSWER in found_by

@@ -311,17 +311,21 @@ def balance_readings(q: TableQuestion) -> list[TableQuestion]:
 _SEGMENT_OWNER = re.compile(r"([\w/&.\- ]+?)\s+segment(?:['’]s)?\b", re.I)
 
 
-def _other_segment(asked: str, printed: str) -> bool:
+def segment_owner(label: str) -> str | None:
+    """The segment a label names as its owner ("retail/ltc" of "the retail/LTC segment’s generic
+    dispensing rate"), None when it names none."""
+    m = _SEGMENT_OWNER.search(label)
+    if m is None:
+        return None
+    return re.sub(r"^(?:the|our)\s+", "", m.group(1).strip(), flags=re.I).casefold()
+
+
+def other_segment(asked: str, printed: str) -> bool:
     """Do both labels name a segment, and not the same one ("the retail/LTC segment’s generic
     dispensing rate" against "pharmacy Services segment’s total generic dispensing rate": one
     figure may be both segments', but the page states the other's)?"""
-    a, b = _SEGMENT_OWNER.search(asked), _SEGMENT_OWNER.search(printed)
-    if a is None or b is None:
-        return False
-    owner = [
-        re.sub(r"^(?:the|our)\s+", "", m.group(1).strip(), flags=re.I).casefold() for m in (a, b)
-    ]
-    return owner[0] != owner[1]
+    a, b = segment_owner(asked), segment_owner(printed)
+    return a is not None and b is not None and a != b
 
 
 def _closing_of(q: TableQuestion, table: Table, row: Row, above: str = "") -> bool:
@@ -481,7 +485,7 @@ def _prints_as_asked(
             else:
                 same = same_item(q.label, row.label)
             if not same and (
-                not named_alike(q.label, row.label) or _other_segment(q.label, row.label)
+                not named_alike(q.label, row.label) or other_segment(q.label, row.label)
             ):
                 continue
             for i, col in enumerate(table.columns):

@@ -359,3 +359,19 @@ def test_a_related_partys_row_in_the_same_column_another_quarter_is_supporting()
     assert out.label == "supporting", out.rationale
     out = by_evidence(lab, question, ("figure",), other, [gold], None, None)
     assert out.label == "irrelevant"
+
+
+def test_another_segments_figure_is_no_answer_for_the_asked_segment():
+    """The Retail/LTC segment's generic dispensing rate, 87.4 %, found by the figure on a page
+    stating the Pharmacy Services segment's (also 87.4 %): no gold cell to compare (the gold is
+    prose), but the page names its row as the other segment's."""
+    question = "What was the retail/LTC segment’s generic dispensing rate in 2021, for Acme Corp?"
+    lab = CandidateLabel("q", "ps", "pooled", "answer", "irrelevant", "no row")
+    other = [
+        _cell("ps", "Pharmacy Services segment’s total generic dispensing rate", "87.4%", 87.4)
+    ]
+    own = [_cell("rl", "Retail/LTC segment’s generic dispensing rate", "87.4%", 87.4)]
+    plain = [_cell("rl", "Generic dispensing rate", "87.4%", 87.4)]
+    assert by_evidence(lab, question, ("answer",), other, [], GOLD, GOLD).label == "irrelevant"
+    assert by_evidence(lab, question, ("answer",), own, [], GOLD, GOLD).label == "sufficient"
+    assert by_evidence(lab, question, ("answer",), plain, [], GOLD, GOLD).label == "sufficient"
