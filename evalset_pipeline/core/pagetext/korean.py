@@ -220,7 +220,7 @@ def _years_back(d: date, years: int) -> date:
     return month_end(y, d.month) if at_month_end else date(y, d.month, min(d.day, 28))
 
 
-def _months_back(d: date, months: int) -> date:
+def months_back(d: date, months: int) -> date:
     index = d.year * 12 + d.month - 1 - months
     return month_end(index // 12, index % 12 + 1)
 
@@ -254,14 +254,14 @@ def date_relative(
     if months is None:  # a balance: "당기말" is the filing's own date, "전기말" the year end before
         if relative == 0:
             return None, end
-        year_end = end if to_date == 12 else _months_back(end, to_date)
+        year_end = end if to_date == 12 else months_back(end, to_date)
         return None, _years_back(year_end, relative - 1 if to_date != 12 else relative)
     if months == 0:
         months = to_date  # "누적": the year to date
     if months == 12 and relative >= 1 and to_date != 12:
         # "전기" of a quarterly report: the fiscal year before, ending on the year end before
         # the filing's (a roll-forward's comparative column)
-        return 12, _years_back(_months_back(end, to_date), relative - 1)
+        return 12, _years_back(months_back(end, to_date), relative - 1)
     # "당기" of a quarterly report, "당분기" of an annual one: not this filing's span
     if months not in (to_date, 3) or (months == 3 and not quarter):
         return None

@@ -179,3 +179,17 @@ def _strip_currency_keep_parens(text: str) -> str:
         t = t.replace(sign, "")
     t = re.sub(r"\s+", "", t) if _kind(text) in ("num", "dash") else t.strip()
     return t
+
+
+# A roll-forward's closing line, the balance of what its table names at its column's end: "기말",
+# "기말 잔액", "Ending balance", "Balance at end of period", "Balance at June 30"
+_CLOSING_LINE = re.compile(
+    r"^(?:기\s*말(?:\s*(?:잔\s*액|금\s*액))?|ending\s+balance|balance,?\s+(?:at\s+)?end\s+of\s+"
+    r"(?:the\s+)?(?:period|year|quarter)|balance\s+(?:at|as\s+of)\s+[a-z]+\.?\s+\d{1,2},?)$",
+    re.I,
+)
+
+
+def is_closing_line(label: str) -> bool:
+    """Is a row a roll-forward's closing balance ("기말", "Balance at June 30")?"""
+    return bool(_CLOSING_LINE.match(label.strip()))

@@ -6,7 +6,6 @@ the page's, as the page prints it or as its document's registrant (`PageContext`
 
 from __future__ import annotations
 
-import calendar
 import re
 from dataclasses import replace
 from datetime import date
@@ -16,10 +15,11 @@ from rapidfuzz import fuzz
 from evalset_pipeline.core.judging.base import Judgment, PageContext
 from evalset_pipeline.core.pagetext.digits import is_specific
 from evalset_pipeline.core.pagetext.fiscal import effective_year
+from evalset_pipeline.core.pagetext.korean import months_back
 from evalset_pipeline.core.pagetext.subjects import names_subject, same_subject, split_code
 from evalset_pipeline.core.pagetext.text import has_hangul
 from evalset_pipeline.core.reader.answers import answers_agree
-from evalset_pipeline.core.reader.korean_columns import korean_header_measure, to_date_measure
+from evalset_pipeline.core.reader.korean_columns import korean_header_measure
 from evalset_pipeline.core.reader.korean_labels import printed_movement
 from evalset_pipeline.core.reader.korean_questions import korean_column_reading
 from evalset_pipeline.core.reader.registrant_names import names_registrant
@@ -32,14 +32,17 @@ from evalset_pipeline.core.reader.row_labels import (
 )
 from evalset_pipeline.core.reader.row_measures import measure_label, own_words
 from evalset_pipeline.core.reader.table_captions import column_kind
+from evalset_pipeline.core.reader.table_cells import is_closing_line
 from evalset_pipeline.core.reader.table_page import (
     _BASIS,
     _TOTAL,
     ROW_WITHOUT_PERIOD,
+    SEVERAL_FIGURES,
     TablePage,
     cell_answer,
     column_measure,
     dated_page,
+    holds_positions,
 )
 from evalset_pipeline.core.reader.table_question import TableQuestion
 from evalset_pipeline.core.reader.table_reader import Column, Row, Table
@@ -63,27 +66,19 @@ def _printed_measure(q: TableQuestion, col: Column) -> str:
     return column_measure(col)
 
 
-# A Korean row that is the balance at a span column's end: a roll-forward's closing line ("기말",
-# "기말 잔액"; "기초" is the balance at the span's start)
-_KO_BALANCE_LINE = re.compile(r"기\s*말|^(?!.*기\s*초).*잔\s*액")
-
-
 def _flow_of(q: TableQuestion, col: Column, row: Row | None, table: Table | None) -> bool:
     """Is the cell a change over the column's span though `q` asks a balance? A Korean table of
     changes ("영업활동 자산·부채의 증감") prints "매입채무" under "<당기>": its change over the year,
-    which no balance question asks; only a roll-forward's closing line there is the balance."""
+    which no balance question asks; only a roll-forward's closing line, or a position built up
+    to the date ("누적공사수익 | 유보금", `holds_positions`), is a balance in a span column."""
     return (
         q.language == "ko"
         and row is not None
+        and table is not None
         and q.months is None
         and col.months is not None
-        and not _KO_BALANCE_LINE.search(row.label)
-        # "누적공사수익 | 유보금" under "<당분기>": positions built up to the date (`to_date_measure`)
-        and not any(
-            to_date_measure(korean_header_measure(c.header))
-            for c in (table.columns if table is not None else (col,))
-            if (c.end, c.months) == (col.end, col.months)
-        )
+        and not is_closing_line(row.label)
+        and not holds_positions(table, col)
     )
 
 
@@ -274,12 +269,6 @@ def possessive_readings(q: TableQuestion) -> list[TableQuestion]:
     return out
 
 
-# A roll-forward's closing line: the balance of what its table's heading names, at its column's end
-_CLOSING = re.compile(
-    r"^(?:기\s*말(?:\s*잔\s*액)?|ending\s+balance|balance,?\s+(?:at\s+)?end\s+of\s+(?:the\s+)?"
-    r"(?:period|year|quarter)|balance\s+(?:at|as\s+of)\s+[a-z]+\.?\s+\d{1,2},?)$",
-    re.I,
-)
 CLOSING_LINE = {"ko": "기말", "en": "Ending balance"}
 
 
@@ -296,8 +285,7 @@ def balance_readings(q: TableQuestion) -> list[TableQuestion]:
     if column is not None and line in ("기초", "기말") and q.months:
         account, at = column.label, q.end
         if line == "기초":
-            back = q.end.year * 12 + q.end.month - 1 - q.months
-            at = date(back // 12, back % 12 + 1, calendar.monthrange(back // 12, back % 12 + 1)[1])
+            at = months_back(q.end, q.months)  # the balance the span opens with
     elif q.months is None and not q.measure and column is None:
         account, at = re.sub(r"^total\s+", "", q.label, flags=re.I), q.end
     else:
@@ -333,7 +321,7 @@ def _closing_of(q: TableQuestion, table: Table, row: Row, above: str = "") -> bo
     A roll-forward printed without a heading of its own continues the table above it (`above`,
     its subject: "Goodwill" by segment, then its changes)."""
     held = [p for p in (row.parent, table.subject or above) if p]
-    return bool(_CLOSING.match(row.label.strip())) and any(
+    return is_closing_line(row.label) and any(
         _section_score(q.parent, p) >= LABEL_MATCH for p in held
     )
 
@@ -356,7 +344,7 @@ def judge_table_question(
         if other.answers:
             return other
         if found_row is None and not judged.reason.endswith(ROW_WITHOUT_PERIOD):
-            if other.reason.endswith(ROW_WITHOUT_PERIOD) or "several figures" in other.reason:
+            if other.reason.endswith(ROW_WITHOUT_PERIOD) or SEVERAL_FIGURES in other.reason:
                 found_row = other
     return found_row or judged
 
@@ -435,9 +423,7 @@ def _judge_as_asked(
                 f"row {row.label!r}, column {table.columns[i].header!r}: {row.cells[i]}",
             )
     if several:
-        return Judgment(
-            False, None, f"row {q.label!r} prints several figures for the asked period ({several})"
-        )
+        return Judgment(False, None, f"row {q.label!r} {SEVERAL_FIGURES} ({several})")
     return Judgment(False, None, f"row {q.label!r} {ROW_WITHOUT_PERIOD}")
 
 
@@ -474,12 +460,12 @@ def _prints_as_asked(
     # The sub-column is a locator, but a target or result it names is part of the fact.
     q = replace(q, measure=q.measure if column_kind(q.measure) else "")
     closing = q.label == CLOSING_LINE.get(q.language) and bool(q.parent)
-    above = ""
+    topic = ""  # the subject of the last table that had one
     for table in page.tables:
-        above, subject = table.subject or above, above
+        above, topic = topic, table.subject or topic
         for row in table.rows:
             if closing:
-                if not _closing_of(q, table, row, subject):
+                if not _closing_of(q, table, row, above):
                     continue
                 same = True
             else:

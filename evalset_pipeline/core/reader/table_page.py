@@ -14,7 +14,11 @@ from evalset_pipeline.core.pagetext.dates import MONTH_NAMES, MONTH_WORD
 from evalset_pipeline.core.pagetext.fiscal import FiscalCalendar
 from evalset_pipeline.core.pagetext.korean import date_relative, months_to_date, printed_unit
 from evalset_pipeline.core.pagetext.text import has_hangul
-from evalset_pipeline.core.reader.korean_columns import THREE_MONTHS
+from evalset_pipeline.core.reader.korean_columns import (
+    THREE_MONTHS,
+    korean_header_measure,
+    to_date_measure,
+)
 from evalset_pipeline.core.reader.korean_prose import read_korean_prose_tables
 from evalset_pipeline.core.reader.korean_questions import korean_period_phrase
 from evalset_pipeline.core.reader.prose_reader import read_prose_tables
@@ -27,6 +31,17 @@ from evalset_pipeline.core.reader.table_units import cell_counter, cell_unit
 ROW_WITHOUT_PERIOD = (
     "is on the page but not for the asked period"  # the judge's reason a labeller reads
 )
+SEVERAL_FIGURES = "prints several figures for the asked period"  # the row found, no one answer
+
+
+def holds_positions(table: Table, col: Column) -> bool:
+    """Do `col` and the columns of its period hold positions built up to their date ("누적공사수익
+    | 누적발생원가 | 유보금" under "<당분기>", `korean_columns.to_date_measure`)?"""
+    return any(
+        to_date_measure(korean_header_measure(c.header))
+        for c in table.columns
+        if (c.end, c.months) == (col.end, col.months)
+    )
 
 
 _SPANS = {3: "three months", 6: "six months", 9: "nine months", 12: "year"}

@@ -34,7 +34,6 @@ from evalset_pipeline.core.pagetext.subjects import names_subject
 from evalset_pipeline.core.pagetext.text import has_hangul, is_hangul_syllable
 from evalset_pipeline.core.reader.korean_columns import (
     korean_header_measure,
-    to_date_measure,
     unsaid_measure,
 )
 from evalset_pipeline.core.reader.korean_labels import (
@@ -93,6 +92,7 @@ from evalset_pipeline.core.reader.table_page import (
     column_measure,
     dated_page,
     has_dated_table,
+    holds_positions,
     read_table_page,
 )
 from evalset_pipeline.core.reader.table_question import TableQuestion
@@ -530,18 +530,6 @@ def _changes_in_equity(table: Table) -> bool:
 _WHOLE = re.compile(r"^전\s*체(?:\s|$)")
 
 
-def _to_date_table(t: Table, i: int) -> bool:
-    """Do column `i` and the columns of its period hold positions built up to their date?"""
-    if i >= len(t.columns):
-        return False
-    col = t.columns[i]
-    return any(
-        to_date_measure(korean_header_measure(c.header))
-        for c in t.columns
-        if (c.end, c.months) == (col.end, col.months)
-    )
-
-
 def _korean_row(t: Table, r: Row, i: int, phrase: str) -> tuple[Table, Row, str, str] | None:
     """A Korean row as a reader of the filing asks it: (table, row, period phrase, the label
     said with its measure, or "" to ask it as the row reads); None when nothing names what the
@@ -576,7 +564,7 @@ def _korean_row(t: Table, r: Row, i: int, phrase: str) -> tuple[Table, Row, str,
         if own and own != measure.split():
             measure = " ".join(own)
             phrase = f"in the {measure} column {period}"
-    if measure and _to_date_table(t, i):
+    if measure and i < len(t.columns) and holds_positions(t, t.columns[i]):
         # "누적공사수익 | 누적발생원가 | 유보금" under "<당분기>": what the contracts have built up
         # to the quarter's end, asked at that date ("… 현재"), never over the quarter
         period = korean_instant_phrase(period)

@@ -47,6 +47,7 @@ from evalset_pipeline.core.reader.table_cells import (
     _strip_currency_keep_parens,
     clean_label,
     deduction_label,
+    is_closing_line,
     parse_value,
     unprinted,
 )
@@ -193,10 +194,6 @@ class _Section:
     unbounded: bool = False  # printed at its rows' indent and still open at a closing balance
 
 
-# A roll-forward's closing balance ("기말", "기말 잔액"): the whole account's, never a section's
-_CLOSING_BALANCE = re.compile(r"^기\s*말\s*(?:잔\s*액|금\s*액)?$")
-
-
 def _build_rows(raw: list[tuple[str, float, list[str | None], float]]) -> list[Row]:
     rows: list[Row] = []
     sections: list[_Section] = []  # open label-only rows, outermost first
@@ -221,7 +218,8 @@ def _build_rows(raw: list[tuple[str, float, list[str | None], float]]) -> list[R
             if not held or held[-1][0] is not flat:
                 held.append((flat, []))
             held[-1][1].append(len(rows))
-            if _CLOSING_BALANCE.match(label):
+            if has_hangul(label) and is_closing_line(label):
+                # (a Korean roll-forward's "기말": English sections close by their totals)
                 flat.unbounded = True
         if all(c is None for c in cells):
             if not label:
